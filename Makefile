@@ -1,0 +1,39 @@
+# The two set-up commands of the README: `make site` and `make test`.
+# Both create .venv when absent and install atlas-build with its test extras.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+PYTEST_ARGS ?=
+
+.PHONY: site test lint typecheck unit bench clean install
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q torch==2.13.0 || echo "note: torch 2.13.0 not installable here; torch reference tests will skip"
+	touch $@
+
+install: $(STAMP)
+
+site: $(STAMP)
+	$(BIN)/atlas-build check content/
+
+lint: $(STAMP)
+	$(BIN)/ruff check atlas_build tests bench
+	$(BIN)/ruff format --check atlas_build tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy atlas_build
+
+unit: $(STAMP)
+	$(BIN)/pytest --cov=atlas_build --cov-report=term:skip-covered $(PYTEST_ARGS)
+
+test: lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python bench/attention.py
+
+clean:
+	rm -rf build site .atlas-cache .pytest_cache .mypy_cache .ruff_cache .coverage

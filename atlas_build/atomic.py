@@ -1,0 +1,48 @@
+"""Atomic file writes: a reader (or a crash) sees the old file or the new one, never half.
+
+Writes go to a temporary file in the same directory, are flushed to disk, then
+renamed over the target (`os.replace` is atomic on POSIX). Unchanged content is
+not rewritten, so modification times of untouched files are preserved.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes, *, skip_unchanged: bool = True) -> bool:
+    """Write `data` atomically; returns False when the file already held exactly `data`."""
+    target = Path(path)
+    if skip_unchanged and target.is_file():
+        try:
+            if target.stat().st_size == len(data) and target.read_bytes() == data:
+                return False
+        except OSError:
+            pass
+    target.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+    )
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if target.exists():
+            with contextlib.suppress(OSError):
+                os.chmod(temporary, target.stat().st_mode & 0o777)
+        else:
+            os.chmod(temporary, 0o644)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return True
+
+
+def write_text(path: str | os.PathLike[str], text: str, *, skip_unchanged: bool = True) -> bool:
+    return write_bytes(path, text.encode("utf-8"), skip_unchanged=skip_unchanged)

@@ -1,0 +1,116 @@
+"""The canonical form of lesson markdown, and the sections computed from it.
+
+Published records hash and measure their content after list markers are padded
+the way pandoc writes them: a bullet marker is followed by spaces up to column 4
+(`- x` -> `-   x`), an ordered marker likewise (`1. x` -> `1.  x`, `10. x` stays),
+and every continuation line of the item moves with its content. Line endings
+are LF. `canonicalize` is idempotent; the seed's `contentHash`, `contentLength`
+and section offsets are all measured on this form.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from atlas_build import markdown
+
+TAB_STOP = 4
+_PREFIX = re.compile(r"^((?:[ ]{0,3}>[ ]?)*)([ ]*)")
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A heading found by the markdown parser: its text, level and 0-based source line."""
+
+    title: str
+    level: int
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class SectionSpan:
+    id: str
+    title: str
+    start: int
+    end: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "title": self.title, "start": self.start, "end": self.end}
+
+
+def normalize_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _marker_width(token_markup: str, info: str) -> int:
+    return len(info) + len(token_markup) if info else len(token_markup)
+
+
+def canonicalize(text: str) -> str:
+    """Pad list markers pandoc-style and use LF line endings (see module docstring)."""
+    text = normalize_newlines(text)
+    lines = text.split("\n")
+    shift = [0] * len(lines)  # indentation change each line inherits from enclosing items
+    for token in markdown.parse(text):
+        if token.type != "list_item_open" or token.map is None:
+            continue
+        first, end = token.map
+        line = lines[first]
+        prefix = _PREFIX.match(line)
+        assert prefix is not None
+        quote, indent = prefix.group(1), prefix.group(2)
+        marker_at = len(quote) + len(indent)
+        width = _marker_width(token.markup, token.info)
+        after = marker_at + width
+        spaces = len(line) - after - len(line[after:].lstrip(" "))
+        if not 1 <= spaces <= TAB_STOP or after + spaces >= len(line):
+            continue  # empty item, tab, or indented code after the marker: leave as written
+        wanted = max(1, TAB_STOP - width)
+        delta = wanted - spaces
+        if delta == 0:
+            continue
+        old_content = len(indent) + width + spaces
+        lines[first] = line[:after] + " " * wanted + line[after + spaces :]
+        for number in range(first + 1, min(end, len(lines))):
+            body = lines[number]
+            inner = _PREFIX.match(body)
+            assert inner is not None
+            if len(inner.group(2)) >= old_content and body.strip():
+                shift[number] += delta
+    for number, delta in enumerate(shift):
+        if delta:
+            inner = _PREFIX.match(lines[number])
+            assert inner is not None
+            quote, indent = inner.group(1), inner.group(2)
+            rest = lines[number][len(quote) + len(indent) :]
+            lines[number] = quote + " " * max(0, len(indent) + delta) + rest
+    return "\n".join(lines)
+
+
+def headings(text: str) -> list[Heading]:
+    """Headings in document order, found by the parser (a `#` line in a fence is none)."""
+    found: list[Heading] = []
+    tokens = markdown.parse(text)
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map is not None:
+            title = markdown.plain_text(tokens[index + 1])
+            found.append(Heading(title, int(token.tag[1]), token.map[0]))
+    return found
+
+
+def line_starts(text: str) -> list[int]:
+    starts = [0]
+    starts.extend(match.end() for match in re.finditer("\n", text))
+    return starts
+
+
+def sections(canonical: str) -> list[SectionSpan]:
+    """One flat section per heading: `section-N`, heading text, start of its line, next start."""
+    starts = line_starts(canonical)
+    found = headings(canonical)
+    offsets = [starts[heading.line] for heading in found] + [len(canonical)]
+    return [
+        SectionSpan(f"section-{number}", heading.title, offsets[number - 1], offsets[number])
+        for number, heading in enumerate(found, start=1)
+    ]

@@ -1,0 +1,139 @@
+"""`atlas-build` command line: parse arguments, run a command, map the result to an exit code.
+
+Exit codes: 0 clean, 1 findings, 2 usage or internal error. No input may
+produce a Python traceback: anything unexpected prints one line and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from atlas_build import __version__, load, pipeline
+from atlas_build.report import FORMATS, render
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+DEFAULT_PATH = "content/"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"atlas-build: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def _byte_size(text: str) -> int:
+    units = {"k": 1024, "m": 1024**2, "g": 1024**3}
+    text = text.strip().lower().removesuffix("ib").removesuffix("b")
+    scale = units.get(text[-1:], 1)
+    number = text[:-1] if text[-1:] in units else text
+    try:
+        value = int(float(number) * scale)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (try 5MiB)") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("size must be positive")
+    return value
+
+
+def _add_check_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help=f"record file, lesson folder or content directory (default {DEFAULT_PATH})",
+    )
+    parser.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    parser.add_argument(
+        "--require-record-hash",
+        action="store_true",
+        help="an unverifiable recordHash is an error, not a warning",
+    )
+    parser.add_argument(
+        "--max-bytes",
+        type=_byte_size,
+        default=load.DEFAULT_MAX_BYTES,
+        metavar="SIZE",
+        help="largest lesson file accepted (default 5MiB)",
+    )
+
+
+def _options(args: argparse.Namespace) -> pipeline.Options:
+    return pipeline.Options(
+        strict=args.strict,
+        require_record_hash=args.require_record_hash,
+        max_bytes=args.max_bytes,
+    )
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    report, _ = pipeline.check(args.paths or [DEFAULT_PATH], _options(args))
+    output = render(report, args.format, verbose=args.verbose)
+    if args.output:
+        from atlas_build.atomic import write_text
+
+        write_text(args.output, output)
+    else:
+        sys.stdout.write(output)
+    return report.exit_code()
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from atlas_build.diagnostics import registry
+
+    codes = registry()
+    wanted = [code.upper() for code in args.codes] or list(codes)
+    status = EXIT_OK
+    for name in wanted:
+        entry = codes.get(name) or next((c for c in codes.values() if c.name == name.lower()), None)
+        if entry is None:
+            print(f"atlas-build: unknown code {name}", file=sys.stderr)
+            status = EXIT_USAGE
+            continue
+        print(f"{entry.code} {entry.name} ({entry.severity.value}, {entry.stage})")
+        print(f"  {entry.summary}\n  Example: {entry.example}\n  Fix: {entry.fix}")
+    return status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="atlas-build", description="Build and validate technical lessons.")
+    parser.add_argument("--version", action="version", version=f"atlas-build {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    check = commands.add_parser("check", help="validate lessons and report findings")
+    _add_check_options(check)
+    check.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
+    check.add_argument("-v", "--verbose", action="store_true", help="show info findings too")
+    check.set_defaults(run=cmd_check)
+
+    explain = commands.add_parser("explain", help="document diagnostic codes")
+    explain.add_argument("codes", nargs="*", metavar="CODE", help="codes or names (default: all)")
+    explain.set_defaults(run=cmd_explain)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except load.UsageError as error:
+        print(f"atlas-build: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("atlas-build: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as error:  # the promise: one line, exit 2, never a traceback
+        print(f"atlas-build: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

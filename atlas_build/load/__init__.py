@@ -1,0 +1,180 @@
+"""Load stage: find lesson files under the given paths and read each one strictly.
+
+A PATH is a record file, a lesson folder (`record.json` or `lesson.md`), or a
+content directory of `<slug>/` lesson folders. Symbolic links that leave the
+directory being checked are refused, so a hostile tree cannot make the build
+read arbitrary files.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from atlas_build.diagnostics import Diagnostic, Location, Severity, at, define
+from atlas_build.load import jsonfile
+from atlas_build.source import Source
+
+STAGE = "load"
+DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+RECORD_FILE = "record.json"
+LESSON_FILE = "lesson.md"
+CLAIMS_FILE = "claims.yaml"
+
+AMBIGUOUS = define(
+    "A120",
+    "ambiguous-lesson-folder",
+    Severity.ERROR,
+    "A lesson folder holds both record.json and lesson.md; only one may define the lesson.",
+    example="content/attention/record.json and content/attention/lesson.md",
+    fix="Delete one of them (`atlas-build import` turns a record into lesson.md).",
+    stage=STAGE,
+)
+EMPTY = define(
+    "A121",
+    "empty-lesson-folder",
+    Severity.WARNING,
+    "A folder in the content directory holds no record.json or lesson.md.",
+    example="content/drafts/ with notes only",
+    fix="Add a lesson file or move the folder out.",
+    stage=STAGE,
+)
+SYMLINK = define(
+    "A122",
+    "symlink-outside",
+    Severity.ERROR,
+    "A symbolic link points outside the content directory; it is refused, not followed.",
+    example="content/x/record.json -> /etc/passwd",
+    fix="Copy the file into the content directory instead of linking to it.",
+    stage=STAGE,
+)
+UNREADABLE = define(
+    "A123",
+    "unreadable-file",
+    Severity.ERROR,
+    "The file could not be read (permissions, a directory where a file was expected...).",
+    example="content/x/record.json is a directory",
+    fix="Make the path a readable file.",
+    stage=STAGE,
+)
+
+
+class UsageError(Exception):
+    """A PATH that does not exist or is not a lesson: the CLI exits 2."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """A lesson file found by discovery, or a finding about a folder that holds none."""
+
+    path: Path
+    root: Path
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def display(path: Path) -> str:
+    """Paths as users typed them: relative to the working directory when inside it."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    resolved = path.resolve()
+    return resolved == root or root in resolved.parents
+
+
+def _lesson_in(folder: Path, root: Path) -> Found | None:
+    record, lesson = folder / RECORD_FILE, folder / LESSON_FILE
+    present = [candidate for candidate in (record, lesson) if candidate.exists()]
+    if not present:
+        return None
+    if len(present) == 2:
+        where = Location(display(lesson), 1, 1)
+        found = at(
+            AMBIGUOUS, where, f"{display(folder)} holds both {RECORD_FILE} and {LESSON_FILE}"
+        )
+        return Found(lesson, root, (found,))
+    return Found(present[0], root)
+
+
+def discover(paths: list[str]) -> list[Found]:
+    """Lesson files under PATHs in a stable order; raises UsageError for a bad PATH."""
+    found: list[Found] = []
+    for text in paths:
+        path = Path(text)
+        if not path.exists() and not path.is_symlink():
+            raise UsageError(f"{text}: no such file or directory")
+        if path.is_file() or path.is_symlink() and not path.is_dir():
+            found.append(Found(path, path.parent.resolve()))
+            continue
+        root = path.resolve()
+        direct = _lesson_in(path, root.parent)
+        if direct is not None:
+            found.append(direct)
+            continue
+        for child in sorted(path.iterdir()):
+            if child.name.startswith((".", "_")):
+                continue
+            if child.is_symlink() and not _inside(child, root):
+                where = Location(display(child), 1, 1)
+                message = f"{display(child)} links outside {display(path)}; refused"
+                found.append(Found(child, root, (at(SYMLINK, where, message),)))
+                continue
+            if not child.is_dir():
+                continue
+            lesson = _lesson_in(child, root)
+            if lesson is not None:
+                found.append(lesson)
+            else:
+                where = Location(display(child), 1, 1)
+                message = f"{display(child)} holds no {RECORD_FILE} or {LESSON_FILE}"
+                found.append(Found(child, root, (at(EMPTY, where, message),)))
+    unique: dict[Path, Found] = {}
+    for item in found:
+        unique.setdefault(item.path.resolve() if item.path.exists() else item.path, item)
+    return list(unique.values())
+
+
+def read(found: Found, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
+    """Read one discovered file into a Source: data is None when it cannot be trusted."""
+    path = found.path
+    name = display(path)
+    slug = path.parent.name if path.name in (RECORD_FILE, LESSON_FILE) else path.stem
+    claims = path.parent / CLAIMS_FILE
+    claims_path = display(claims) if claims.is_file() else None
+    failed = Source(name, "record", jsonfile.JsonLocator(name, ""), None, list(found.diagnostics))
+    failed.slug = slug
+    if any(d.severity is Severity.ERROR for d in found.diagnostics) or not path.is_file():
+        if not found.diagnostics:
+            failed.diagnostics.append(at(UNREADABLE, Location(name, 1, 1), f"{name}: not a file"))
+        return failed
+    for candidate in (path, claims):
+        if candidate.is_symlink() and not _inside(candidate, found.root):
+            message = f"{display(candidate)} links outside the content directory; refused"
+            failed.diagnostics.append(at(SYMLINK, Location(display(candidate), 1, 1), message))
+            return failed
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(max_bytes + 1)
+    except OSError as error:
+        failed.diagnostics.append(at(UNREADABLE, Location(name, 1, 1), f"{name}: {error.strerror}"))
+        return failed
+    text, problems = jsonfile.decode(raw, name, max_bytes=max_bytes)
+    if text is None:
+        failed.diagnostics.extend(problems)
+        return failed
+    if path.suffix == ".md":
+        from atlas_build.authoring import frontmatter
+
+        source = frontmatter.read_lesson(text, name)
+    else:
+        data, problems = jsonfile.parse(text, name)
+        locator = jsonfile.JsonLocator(name, text)
+        source = Source(name, "record", locator, data if not problems else None, problems)
+    source.slug = slug
+    source.claims_path = claims_path
+    source.diagnostics[:0] = found.diagnostics
+    return source

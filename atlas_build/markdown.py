@@ -1,0 +1,41 @@
+"""The one markdown parser configuration every stage shares.
+
+Canonical form, sections, the lesson model and the site must agree on what is a
+heading, a list or a math block, so they all parse with this configuration:
+CommonMark plus `$...$`/`$$...$$` math (mdit-py-plugins dollarmath), tables and
+strikethrough. Raw HTML is parsed as HTML tokens so it is never mistaken for
+lists or headings; the site stage sanitises it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+
+@lru_cache(maxsize=1)
+def parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": True})
+    md.enable(["table", "strikethrough"])
+    md.use(dollarmath_plugin, allow_space=True, allow_digits=True, double_inline=True)
+    return md
+
+
+def parse(text: str) -> list[Token]:
+    return parser().parse(text)
+
+
+def plain_text(inline: Token) -> str:
+    """The text a reader sees in an inline token: escapes resolved, markup dropped."""
+    parts: list[str] = []
+    for child in inline.children or []:
+        if child.type in ("text", "code_inline", "math_inline", "html_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "image":
+            parts.append(plain_text(child))
+    return "".join(parts).strip()

@@ -1,0 +1,24 @@
+"""Report stage: every output format is a view of the same `Report`."""
+
+from __future__ import annotations
+
+from atlas_build.report import github, jsonreport, junit, sarif, text
+from atlas_build.report.model import RecordReport, Report
+
+FORMATS = ("text", "json", "junit", "sarif", "github")
+
+__all__ = ["FORMATS", "RecordReport", "Report", "render"]
+
+
+def render(report: Report, output_format: str, *, verbose: bool = False) -> str:
+    if output_format == "text":
+        return text.render(report, verbose=verbose)
+    if output_format == "json":
+        return jsonreport.render(report)
+    if output_format == "junit":
+        return junit.render(report)
+    if output_format == "sarif":
+        return sarif.render(report)
+    if output_format == "github":
+        return github.render(report, verbose=verbose)
+    raise ValueError(f"unknown format {output_format!r}; choose from {', '.join(FORMATS)}")

@@ -1,0 +1,49 @@
+"""GitHub Actions workflow commands: one annotation per finding, then a summary."""
+
+from __future__ import annotations
+
+import os
+
+from atlas_build.diagnostics import Severity
+from atlas_build.report.model import Report
+from atlas_build.report.text import render as render_text
+
+COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(report: Report, *, verbose: bool = False) -> str:
+    lines: list[str] = []
+    for record in report.records:
+        for diagnostic in record.diagnostics:
+            if diagnostic.severity is Severity.INFO and not verbose:
+                continue
+            fields = [f"file={_property(diagnostic.path)}"]
+            if diagnostic.line is not None:
+                fields.append(f"line={diagnostic.line}")
+            if diagnostic.column is not None:
+                fields.append(f"col={diagnostic.column}")
+            fields.append(f"title={_property(diagnostic.code + ' ' + diagnostic.name)}")
+            command = COMMAND[diagnostic.severity]
+            lines.append(f"::{command} {','.join(fields)}::{_data(diagnostic.message)}")
+    summary = render_text(report, verbose=verbose).splitlines()[-1]
+    lines.append(summary)
+    step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if step_summary:
+        with open(step_summary, "a", encoding="utf-8") as handle:
+            handle.write("### atlas-build\n\n| lesson | status | errors | warnings |\n")
+            handle.write("|---|---|---|---|\n")
+            for record in report.records:
+                handle.write(
+                    f"| {record.id or record.path} | {record.status} | "
+                    f"{record.count(Severity.ERROR)} | {record.count(Severity.WARNING)} |\n"
+                )
+            handle.write(f"\n{summary}\n")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,41 @@
+"""JUnit XML: one testcase per lesson; errors (and warnings under --strict) fail it."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+
+from atlas_build.diagnostics import Severity
+from atlas_build.report.model import Report
+from atlas_build.report.text import line
+
+
+def render(report: Report) -> str:
+    failing = {Severity.ERROR, Severity.WARNING} if report.strict else {Severity.ERROR}
+    suite = ElementTree.Element("testsuite", name="atlas-build")
+    failures = 0
+    for record in report.records:
+        case = ElementTree.SubElement(
+            suite, "testcase", classname="atlas-build.check", name=record.id or record.path
+        )
+        case.set("file", record.path)
+        bad = [d for d in record.diagnostics if d.severity in failing]
+        if bad:
+            failures += 1
+            failure = ElementTree.SubElement(
+                case, "failure", message=f"{len(bad)} finding(s)", type=bad[0].code
+            )
+            failure.text = "\n".join(line(diagnostic) for diagnostic in bad)
+        other = [d for d in record.diagnostics if d.severity not in failing]
+        if other:
+            ElementTree.SubElement(case, "system-out").text = "\n".join(map(line, other))
+    suite.set("tests", str(len(report.records)))
+    suite.set("failures", str(failures))
+    suite.set("errors", "0")
+    root = ElementTree.Element("testsuites")
+    root.append(suite)
+    ElementTree.indent(root)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        + ElementTree.tostring(root, encoding="unicode")
+        + "\n"
+    )

@@ -1,0 +1,74 @@
+"""SARIF 2.1.0, so code-scanning dashboards show findings on the lesson lines."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from atlas_build import diagnostics
+from atlas_build.diagnostics import Severity
+from atlas_build.report.model import Report
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def render(report: Report) -> str:
+    codes = diagnostics.registry()
+    used = sorted({d.code for record in report.records for d in record.diagnostics})
+    rules = []
+    for code in used:
+        entry = codes.get(code)
+        if entry is None:
+            continue
+        rules.append(
+            {
+                "id": entry.code,
+                "name": entry.name,
+                "shortDescription": {"text": entry.summary},
+                "help": {"text": f"Example: {entry.example}\nFix: {entry.fix}"},
+                "defaultConfiguration": {"level": LEVEL[entry.severity]},
+            }
+        )
+    index = {rule["id"]: number for number, rule in enumerate(rules)}
+    results: list[dict[str, Any]] = []
+    for record in report.records:
+        for diagnostic in record.diagnostics:
+            region: dict[str, int] = {"startLine": max(1, diagnostic.line or 1)}
+            if diagnostic.column:
+                region["startColumn"] = diagnostic.column
+            result: dict[str, Any] = {
+                "ruleId": diagnostic.code,
+                "level": LEVEL[diagnostic.severity],
+                "message": {"text": diagnostic.message},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": diagnostic.path.replace("\\", "/")},
+                            "region": region,
+                        }
+                    }
+                ],
+            }
+            if diagnostic.code in index:
+                result["ruleIndex"] = index[diagnostic.code]
+            if diagnostic.pointer is not None:
+                result["properties"] = {"pointer": diagnostic.pointer}
+            results.append(result)
+    document = {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "atlas-build",
+                        "version": report.to_json()["tool"]["version"],
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

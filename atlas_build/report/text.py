@@ -1,0 +1,49 @@
+"""`path:line:col: severity code message` lines, then one summary line."""
+
+from __future__ import annotations
+
+from atlas_build.diagnostics import Diagnostic, Severity
+from atlas_build.report.model import Report
+
+
+def location(diagnostic: Diagnostic) -> str:
+    parts = [diagnostic.path]
+    if diagnostic.line is not None:
+        parts.append(str(diagnostic.line))
+        if diagnostic.column is not None:
+            parts.append(str(diagnostic.column))
+    return ":".join(parts)
+
+
+def line(diagnostic: Diagnostic) -> str:
+    where = ""
+    if diagnostic.content_line is not None and diagnostic.pointer == "/content":
+        where = f" [content {diagnostic.content_line}:{diagnostic.content_column}]"
+    return (
+        f"{location(diagnostic)}: {diagnostic.severity.value} {diagnostic.code} "
+        f"{diagnostic.message}{where}"
+    )
+
+
+def render(report: Report, *, verbose: bool = False) -> str:
+    lines: list[str] = []
+    for record in report.records:
+        for diagnostic in record.diagnostics:
+            if verbose or diagnostic.severity is not Severity.INFO:
+                lines.append(line(diagnostic))
+    summary = report.summary()
+    records = summary["records"]
+    text = (
+        f"checked {records} lesson{'s' if records != 1 else ''}: "
+        f"{summary['errors']} error{'s' if summary['errors'] != 1 else ''}, "
+        f"{summary['warnings']} warning{'s' if summary['warnings'] != 1 else ''}"
+    )
+    if summary["claims"]:
+        passed = summary["claims"] - summary["claimsFailed"]
+        text += f", claims {passed}/{summary['claims']} passed"
+    if summary["infos"] and not verbose:
+        text += f" ({summary['infos']} info hidden; -v shows them)"
+    if report.strict and summary["warnings"]:
+        text += " [--strict: warnings fail]"
+    lines.append(text)
+    return "\n".join(lines) + "\n"
