@@ -80,6 +80,73 @@ def cmd_check(args: argparse.Namespace) -> int:
     return report.exit_code()
 
 
+def cmd_build(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from atlas_build.authoring.emit import emit
+
+    report, checked = pipeline.check(args.paths or [DEFAULT_PATH], _options(args))
+    sys.stderr.write(render(report, "text", verbose=False))
+    status = report.exit_code()
+    if status == EXIT_USAGE or status and not args.allow_errors:
+        print("atlas-build: build stopped: fix the errors above (or --allow-errors)",
+              file=sys.stderr)  # fmt: skip
+        return status
+    out = Path(args.out)
+    written = 0
+    for item in checked:
+        if item.record is None or item.lesson is None or item.source.data is None:
+            continue
+        emit(item.record, item.source.data, item.lesson, item.source.slug or item.record.id, out)
+        written += 1
+    print(f"wrote {written} record{'s' if written != 1 else ''} to {out / 'records'}")
+    return status
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from atlas_build.authoring import sources
+
+    outcome = sources.import_record(
+        Path(args.record), Path(args.to), force=args.force, max_bytes=args.max_bytes
+    )
+    return _finish(outcome)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from atlas_build.authoring import sources
+
+    outcome = sources.new_lesson(args.slug, Path(args.dir), title=args.title, topic=args.topic)
+    return _finish(outcome)
+
+
+def cmd_fix(args: argparse.Namespace) -> int:
+    from atlas_build.authoring import sources
+
+    status = EXIT_OK
+    for found in load.discover(args.paths or [DEFAULT_PATH]):
+        if found.diagnostics:
+            continue
+        status = max(status, _finish(sources.fix_record(
+            found.path, max_bytes=args.max_bytes, dry_run=args.dry_run)))  # fmt: skip
+    return status
+
+
+def _finish(outcome: object) -> int:
+    from atlas_build.authoring.sources import Outcome
+    from atlas_build.report.text import line
+
+    assert isinstance(outcome, Outcome)
+    for message in outcome.messages:
+        print(message)
+    for diagnostic in outcome.diagnostics:
+        print(line(diagnostic), file=sys.stderr)
+    return EXIT_FINDINGS if outcome.diagnostics else EXIT_OK
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     from atlas_build.diagnostics import registry
 
@@ -110,10 +177,43 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-v", "--verbose", action="store_true", help="show info findings too")
     check.set_defaults(run=cmd_check)
 
+    build = commands.add_parser("build", help="check, then emit records and lesson data")
+    _add_check_options(build)
+    build.add_argument("--out", default="build", metavar="DIR", help="output directory")
+    build.add_argument("--allow-errors", action="store_true",
+                       help="publish even when lessons have errors")  # fmt: skip
+    build.set_defaults(run=cmd_build)
+
+    importer = commands.add_parser("import", help="turn a published record into lesson.md")
+    importer.add_argument("record", metavar="RECORD.json")
+    importer.add_argument("--to", required=True, metavar="DIR", help="lesson folder to write")
+    importer.add_argument("--force", action="store_true", help="overwrite an existing lesson.md")
+    importer.add_argument("--max-bytes", type=_byte_size, default=load.DEFAULT_MAX_BYTES)
+    importer.set_defaults(run=cmd_import)
+
+    new = commands.add_parser("new", help="scaffold content/<slug>/lesson.md")
+    new.add_argument("slug")
+    new.add_argument("--dir", default=DEFAULT_PATH, help="content directory (default content/)")
+    new.add_argument("--title", help="lesson title (default from the slug)")
+    new.add_argument("--topic", default="Transformer computation", help="topic to file it under")
+    new.set_defaults(run=cmd_new)
+
+    fix = commands.add_parser("fix", help="rewrite stale computed fields of record.json files")
+    fix.add_argument("paths", nargs="*", metavar="PATH")
+    fix.add_argument("--dry-run", action="store_true", help="report changes, write nothing")
+    fix.add_argument("--max-bytes", type=_byte_size, default=load.DEFAULT_MAX_BYTES)
+    fix.set_defaults(run=cmd_fix)
+
     explain = commands.add_parser("explain", help="document diagnostic codes")
     explain.add_argument("codes", nargs="*", metavar="CODE", help="codes or names (default: all)")
     explain.set_defaults(run=cmd_explain)
     return parser
+
+
+def _authoring_error() -> type[Exception]:
+    from atlas_build.authoring.sources import AuthoringError
+
+    return AuthoringError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -122,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return run(args)
-    except load.UsageError as error:
+    except (load.UsageError, _authoring_error()) as error:
         print(f"atlas-build: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -7,10 +7,11 @@ and site render). This module only wires the stages together.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from atlas_build import integrity, load
+from atlas_build import integrity, lesson, load
 from atlas_build.diagnostics import Diagnostic, Severity
+from atlas_build.lesson import Lesson
 from atlas_build.load import schema
 from atlas_build.model import LessonRecord
 from atlas_build.report import RecordReport, Report
@@ -32,7 +33,7 @@ class Checked:
     source: Source
     record: LessonRecord | None
     report: RecordReport
-    extras: dict[str, object] = field(default_factory=dict)
+    lesson: Lesson | None = None
 
 
 def _sorted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -51,15 +52,22 @@ def check_sources(
             diagnostics.extend(problems)
         validated.append((source, record, diagnostics))
     known = frozenset(record.id for _, record, _ in validated if record is not None)
+    slugs = frozenset(source.slug for source, _, _ in validated if source.slug)
     integrity_options = integrity.Options(require_record_hash=options.require_record_hash)
     checked: list[Checked] = []
     for source, record, diagnostics in validated:
         if record is not None:
             subject = integrity.Subject(source, record, known, integrity_options)
             diagnostics.extend(integrity.run(subject, timings))
+        model = None
+        if record is not None:
+            model = lesson.build(record.content)
+            diagnostics.extend(
+                lesson.run(lesson.LessonSubject(source, record, model, slugs), timings)
+            )
         identifier = record.id if record else _raw_id(source)
         report = RecordReport(source.path, identifier, _sorted(diagnostics), slug=source.slug)
-        checked.append(Checked(source, record, report))
+        checked.append(Checked(source, record, report, model))
     return checked
 
 

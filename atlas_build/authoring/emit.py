@@ -1,0 +1,90 @@
+"""Emit published records and content-addressed lesson-data artifacts.
+
+`build/records/<id>.json` is the record as it would be published;
+`build/lesson-data/<slug>-<h>.json` carries the parsed lesson (sections,
+glossary, quizzes, equations) and `<h>` is the first 16 hex digits of the
+sha256 of the exact bytes written, the way upstream Atlas names `artifactUrl`
+files. Both are deterministic: the same sources give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from atlas_build.atomic import write_bytes
+from atlas_build.authoring import records
+from atlas_build.lesson.model import Lesson
+from atlas_build.model import LessonRecord
+
+
+@dataclass(frozen=True)
+class Emitted:
+    record: Path
+    lesson_data: Path
+
+
+def lesson_data(record: LessonRecord, lesson: Lesson, slug: str) -> dict[str, Any]:
+    """The structured lesson a reader-facing app needs, without re-parsing markdown."""
+    return {
+        "id": record.id,
+        "slug": slug,
+        "version": record.version,
+        "title": record.title,
+        "contentHash": record.contentHash,
+        "sections": [section.model_dump() for section in record.sections],
+        "equations": [
+            {"index": math.index, "latex": math.latex.strip(), "offset": math.offset}
+            for math in lesson.display_math
+        ],
+        "glossaries": [
+            {
+                "section": glossary.section,
+                "entries": [
+                    {"symbol": entry.symbol, "meaning": entry.meaning, "unit": entry.unit}
+                    for entry in glossary.entries
+                ],
+            }
+            for glossary in lesson.glossaries
+        ],
+        "quizzes": [
+            {
+                "question": quiz.question,
+                "options": [text for text, _ in quiz.options],
+                "answer": quiz.answer,
+                "reasoning": quiz.reasoning,
+            }
+            for quiz in lesson.quizzes
+        ],
+        "assumptions": [
+            {"section": item.section, "text": item.text} for item in lesson.assumptions
+        ],
+        "sources": [{"title": link.text, "url": link.url} for link in lesson.sources],
+    }
+
+
+def emit(
+    record: LessonRecord, data: dict[str, Any], lesson: Lesson, slug: str, out: Path
+) -> Emitted:
+    """Write one lesson's record and lesson-data; stale lesson-data of the slug is removed."""
+    published = records.with_record_hash(records.ordered(dict(data)))
+    record_path = out / "records" / f"{record.id}.json"
+    write_bytes(record_path, records.dumps(published).encode("utf-8"))
+    payload = (json.dumps(lesson_data(record, lesson, slug), ensure_ascii=False, indent=2)
+               + "\n").encode("utf-8")  # fmt: skip
+    digest = hashlib.sha256(payload).hexdigest()[:16]
+    data_dir = out / "lesson-data"
+    data_path = data_dir / f"{slug}-{digest}.json"
+    write_bytes(data_path, payload)
+    for stale in data_dir.glob(f"{slug}-*.json"):
+        suffix = stale.stem[len(slug) + 1 :]
+        if (
+            stale != data_path
+            and len(suffix) == 16
+            and all(c in "0123456789abcdef" for c in suffix)
+        ):
+            stale.unlink(missing_ok=True)
+    return Emitted(record_path, data_path)

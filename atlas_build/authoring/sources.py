@@ -1,0 +1,261 @@
+"""Author-facing file operations: import a record, scaffold a lesson, fix stale records.
+
+Every write is atomic (atomic.write_*): an interrupted or failing command leaves
+the original file as it was, and files whose bytes would not change are not
+touched at all.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from atlas_build.atomic import write_text
+from atlas_build.authoring import frontmatter, records
+from atlas_build.diagnostics import Diagnostic, Severity
+from atlas_build.load import LESSON_FILE, RECORD_FILE, jsonfile
+from atlas_build.model import COMPUTED_FIELDS
+
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+class AuthoringError(Exception):
+    """A refusal with a message for the author; nothing was written."""
+
+
+@dataclass
+class Outcome:
+    messages: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    changed: bool = False
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block style for multi-line strings so evidence paragraphs stay readable."""
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value and not value.endswith((" ", "\n")) and "\r" not in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def front_matter(metadata: dict[str, Any]) -> str:
+    text = yaml.dump(
+        metadata, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, indent=2
+    )
+    return f"---\n{text}---\n"
+
+
+def read_record(path: Path, max_bytes: int) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise AuthoringError(f"{path}: {error.strerror}") from error
+    text, problems = jsonfile.decode(raw, name, max_bytes=max_bytes)
+    if text is None:
+        return None, problems
+    data, problems = jsonfile.parse(text, name)
+    if problems:
+        return None, problems
+    if not isinstance(data, dict) or not isinstance(data.get("content"), str):
+        raise AuthoringError(f"{path}: not a lesson record (no string `content`)")
+    return data, []
+
+
+def import_record(record_path: Path, target: Path, *, force: bool, max_bytes: int) -> Outcome:
+    """Write `target/lesson.md` whose build reproduces the record's computed fields."""
+    data, problems = read_record(record_path, max_bytes)
+    if data is None:
+        return Outcome(diagnostics=problems)
+    if (target / RECORD_FILE).exists() and (
+        target / RECORD_FILE
+    ).resolve() != record_path.resolve():
+        raise AuthoringError(f"{target / RECORD_FILE} exists; a lesson folder holds one source")
+    if (target / RECORD_FILE).resolve() == record_path.resolve():
+        raise AuthoringError(
+            f"{record_path} is the lesson's own source; import it to a new folder, then delete it"
+        )
+    lesson_path = target / LESSON_FILE
+    if lesson_path.exists() and not force:
+        raise AuthoringError(f"{lesson_path} exists; pass --force to overwrite it")
+    metadata = {key: value for key, value in data.items() if key not in COMPUTED_FIELDS}
+    text = front_matter(metadata) + data["content"]
+    rebuilt = frontmatter.read_lesson(text, str(lesson_path))
+    if rebuilt.data is None:
+        raise AuthoringError(f"cannot represent {record_path} as lesson.md front matter")
+    differs = [
+        key
+        for key in ("content", "contentHash", "contentLength", "sections")
+        if rebuilt.data.get(key) != data.get(key)
+    ] + [key for key in metadata if rebuilt.data.get(key) != metadata[key]]
+    outcome = Outcome(changed=write_text(lesson_path, text))
+    outcome.messages.append(f"wrote {lesson_path}")
+    if differs:
+        outcome.messages.append(
+            "note: the record's stored " + ", ".join(differs) + " differ from what its content "
+            "gives; the lesson builds with recomputed values"
+        )
+    return outcome
+
+
+SKELETON = """{topic} · Atlas v{version}
+
+# {title}
+
+{description}
+
+Learning objective State what the reader can do after this lesson.
+
+## The mechanism
+
+Describe the mechanism in a few short paragraphs.
+
+1. First step.
+2. Second step.
+
+## Science and assumptions
+
+### Main relation
+
+$$
+y=a x
+$$
+
+Explain the relation in words.
+
+Symbols and units
+
+y
+
+Output
+
+units of y
+
+a
+
+Coefficient
+
+units of y per unit of x
+
+x
+
+Input
+
+units of x
+
+Assumptions State what the relation assumes.
+
+## Check your understanding
+
+### What does doubling x do to y?
+
+1. Doubles it
+2. Halves it
+
+Answer and reasoning
+
+Doubles it
+
+y is proportional to x.
+
+## Sources
+
+- [Replace with a primary source](https://example.org/)
+"""
+
+
+def new_lesson(slug: str, content_dir: Path, *, title: str | None, topic: str) -> Outcome:
+    if not SLUG.match(slug):
+        raise AuthoringError(f"{slug!r} is not a slug: use lowercase letters, digits and hyphens")
+    folder = content_dir / slug
+    if (folder / LESSON_FILE).exists() or (folder / RECORD_FILE).exists():
+        raise AuthoringError(f"{folder} already holds a lesson")
+    title = title or slug.replace("-", " ").capitalize()
+    description = f"One sentence on what {title.lower()} is."
+    metadata: dict[str, Any] = {
+        "schemaVersion": 1,
+        "id": f"atlas-lesson-{slug}",
+        "title": title,
+        "category": "learning",
+        "format": "Atlas lesson",
+        "description": description,
+        "canonicalUrl": f"https://atlas.example.org/learn/{slug}/",
+        "publishedDate": None,
+        "revisionDate": datetime.date.today().isoformat(),
+        "author": None,
+        "topic": topic,
+        "series": None,
+        "license": None,
+        "rightsUrl": None,
+        "version": "0.1.0",
+        "status": "Draft",
+        "evidenceScope": "State what the lesson's evidence supports and what it does not.",
+        "contentCoverage": "published-lesson",
+        "artifactUrl": None,
+        "interactiveUrl": None,
+        "related": [],
+        "supersedes": [],
+        "supersededBy": [],
+        "jsonUrl": None,
+        "markdownUrl": None,
+        "citations": [{"title": "Replace with a primary source", "url": "https://example.org/"}],
+        "contentFormat": "text/markdown",
+    }
+    body = SKELETON.format(topic=topic, version="0.1.0", title=title, description=description)
+    path = folder / LESSON_FILE
+    write_text(path, front_matter(metadata) + body)
+    return Outcome([f"created {path}"], changed=True)
+
+
+def fix_record(path: Path, *, max_bytes: int, dry_run: bool = False) -> Outcome:
+    """Recompute computed fields of a record.json; write only when something changed."""
+    if path.name == LESSON_FILE:
+        return Outcome([f"{path}: computed fields are never stored in lesson.md; nothing to fix"])
+    data, problems = read_record(path, max_bytes)
+    if data is None:
+        return Outcome(diagnostics=problems)
+    updated, changes = records.refresh(data)
+    outcome = Outcome()
+    for key, old, new in changes:
+        if key == "sections":
+            outcome.messages.append(f"{path}: sections: {_section_change(old, new)}")
+        else:
+            outcome.messages.append(f"{path}: {key}: {_short(old)} -> {_short(new)}")
+    if changes and not dry_run:
+        outcome.changed = write_text(path, records.dumps(updated))
+    if not changes:
+        outcome.messages.append(f"{path}: up to date")
+    return outcome
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _section_change(old: Any, new: list[dict[str, Any]]) -> str:
+    if not isinstance(old, list):
+        return f"recomputed ({len(new)} sections)"
+    notes = []
+    for index, fresh in enumerate(new):
+        stale = old[index] if index < len(old) and isinstance(old[index], dict) else {}
+        for key in ("id", "title", "start", "end"):
+            if stale.get(key) != fresh[key]:
+                notes.append(f"{fresh['id']}.{key} {stale.get(key)!r} -> {fresh[key]!r}")
+    if len(old) != len(new):
+        notes.append(f"count {len(old)} -> {len(new)}")
+    shown = "; ".join(notes[:6]) + (f"; ... ({len(notes) - 6} more)" if len(notes) > 6 else "")
+    return shown or "reordered"
+
+
+def has_errors(diagnostics: list[Diagnostic]) -> bool:
+    return any(diagnostic.severity is Severity.ERROR for diagnostic in diagnostics)

@@ -1,0 +1,28 @@
+"""Lesson-model stage: parse the body once; rules check the parts Atlas lessons use."""
+
+from __future__ import annotations
+
+from atlas_build.diagnostics import Diagnostic
+from atlas_build.lesson import checks, structure
+from atlas_build.lesson.context import RULES, LessonSubject
+from atlas_build.lesson.model import Lesson
+from atlas_build.lesson.parse import parse_blocks
+from atlas_build.ruler import Timings
+
+__all__ = ["RULES", "Lesson", "LessonSubject", "build", "checks", "run"]
+
+
+def build(content: str) -> Lesson:
+    blocks = parse_blocks(content)
+    return Lesson(
+        content=content,
+        blocks=blocks,
+        glossaries=structure.glossaries(blocks),
+        quizzes=structure.quizzes(blocks),
+        assumptions=structure.assumptions(blocks),
+        sources=structure.sources(blocks),
+    )
+
+
+def run(subject: LessonSubject, timings: Timings | None = None) -> list[Diagnostic]:
+    return RULES.run(subject, subject.field(""), timings)

@@ -1,0 +1,110 @@
+"""The lesson model: the markdown body parsed once, every part with its content offset.
+
+Later stages (claims, site, selftest) read lessons through this model instead of
+re-parsing markdown. Offsets are code-point offsets into the content as shipped;
+the locator of the source turns them into file line:col.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    text: str
+    url: str
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class Math:
+    """A `$$` display block or `$` inline formula; `offset` is where `latex` starts."""
+
+    latex: str
+    offset: int
+    display: bool
+    index: int  # 0-based among display (or inline) formulas, in document order
+
+
+@dataclass(slots=True)
+class Block:
+    """A top-level block: heading, paragraph, list, math, code, html, table or rule."""
+
+    kind: str
+    text: str  # plain text a reader sees (list items joined by newlines)
+    start: int
+    end: int
+    line: int  # 1-based content line
+    level: int = 0  # heading level
+    items: list[tuple[str, int]] = field(default_factory=list)  # list items: (text, offset)
+    ordered: bool = False
+    links: list[Link] = field(default_factory=list)
+    math: list[Math] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryEntry:
+    symbol: str
+    meaning: str
+    unit: str
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class Glossary:
+    section: str
+    entries: tuple[GlossaryEntry, ...]
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class Quiz:
+    question: str
+    options: tuple[tuple[str, int], ...]
+    answer: str | None
+    answer_offset: int | None
+    reasoning: str
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class Assumption:
+    section: str
+    text: str
+    offset: int
+
+
+@dataclass
+class Lesson:
+    content: str
+    blocks: list[Block]
+    glossaries: list[Glossary] = field(default_factory=list)
+    quizzes: list[Quiz] = field(default_factory=list)
+    assumptions: list[Assumption] = field(default_factory=list)
+    sources: list[Link] = field(default_factory=list)
+
+    @property
+    def headings(self) -> list[Block]:
+        return [block for block in self.blocks if block.kind == "heading"]
+
+    @property
+    def display_math(self) -> list[Math]:
+        return [math for block in self.blocks for math in block.math if math.display]
+
+    @property
+    def inline_math(self) -> list[Math]:
+        return [math for block in self.blocks for math in block.math if not math.display]
+
+    @property
+    def links(self) -> list[Link]:
+        return [link for block in self.blocks for link in block.links]
+
+    def section_of(self, offset: int) -> Block | None:
+        """The heading whose section holds `offset` (None before the first heading)."""
+        found = None
+        for heading in self.headings:
+            if heading.start > offset:
+                break
+            found = heading
+        return found
