@@ -1,0 +1,132 @@
+"""Safe YAML for untrusted files (front matter, claims): plain data only, every node located.
+
+PyYAML's safe loader still expands aliases (the billion-laughs shape), silently
+keeps the last of duplicate keys and turns `2026-10-07` into a date. This
+reader composes the node tree itself and refuses aliases, non-standard tags,
+duplicate keys, oversized documents and deep nesting, and keeps dates as
+strings. It returns the data plus the 1-based position of every value and key
+by JSON pointer, so callers can report `file:line:col`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.composer import Composer
+from yaml.events import AliasEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+MAX_BYTES = 256 * 1024
+MAX_NODES = 20_000
+MAX_DEPTH = 32
+STANDARD_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "seq", "map")
+)
+Position = tuple[int, int]
+
+
+class YamlError(Exception):
+    """`kind` is "syntax", "unsafe" or "duplicate"; line and column are 1-based."""
+
+    def __init__(self, kind: str, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.kind, self.message, self.line, self.column = kind, message, line, column
+
+
+@dataclass
+class Document:
+    data: Any
+    values: dict[str, Position] = field(default_factory=dict)
+    keys: dict[str, Position] = field(default_factory=dict)
+
+    def position(self, pointer: str, *, key: bool = False) -> Position:
+        """Position of a pointer's key (when asked and present) or value, else its parent's."""
+        if key and pointer in self.keys:
+            return self.keys[pointer]
+        probe = pointer
+        while probe and probe not in self.values:
+            probe = probe.rsplit("/", 1)[0]
+        return self.values.get(probe, (1, 1))
+
+
+def _error(kind: str, message: str, mark: Any, line_offset: int) -> YamlError:
+    if mark is None:
+        return YamlError(kind, message, 1 + line_offset, 1)
+    return YamlError(kind, message, mark.line + 1 + line_offset, mark.column + 1)
+
+
+class _Loader(yaml.SafeLoader):
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        if self.check_event(AliasEvent):
+            raise _Refused("unsafe", "YAML aliases are not allowed", self.peek_event().start_mark)
+        return Composer.compose_node(self, parent, index)
+
+
+_Loader.yaml_implicit_resolvers = {
+    key: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+class _Refused(Exception):
+    def __init__(self, kind: str, message: str, mark: Any) -> None:
+        self.kind, self.message, self.mark = kind, message, mark
+
+
+def _walk(node: Node, pointer: str, depth: int) -> Iterator[tuple[str, Node, Node | None]]:
+    if depth > MAX_DEPTH:
+        raise _Refused("unsafe", f"nesting deeper than {MAX_DEPTH} levels", node.start_mark)
+    if node.tag not in STANDARD_TAGS:
+        raise _Refused("unsafe", f"tag {node.tag!r} is not allowed", node.start_mark)
+    yield pointer, node, None
+    if isinstance(node, MappingNode):
+        seen: set[str] = set()
+        for key, value in node.value:
+            if not isinstance(key, ScalarNode) or key.tag != "tag:yaml.org,2002:str":
+                raise _Refused("syntax", "keys must be plain strings", key.start_mark)
+            if key.value in seen:
+                raise _Refused("duplicate", f"duplicate key {key.value!r}", key.start_mark)
+            seen.add(key.value)
+            child = f"{pointer}/{key.value.replace('~', '~0').replace('/', '~1')}"
+            for entry in _walk(value, child, depth + 1):
+                yield entry if entry[0] != child else (child, entry[1], key)
+    elif isinstance(node, SequenceNode):
+        for index, item in enumerate(node.value):
+            yield from _walk(item, f"{pointer}/{index}", depth + 1)
+
+
+def load(text: str, *, line_offset: int = 0, max_bytes: int = MAX_BYTES) -> Document:
+    """Parse one YAML document; raises YamlError with a position for anything refused."""
+    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise YamlError("unsafe", f"document exceeds {max_bytes} bytes", 1 + line_offset, 1)
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return Document(None)
+        entries = []
+        for entry in _walk(node, "", 0):
+            entries.append(entry)
+            if len(entries) > MAX_NODES:
+                raise _Refused("unsafe", f"more than {MAX_NODES} values", entry[1].start_mark)
+        data = loader.construct_document(node)
+    except _Refused as refused:
+        raise _error(refused.kind, refused.message, refused.mark, line_offset) from None
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        raise _error("syntax", str(error.problem or error.context), mark, line_offset) from None
+    except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as error:
+        raise _error("syntax", f"cannot be read: {error}", None, line_offset) from None
+    finally:
+        loader.dispose()
+    document = Document(data)
+    for pointer, value, key in entries:
+        mark = value.start_mark
+        document.values[pointer] = (mark.line + 1 + line_offset, mark.column + 1)
+        if key is not None:
+            document.keys[pointer] = (key.start_mark.line + 1 + line_offset,
+                                      key.start_mark.column + 1)  # fmt: skip
+    return document
