@@ -22,9 +22,6 @@ STAGE = "load"
 MAX_FRONT_MATTER = 64 * 1024
 _OPEN = re.compile(r"\A---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.MULTILINE)
-STANDARD_TAGS = frozenset(
-    f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "seq", "map")
-)
 
 MISSING = define(
     "A130",
