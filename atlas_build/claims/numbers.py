@@ -1,0 +1,488 @@
+"""Find the numbers a lesson's prose states, with exact values and source offsets.
+
+Claims bind prose numbers to computed quantities, so extraction has to be exact (``0.25`` is
+``Rational(1, 4)``, ``ln3`` stays ``log(3)``), positional (every item carries ``start``/``end``
+offsets into the input, so a mismatch is reported at its line and column) and total: arbitrary
+text never raises and is scanned in roughly linear time. Nothing is evaluated with ``eval`` or
+``sympify``; arithmetic such as ``0.25×(2−5)=−0.75`` goes through a small recursive-descent
+parser. The module knows no lesson: slot nouns and units are plain configuration.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+import sympy
+
+DEFAULT_SLOT_NOUNS = tuple("slot slots position positions token tokens index indices".split())
+BYTE_UNITS: dict[str, int] = {"B": 1, "byte": 1, "bytes": 1}
+BYTE_UNITS |= {p + "B": 1000**k for k, p in enumerate("KMGTP", 1)} | {"kB": 1000}
+BYTE_UNITS |= {p + "iB": 1024**k for k, p in enumerate("KMGTP", 1)}
+
+# Size limits keep pathological input cheap: a longer literal or expression is simply not a match.
+MAX_DIGITS = 1000
+MAX_POWER = 16
+MAX_RANGE = 100_000
+MAX_EXPR = 200
+MAX_DEPTH = 8
+
+_DIGITS = "0123456789"
+_SPACES = " \t\u00a0\u2009\u202f"
+_WS = f"[{_SPACES}]"
+_SUPER = "[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]"
+_TO_ASCII = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻−", "0123456789+--")
+_INT_GROUPED = re.compile(r"[1-9][0-9]{0,2}(?:,[0-9]{3})++(?![0-9])|[0-9]++")
+_INT = re.compile(r"[0-9]++")
+_FRAC = re.compile(r"\.([0-9]++)")
+_E_EXP = re.compile(r"[eE]([+\-−]?[0-9]{1,3}+)(?![0-9])")
+_X10 = re.compile(
+    _WS + r"?[×x·*]" + _WS + r"?10(?:\^\{?([+\-−]?[0-9]{1,3}+)\}?|(" + _SUPER + "{1,3}+))(?![0-9])"
+)
+_POW = re.compile(r"\^\{?([+\-−]?[0-9]{1,2}+)\}?(?![0-9])|(" + _SUPER + "{1,2}+)(?![0-9])")
+_OVER = re.compile(r"/([0-9]++)(?![/.]?[0-9])")
+_VERSION_TAIL = re.compile(r"\.[0-9]")
+_FUNC = re.compile(r"(ln|log|√)" + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])")
+_EXP_FN = re.compile(r"e\^(\{)?([+\-−]?)(?=[0-9])")
+_CLOSE_PAREN = re.compile(_WS + r"*\)")
+_CLOSE_BRACE = re.compile(r"\}")
+_SIGN = re.compile(r"[+\-−]")
+_APPROX = re.compile(r"[≈~∼]" + _WS + "*")
+_UNIT = re.compile(_WS + r"?(%|[KMGTP]iB|[KkMGTP]B|bytes|byte|B)(/s)?(?!\w)")
+_OPEN = re.compile(r"\\?([\[(])" + _WS + "*")
+_CLOSE = {"[": re.compile(_WS + r"*\\?\]"), "(": re.compile(_WS + r"*\\?\)")}
+_LIST_SEP = re.compile(_WS + r"*[,;](" + _WS + "*)")
+_ADD = re.compile(_WS + r"*([+\-−])" + _WS + "*")
+_MUL = re.compile(_WS + r"*(×|\\?\*|·|⋅|/|÷)" + _WS + "*")
+_LPAREN = re.compile(r"\(" + _WS + "*")
+_RELATION = re.compile("[=≈]")
+_OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]")
+_OPERAND = re.compile(r"[0-9(+\-−√le]")
+_START = re.compile(r"[^\W\d_]\w*+(?:\.[0-9]\w*+)*+|[0-9]++|\\?[\[(]|[+\-−≈~∼√]")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One stated number. ``decimals`` is the count of digits written after the point (``None``
+    for exact forms: fractions, powers, ``ln3``, ``√2``), so ``tolerance`` can honour rounding.
+    ``unit`` is recorded, never applied: ``3.2 GB`` has value 16/5; see ``unit_scale``."""
+
+    value: sympy.Expr
+    text: str
+    start: int
+    end: int
+    decimals: int | None = 0
+    exponent: int = 0
+    unit: str | None = None
+    approx: bool = False
+    kind: Literal["number"] = "number"
+
+    @property
+    def tolerance(self) -> sympy.Expr:
+        """Half a unit in the last written place (``0.665`` -> 0.0005); zero for exact forms."""
+        if self.decimals is None:
+            return sympy.Integer(0)
+        return sympy.Rational(1, 2) * sympy.Integer(10) ** (self.exponent - self.decimals)
+
+
+@dataclass(frozen=True)
+class NumberList:
+    """A bracketed list such as ``[0.25,0.75]`` or markdown-escaped ``\\[0,ln3\\]``."""
+
+    items: tuple[Quantity, ...]
+    text: str
+    start: int
+    end: int
+    kind: Literal["list"] = "list"
+
+    @property
+    def values(self) -> tuple[sympy.Expr, ...]:
+        return tuple(q.value for q in self.items)
+
+
+@dataclass(frozen=True)
+class SlotSet:
+    """Positions named by a noun: ``slot7``, ``slots5,6,7``, ``Slots0–4``, ``slots8 onward``.
+    ``open_end`` means the set also holds every integer above its largest member."""
+
+    slots: frozenset[int]
+    text: str
+    start: int
+    end: int
+    noun: str
+    open_end: bool = False
+    kind: Literal["slots"] = "slots"
+
+    def __contains__(self, slot: object) -> bool:
+        if not isinstance(slot, int):
+            return False
+        return slot in self.slots or (self.open_end and slot > max(self.slots))
+
+
+@dataclass(frozen=True)
+class Arithmetic:
+    """A worked computation ``lhs = result`` (or ``≈``). ``lhs`` is evaluated exactly by this
+    module's parser, so a caller can check the working (``consistent``) and the stated result
+    against its own computed value separately."""
+
+    lhs: sympy.Expr
+    operands: tuple[Quantity, ...]
+    result: Quantity
+    relation: str
+    text: str
+    start: int
+    end: int
+    kind: Literal["arithmetic"] = "arithmetic"
+
+    def consistent(self) -> bool:
+        """Whether the stated result equals the left side within the result's tolerance."""
+        diff = self.lhs - self.result.value
+        if not diff.is_finite:
+            return False
+        if diff.is_Rational:
+            return bool(abs(diff) <= self.result.tolerance)
+        bound = self.result.tolerance or sympy.Rational(1, 10**40)
+        return bool(abs(sympy.N(diff, 60)) <= bound)
+
+
+Item = Quantity | NumberList | SlotSet | Arithmetic
+
+
+def unit_scale(unit: str | None) -> sympy.Expr:
+    """Factor to base units: bytes (per second for ``/s``) for byte units, 1/100 for ``%``."""
+    if unit is None:
+        return sympy.Integer(1)
+    if unit == "%":
+        return sympy.Rational(1, 100)
+    base = unit.removesuffix("/s")
+    if base not in BYTE_UNITS:
+        raise ValueError(f"unknown unit {unit!r}")
+    return sympy.Integer(BYTE_UNITS[base])
+
+
+def to_bytes(quantity: Quantity) -> sympy.Expr:
+    """Byte count of a quantity with a byte unit (``128 KiB`` -> 131072, ``3.2 GB`` -> 3.2e9)."""
+    if quantity.unit is None or quantity.unit.removesuffix("/s") not in BYTE_UNITS:
+        raise ValueError(f"{quantity.text!r} has no byte unit")
+    return quantity.value * unit_scale(quantity.unit)
+
+
+@dataclass(frozen=True)
+class _Literal:
+    value: sympy.Expr
+    end: int
+    decimals: int | None
+    exponent: int
+    power: bool = False
+
+
+def _int(text: str) -> int:
+    return int(text.translate(_TO_ASCII))
+
+
+def _literal(
+    text: str,
+    i: int,
+    end: int,
+    *,
+    grouped: bool = True,
+    fractions: bool = True,
+    powers: bool = True,
+) -> _Literal | None:
+    """An unsigned literal at ``i``: decimal with exponent, fraction, power or ln/log/√/e^."""
+    if i >= end or text[i] not in _DIGITS:
+        return _function(text, i, end)
+    digits_match = (_INT_GROUPED if grouped else _INT).match(text, i, end)
+    if digits_match is None:
+        return None
+    digits, j, frac = digits_match.group().replace(",", ""), digits_match.end(), ""
+    if point := _FRAC.match(text, j, end):
+        frac, j = point.group(1), point.end()
+    if len(digits) + len(frac) > MAX_DIGITS or _VERSION_TAIL.match(text, j, end):
+        return None  # "1.2.3" is a version string, not a number
+    value: sympy.Expr = sympy.Rational(int(digits + frac), 10 ** len(frac))
+    if sci := _E_EXP.match(text, j, end) or _X10.match(text, j, end):
+        exponent = _int(sci.group(1) or sci.group(2))
+        return _Literal(value * sympy.Integer(10) ** exponent, sci.end(), len(frac), exponent)
+    if powers and (power := _POW.match(text, j, end)):
+        n = _int(power.group(1) or power.group(2))
+        if abs(n) > MAX_POWER or (value == 0 and n < 0):
+            return None
+        return _Literal(value**n, power.end(), None, 0, power=True)
+    if fractions and not frac and (over := _OVER.match(text, j, end)):
+        denominator = over.group(1)
+        if len(denominator) > MAX_DIGITS or int(denominator) == 0:
+            return None
+        return _Literal(sympy.Rational(int(digits), int(denominator)), over.end(), None, 0)
+    return _Literal(value, j, len(frac), 0)
+
+
+def _function(text: str, i: int, end: int) -> _Literal | None:
+    """``ln 3``, ``log(2)``, ``√2`` or ``e^2``: exact symbolic values of a plain literal."""
+    if func := _FUNC.match(text, i, end):
+        arg = _literal(text, func.end(), end, fractions=False, powers=False)
+        if arg is None or not arg.value.is_positive:
+            return None
+        j = arg.end
+        if func.group(2) is not None:
+            if not (close := _CLOSE_PAREN.match(text, j, end)):
+                return None
+            j = close.end()
+        root = func.group(1) == "√"
+        return _Literal(sympy.sqrt(arg.value) if root else sympy.log(arg.value), j, None, 0)
+    if exp := _EXP_FN.match(text, i, end):
+        arg = _literal(text, exp.end(), end, grouped=False, fractions=False, powers=False)
+        brace = arg and exp.group(1) and _CLOSE_BRACE.match(text, arg.end, end)
+        if arg is None or (exp.group(1) and not brace):
+            return None
+        j = brace.end() if brace else arg.end
+        return _Literal(sympy.exp(-arg.value if exp.group(2) else arg.value), j, None, 0)
+    return None
+
+
+def _quantity(
+    text: str, i: int, end: int, *, signed: bool, grouped: bool = True
+) -> Quantity | None:
+    """A quantity at ``i``: optional ``≈``, sign (if ``signed``), literal, optional unit."""
+    j, approx, negative = i, False, False
+    if mark := _APPROX.match(text, j, end):
+        j, approx, signed = mark.end(), True, True
+    if signed and (sign := _SIGN.match(text, j, end)):
+        j, negative = sign.end(), sign.group() != "+"
+    literal = _literal(text, j, end, grouped=grouped)
+    if literal is None:
+        return None
+    k, unit = literal.end, None
+    if suffix := _UNIT.match(text, k, end):
+        k, unit = suffix.end(), suffix.group(1) + (suffix.group(2) or "")
+    value = -literal.value if negative else literal.value
+    return Quantity(value, text[i:k], i, k, literal.decimals, literal.exponent, unit, approx)
+
+
+def _glued(text: str, i: int) -> bool:
+    """Whether ``text[i]`` continues an identifier or number: ``fp16``, ``x_2``, ``1/2/2020``."""
+    return i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_./")
+
+
+def _attached(text: str, i: int) -> bool:
+    """Whether a sign at ``i`` follows an operand, so is a hyphen or binary minus, not a sign."""
+    return _glued(text, i) or (i > 0 and text[i - 1] in ")]}%")
+
+
+def _list_items(
+    text: str, j: int, close: re.Pattern[str], grouped: bool
+) -> tuple[list[Quantity], int, bool] | None:
+    """Items up to the closing bracket, its end, and whether any separator was spaced."""
+    items: list[Quantity] = []
+    spaced = False
+    while (item := _quantity(text, j, len(text), signed=True, grouped=grouped)) is not None:
+        items.append(item)
+        if shut := close.match(text, item.end):
+            return items, shut.end(), spaced
+        if not (sep := _LIST_SEP.match(text, item.end)):
+            return None
+        j, spaced = sep.end(), spaced or bool(sep.group(1))
+    return None
+
+
+def _number_list(text: str, i: int) -> NumberList | None:
+    """Brackets first read every comma as a separator; ``1,024`` grouping applies only when the
+    separators are spaced (``[1,024, 2,048]``), since ``[1,100]`` is more likely two numbers."""
+    opening = _OPEN.match(text, i)
+    if opening is None:
+        return None
+    close = _CLOSE[opening.group(1)]
+    parsed = _list_items(text, opening.end(), close, grouped=False)
+    if parsed is not None and parsed[2]:
+        parsed = _list_items(text, opening.end(), close, grouped=True)
+    if parsed is None or (opening.group(1) == "(" and len(parsed[0]) < 2):
+        return None  # "(2)" is a parenthesis, not a tuple
+    items, end, _ = parsed
+    return NumberList(tuple(items), text[i:end], i, end)
+
+
+@lru_cache(maxsize=32)
+def _slot_pattern(nouns: tuple[str, ...]) -> re.Pattern[str]:
+    names = "|".join(sorted(map(re.escape, nouns), key=len, reverse=True))
+    span = r"[0-9]{1,9}+(?:" + _WS + r"*(?:–|—|-|−|\.\.)" + _WS + "*[0-9]{1,9}+|" + _WS
+    span += "+to" + _WS + "+[0-9]{1,9}+)?"
+    sep = "(?:" + _WS + "*,(?:" + _WS + "?and)?" + _WS + "?|" + _WS + "+and" + _WS + "+)"
+    tail = "(?P<open>" + _WS + "+(?:and" + _WS + r"+)?(?:onwards?|beyond|later)\b|\+)?"
+    body = "(?P<noun>" + names + ")" + _WS + "?(?P<spec>" + span + "(?:" + sep + span + ")*+)"
+    return re.compile(body + tail + r"(?![0-9]|\.[0-9])", re.IGNORECASE)
+
+
+def _slot_set(text: str, i: int, pattern: re.Pattern[str]) -> SlotSet | None:
+    match = pattern.match(text, i)
+    if match is None:
+        return None
+    slots: set[int] = set()
+    for part in re.split(r"\s*(?:,|&|\band\b)\s*", match.group("spec"), flags=re.I):
+        bounds = re.findall("[0-9]+", part)
+        if not bounds:
+            continue
+        low, high = int(bounds[0]), int(bounds[-1])
+        if high < low or high - low + len(slots) > MAX_RANGE:
+            return None  # "slots7–5" is a mistake to report, not a range to repair
+        slots.update(range(low, high + 1))
+    end = match.end()
+    return SlotSet(frozenset(slots), text[i:end], i, end, match.group("noun"), bool(match["open"]))
+
+
+class _Expression:
+    """Recursive-descent parser for the left side of ``lhs = result``: sums and products of
+    signed literals and parentheses, ``^`` on literals only (to bound the size of results)."""
+
+    def __init__(self, text: str, end: int) -> None:
+        self.text, self.end = text, end
+        self.operands: list[Quantity] = []
+        self.operations = 0
+
+    def _chain(self, i: int, depth: int, operator: re.Pattern[str], operand: _Parse) -> _Parsed:
+        """The longest valid chain from ``i``; a dangling operator ends it before the operator."""
+        first = operand(i, depth)
+        if first is None:
+            return None
+        value, j = first
+        while (op := operator.match(self.text, j, self.end)) is not None:
+            mark = (len(self.operands), self.operations)
+            right = operand(op.end(), depth)
+            if right is None:
+                del self.operands[mark[0] :]
+                self.operations = mark[1]
+                break
+            symbol = op.group(1)
+            if symbol in "+-−":
+                value = value + right[0] if symbol == "+" else value - right[0]
+            else:
+                value = value / right[0] if symbol in "/÷" else value * right[0]
+            j, self.operations = right[1], self.operations + 1
+        return value, j
+
+    def expr(self, i: int, depth: int) -> _Parsed:
+        return self._chain(i, depth, _ADD, self.term)
+
+    def term(self, i: int, depth: int) -> _Parsed:
+        return self._chain(i, depth, _MUL, self.factor)
+
+    def factor(self, i: int, depth: int) -> _Parsed:
+        if depth > MAX_DEPTH:
+            return None
+        if sign := _SIGN.match(self.text, i, self.end):
+            inner = self.factor(sign.end(), depth + 1)
+            if inner is None or sign.group() == "+":
+                return inner
+            return -inner[0], inner[1]
+        if paren := _LPAREN.match(self.text, i, self.end):
+            inner = self.expr(paren.end(), depth + 1)
+            close = inner and _CLOSE_PAREN.match(self.text, inner[1], self.end)
+            return (inner[0], close.end()) if inner and close else None
+        literal = _literal(self.text, i, self.end, fractions=False)
+        if literal is None:
+            return None
+        source = self.text[i : literal.end]
+        self.operands.append(
+            Quantity(literal.value, source, i, literal.end, literal.decimals, literal.exponent)
+        )
+        self.operations += literal.power
+        return literal.value, literal.end
+
+
+_Parsed = tuple[sympy.Expr, int] | None
+_Parse = Callable[[int, int], _Parsed]
+
+
+def _arithmetic(text: str) -> dict[int, Arithmetic]:
+    """Worked computations, keyed by start. Anchoring on each ``=``/``≈`` and scanning at most
+    ``MAX_EXPR`` characters back keeps the search linear on long or hostile input."""
+    found: dict[int, Arithmetic] = {}
+    floor = 0
+    for relation in _RELATION.finditer(text):
+        r = relation.start()
+        low, floor = max(floor, r - MAX_EXPR), r + 1
+        after, lhs_end = r + 1, r
+        while after < len(text) and text[after] in _SPACES:
+            after += 1
+        while lhs_end > low and text[lhs_end - 1] in _SPACES:
+            lhs_end -= 1
+        if not _OPERATOR.search(text, low, lhs_end):
+            continue
+        stated = _quantity(text, after, len(text), signed=True)
+        k = low
+        while stated is not None and (candidate := _OPERAND.search(text, k, lhs_end)):
+            k = candidate.start()
+            if (_attached if text[k] in "+-−" else _glued)(text, k):
+                k += 1
+                continue
+            parser = _Expression(text, lhs_end)
+            parsed = parser.expr(k, 0)
+            if parsed is not None and parsed[1] == lhs_end and parser.operations:
+                lhs, operands, end = parsed[0], tuple(parser.operands), stated.end
+                found[k] = Arithmetic(lhs, operands, stated, relation.group(), text[k:end], k, end)
+                break
+            k = parsed[1] if parsed is not None and parsed[1] > k else k + 1
+    return found
+
+
+def extract(text: str, *, slot_nouns: Iterable[str] = DEFAULT_SLOT_NOUNS) -> list[Item]:
+    """Every number, list, slot set and worked computation in ``text``, in order, without
+    overlaps; ``text[item.start:item.end] == item.text`` for each."""
+    nouns = (slot_nouns,) if isinstance(slot_nouns, str) else tuple(slot_nouns)
+    slot_pattern = _slot_pattern(nouns)
+    worked = _arithmetic(text)
+    items: list[Item] = []
+    pos = 0
+    while (start := _START.search(text, pos)) is not None:
+        i, c = start.start(), text[start.start()]
+        item: Item | None = None
+        if c in _DIGITS:
+            if not _glued(text, i):
+                item = worked.get(i) or _quantity(text, i, len(text), signed=False)
+        elif c in "\\[(":
+            item = _number_list(text, i) or worked.get(i)
+        elif c in "+-−≈~∼√":
+            if c not in "+-−" or not _attached(text, i):
+                item = worked.get(i) or _quantity(text, i, len(text), signed=True)
+        else:
+            item = worked.get(i) or _slot_set(text, i, slot_pattern)
+            if item is None and c in "le":
+                item = _quantity(text, i, len(text), signed=False)
+        if item is not None:
+            items.append(item)
+        pos = start.end() if item is None else item.end
+    return items
+
+
+def quantities(items: Iterable[Item]) -> list[Quantity]:
+    """The stated numbers among ``items``: list members, arithmetic operands then result."""
+    out: list[Quantity] = []
+    for item in items:
+        if isinstance(item, Quantity):
+            out.append(item)
+        elif isinstance(item, NumberList):
+            out.extend(item.items)
+        elif isinstance(item, Arithmetic):
+            out.extend((*item.operands, item.result))
+    return out
+
+
+def parse_quantity(text: str) -> Quantity:
+    """Parse one number (``−0.75.``, ``+0.75``, ``1,024``, ``≈ 0.665``, ``ln 3``, ``12.5%``);
+    surrounding whitespace and one trailing punctuation mark are ignored. Offsets refer to
+    ``text``. Raises ``ValueError`` when the text is not exactly one number."""
+    start = len(text) - len(text.lstrip())
+    end = len(text.rstrip())
+    if end > start and text[end - 1] in ".,;:!?":
+        end = len(text[: end - 1].rstrip())
+    quantity = _quantity(text, start, end, signed=True) if end > start else None
+    if quantity is None or quantity.end != end:
+        raise ValueError(f"not a single number: {text!r}")
+    return quantity
+
+
+def parse_number(text: str) -> sympy.Expr:
+    """The exact value of the single number in ``text`` (see ``parse_quantity``)."""
+    return parse_quantity(text).value

@@ -1,0 +1,521 @@
+"""Number extraction from lesson prose: exact values, spans, and totality on arbitrary text."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import time
+from pathlib import Path
+
+import pytest
+import sympy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sympy import Rational as R
+
+from atlas_build.claims import numbers
+from atlas_build.claims.numbers import (
+    Arithmetic,
+    Item,
+    NumberList,
+    Quantity,
+    SlotSet,
+    extract,
+    parse_number,
+    parse_quantity,
+    quantities,
+    to_bytes,
+    unit_scale,
+)
+
+# Verbatim from the attention seed's content (markdown escapes included).
+MIXTURE = (
+    "With allowed scores \\[0,ln3\\] and scalar values \\[2,6\\], attention probabilities are "
+    "\\[0.25,0.75\\] and output is 5. For the output itself as the scalar objective, derivative "
+    "with respect to score one is 0.25×(2−5)=−0.75 and score two is 0.75×(6−5)=0.75. At the "
+    "first causal position only value 2 is allowed, so output is 2 regardless of future score "
+    "or value."
+)
+PACKING = (
+    "If the second document begins at block slot5, its query at slot7 can attend to slots5,6,7. "
+    "Slots0–4 belong to the prior example and slots8 onward are future context. When an EOS is "
+    "followed by another document’s BOS, the corresponding cross-document prediction loss is "
+    "masked."
+)
+RECORD = Path(__file__).resolve().parents[1] / "content" / "attention" / "record.json"
+
+
+def assert_spans(text: str, items: list[Item]) -> None:
+    """Items are ordered, disjoint, and each (and each part) is exactly its source slice."""
+    end = 0
+    for item in items:
+        assert end <= item.start < item.end <= len(text)
+        assert text[item.start : item.end] == item.text
+        end = item.end
+        parts: list[Quantity] = []
+        if isinstance(item, NumberList):
+            parts = list(item.items)
+        elif isinstance(item, Arithmetic):
+            parts = [*item.operands, item.result]
+        for part in parts:
+            assert item.start <= part.start < part.end <= item.end
+            assert text[part.start : part.end] == part.text
+
+
+def only(text: str) -> Item:
+    items = extract(text)
+    assert len(items) == 1, items
+    assert_spans(text, items)
+    return items[0]
+
+
+# ---------------------------------------------------------------- the seed, end to end
+
+
+def test_mixture_paragraph_items_in_order() -> None:
+    items = extract(MIXTURE)
+    assert_spans(MIXTURE, items)
+    assert [(type(i).__name__, i.text) for i in items] == [
+        ("NumberList", "\\[0,ln3\\]"),
+        ("NumberList", "\\[2,6\\]"),
+        ("NumberList", "\\[0.25,0.75\\]"),
+        ("Quantity", "5"),
+        ("Arithmetic", "0.25×(2−5)=−0.75"),
+        ("Arithmetic", "0.75×(6−5)=0.75"),
+        ("Quantity", "2"),
+        ("Quantity", "2"),
+    ]
+    scores, values, probabilities = (i for i in items[:3] if isinstance(i, NumberList))
+    assert scores.values == (0, sympy.log(3))
+    assert values.values == (2, 6)
+    assert probabilities.values == (R(1, 4), R(3, 4))
+    first, second = (i for i in items if isinstance(i, Arithmetic))
+    assert (first.lhs, first.result.value, first.relation) == (R(-3, 4), R(-3, 4), "=")
+    assert [q.value for q in first.operands] == [R(1, 4), 2, 5]
+    assert (second.lhs, second.result.value) == (R(3, 4), R(3, 4))
+    assert first.consistent() and second.consistent()
+    assert MIXTURE[first.result.start : first.result.end] == "−0.75"
+
+
+def test_mixture_paragraph_values_flattened() -> None:
+    values = [q.value for q in quantities(extract(MIXTURE))]
+    assert values == [
+        *(0, sympy.log(3), 2, 6, R(1, 4), R(3, 4), 5),
+        *(R(1, 4), 2, 5, R(-3, 4)),
+        *(R(3, 4), 6, 5, R(3, 4)),
+        *(2, 2),
+    ]
+
+
+def test_packing_paragraph_slot_sets() -> None:
+    items = extract(PACKING)
+    assert_spans(PACKING, items)
+    assert all(isinstance(i, SlotSet) for i in items)
+    got = [(i.text, sorted(i.slots), i.open_end) for i in items if isinstance(i, SlotSet)]
+    assert got == [
+        ("slot5", [5], False),
+        ("slot7", [7], False),
+        ("slots5,6,7", [5, 6, 7], False),
+        ("Slots0–4", [0, 1, 2, 3, 4], False),
+        ("slots8 onward", [8], True),
+    ]
+    onward = items[-1]
+    assert isinstance(onward, SlotSet)
+    assert 8 in onward and 1000 in onward and 7 not in onward
+
+
+@pytest.mark.skipif(not RECORD.exists(), reason="attention seed record not in this checkout")
+def test_whole_seed_content() -> None:
+    content = json.loads(RECORD.read_text(encoding="utf-8"))["content"]
+    assert MIXTURE in content and PACKING in content
+    items = extract(content)
+    assert_spans(content, items)
+    texts = [i.text for i in items]
+    assert texts.count("−0.75") == 3  # quiz option, answer, and its explanation
+    assert "+0.75" in texts and "slots5–7" in texts and "slot0–7" in texts
+    arithmetic = [i for i in items if isinstance(i, Arithmetic)]
+    assert len(arithmetic) == 2 * content.count(MIXTURE)
+    assert all(a.consistent() for a in arithmetic)
+
+
+# ---------------------------------------------------------------- single numbers
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "decimals", "unit", "approx"),
+    [
+        ("−0.75.", R(-3, 4), 2, None, False),
+        ("-0.75", R(-3, 4), 2, None, False),
+        ("+0.75", R(3, 4), 2, None, False),
+        ("0.25", R(1, 4), 2, None, False),
+        ("5", 5, 0, None, False),
+        ("1,024", 1024, 0, None, False),
+        ("1,234,567.5", R(2469135, 2), 1, None, False),
+        ("1.5e-3", R(3, 2000), 1, None, False),
+        ("1.5E−3", R(3, 2000), 1, None, False),
+        ("2e3", 2000, 0, None, False),
+        ("1.5×10^-3", R(3, 2000), 1, None, False),
+        ("1.5 × 10^{-3}", R(3, 2000), 1, None, False),
+        ("1.5×10⁻³", R(3, 2000), 1, None, False),
+        ("≈ 0.665", R(133, 200), 3, None, False),
+        ("~3", 3, 0, None, True),
+        ("≈−2.5", R(-5, 2), 1, None, True),
+        ("1/4", R(1, 4), None, None, False),
+        ("2^10", 1024, None, None, False),
+        ("10⁻³", R(1, 1000), None, None, False),
+        ("ln3", sympy.log(3), None, None, False),
+        ("ln 3", sympy.log(3), None, None, False),
+        ("ln(3)", sympy.log(3), None, None, False),
+        ("log 2", sympy.log(2), None, None, False),
+        ("−ln3", -sympy.log(3), None, None, False),
+        ("√2", sympy.sqrt(2), None, None, False),
+        ("e^2", sympy.exp(2), None, None, False),
+        ("e^{-1}", sympy.exp(-1), None, None, False),
+        ("12.5%", R(25, 2), 1, "%", False),
+        ("3.2 GB", R(16, 5), 1, "GB", False),
+        ("128 KiB", 128, 0, "KiB", False),
+        ("25 GB/s", 25, 0, "GB/s", False),
+        ("  42 ", 42, 0, None, False),
+    ],
+)
+def test_parse_number(
+    text: str, value: sympy.Expr, decimals: int | None, unit: str | None, approx: bool
+) -> None:
+    quantity = parse_quantity(text)
+    assert quantity.value == value and parse_number(text) == value
+    assert quantity.decimals == decimals and quantity.unit == unit
+    assert quantity.approx == (approx or text.lstrip().startswith("≈"))
+    assert text[quantity.start : quantity.end] == quantity.text
+    assert quantity.kind == "number"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "  ",
+        "abc",
+        "1 2",
+        "slots5",
+        "1.2.3",
+        "−",
+        "ln",
+        "ln 0",
+        "1/0",
+        "5 apples",
+        "0^-1",
+        "1-2",
+    ],
+)
+def test_parse_number_rejects(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_number(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "tolerance"),
+    [("0.665", R(1, 2000)), ("5", R(1, 2)), ("1.5e-3", R(1, 20000)), ("ln3", 0), ("1/4", 0)],
+)
+def test_tolerance_is_half_the_last_written_place(text: str, tolerance: sympy.Expr) -> None:
+    assert parse_quantity(text).tolerance == tolerance
+
+
+def test_units_are_recorded_not_applied() -> None:
+    assert to_bytes(parse_quantity("128 KiB")) == 131072
+    assert to_bytes(parse_quantity("3.2 GB")) == 3_200_000_000
+    assert to_bytes(parse_quantity("2 MiB")) == 2 * 1024**2
+    assert to_bytes(parse_quantity("1 kB")) == 1000
+    assert to_bytes(parse_quantity("4 bytes")) == 4
+    assert unit_scale("%") * parse_number("12.5%") == R(1, 8)
+    assert unit_scale(None) == 1
+    with pytest.raises(ValueError):
+        to_bytes(parse_quantity("50%"))
+    with pytest.raises(ValueError):
+        unit_scale("parsecs")
+    item = only("128 KiB per token")
+    assert isinstance(item, Quantity) and (item.value, item.unit) == (128, "KiB")
+
+
+# ---------------------------------------------------------------- signs, hyphens, context
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("zero-mean unit-variance T-x", []),
+        ("T-5 and GPT-4", [("5", 5), ("4", 4)]),
+        ("values -3 and −2", [("-3", -3), ("−2", -2)]),
+        ("2017-2019", [("2017", 2017), ("2019", 2019)]),
+        ("1. −0.75.", [("1", 1), ("−0.75", R(-3, 4))]),
+        ("(−0.75)", [("−0.75", R(-3, 4))]),
+        ("Atlas v1.3.0, fp16, H100, x_2, T\\_5, 1.2.3", []),
+        ("dated 1/2/2020", [("1", 1)]),
+        ("the first 1,024 tokens", [("1,024", 1024)]),
+        ("scores 5,6 and 1,0245", [("5", 5), ("6", 6), ("1", 1), ("0245", 245)]),
+        ("is ≈ 0.665 here", [("≈ 0.665", R(133, 200))]),
+        ("T × T per head", []),
+        ("3/4 of it", [("3/4", R(3, 4))]),
+    ],
+)
+def test_signs_and_context(text: str, expected: list[tuple[str, sympy.Expr]]) -> None:
+    items = extract(text)
+    assert_spans(text, items)
+    assert [(q.text, q.value) for q in items if isinstance(q, Quantity)] == expected
+    assert all(isinstance(q, Quantity) for q in items)
+
+
+# ---------------------------------------------------------------- lists
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("[0.25,0.75]", (R(1, 4), R(3, 4))),
+        ("\\[0,ln3\\]", (0, sympy.log(3))),
+        ("[ 0 , ln 3 ]", (0, sympy.log(3))),
+        ("\\[−1, +2\\]", (-1, 2)),
+        ("[0.25; 0.75]", (R(1, 4), R(3, 4))),
+        ("[1,100]", (1, 100)),
+        ("[1,024, 2,048]", (1024, 2048)),
+        ("[5]", (5,)),
+        ("(2, 6)", (2, 6)),
+        ("[3.2 GB, 1 KiB]", (R(16, 5), 1)),
+    ],
+)
+def test_lists(text: str, values: tuple[sympy.Expr, ...]) -> None:
+    item = only(text)
+    assert isinstance(item, NumberList) and item.values == values and item.text == text
+
+
+@pytest.mark.parametrize("text", ["(2)", "[1, x]", "[1,2", "[[1,2],[3,4]]"])
+def test_not_lists(text: str) -> None:
+    items = extract(text)
+    assert_spans(text, items)
+    assert not any(isinstance(i, NumberList) and i.text == text for i in items)
+
+
+def test_nested_brackets_yield_inner_lists() -> None:
+    items = extract("[[1,2],[3,4]]")
+    assert [i.values for i in items if isinstance(i, NumberList)] == [(1, 2), (3, 4)]
+
+
+# ---------------------------------------------------------------- slot sets
+
+
+@pytest.mark.parametrize(
+    ("text", "slots", "open_end"),
+    [
+        ("slot7", {7}, False),
+        ("slot 7", {7}, False),
+        ("slots5,6,7", {5, 6, 7}, False),
+        ("slots5–7", {5, 6, 7}, False),
+        ("slots5-7", {5, 6, 7}, False),
+        ("slots5..7", {5, 6, 7}, False),
+        ("slots 5 to 7", {5, 6, 7}, False),
+        ("Slots0–4", {0, 1, 2, 3, 4}, False),
+        ("SLOT3", {3}, False),
+        ("slots 5, 6, and 7", {5, 6, 7}, False),
+        ("slots5 and 6", {5, 6}, False),
+        ("slots0–2,9", {0, 1, 2, 9}, False),
+        ("slots8 onward", {8}, True),
+        ("slots 8 onwards", {8}, True),
+        ("slots 8 and beyond", {8}, True),
+        ("slots8+", {8}, True),
+        ("positions 0–3", {0, 1, 2, 3}, False),
+        ("tokens 2..4", {2, 3, 4}, False),
+        ("index 3", {3}, False),
+        ("indices 1,2", {1, 2}, False),
+    ],
+)
+def test_slot_sets(text: str, slots: set[int], open_end: bool) -> None:
+    item = only(text)
+    assert isinstance(item, SlotSet) and item.text == text
+    assert (item.slots, item.open_end) == (frozenset(slots), open_end)
+
+
+@pytest.mark.parametrize(
+    ("text", "texts"),
+    [
+        ("Only slots5–7.", ["slots5–7"]),
+        ("block slot5, its query", ["slot5"]),
+        ("slots7–5", ["5"]),  # a reversed range is a mistake to report, not to repair
+        ("slot5.5", []),
+        ("timeslot5", []),
+        ("the causal position only", []),
+        ("128 KiB per token", ["128 KiB"]),
+    ],
+)
+def test_slot_context(text: str, texts: list[str]) -> None:
+    items = extract(text)
+    assert_spans(text, items)
+    assert [i.text for i in items] == texts
+
+
+def test_slot_nouns_are_configurable() -> None:
+    text = "slot 4 and position 7 and row 2"
+    default = extract(text)
+    assert [type(i).__name__ for i in default] == ["SlotSet", "SlotSet", "Quantity"]
+    assert [i.text for i in extract(text, slot_nouns="row")] == ["4", "7", "row 2"]
+    custom = extract(text, slot_nouns=("row", "rows"))
+    assert [(type(i).__name__, i.text) for i in custom] == [
+        ("Quantity", "4"),
+        ("Quantity", "7"),
+        ("SlotSet", "row 2"),
+    ]
+
+
+def test_huge_ranges_are_not_materialised() -> None:
+    items = extract("slots0–999999999")
+    assert not any(isinstance(i, SlotSet) for i in items)
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+@pytest.mark.parametrize(
+    ("text", "lhs", "result", "operands", "consistent"),
+    [
+        ("0.25×(2−5)=−0.75", R(-3, 4), R(-3, 4), [R(1, 4), 2, 5], True),
+        ("0.25 × (2 − 5) = −0.75", R(-3, 4), R(-3, 4), [R(1, 4), 2, 5], True),
+        ("0.25×(2−5)=0.75", R(-3, 4), R(3, 4), [R(1, 4), 2, 5], False),
+        ("0.75×(6−5)=0.75", R(3, 4), R(3, 4), [R(3, 4), 6, 5], True),
+        ("2 × 3 = 6", 6, 6, [2, 3], True),
+        ("2\\*3=6", 6, 6, [2, 3], True),
+        ("2×−3=−6", -6, -6, [2, 3], True),
+        ("2/3 ≈ 0.667", R(2, 3), R(667, 1000), [2, 3], True),
+        ("2/3 = 0.6", R(2, 3), R(3, 5), [2, 3], False),
+        ("2^3×2=16", 16, 16, [8, 2], True),
+        ("1,024×2=2,048", 2048, 2048, [1024, 2], True),
+        ("((1+2)×(3−1))=6", 6, 6, [1, 2, 3, 1], True),
+        ("ln3−ln 3=0", 0, 0, [sympy.log(3), sympy.log(3)], True),
+        ("1/0=1", sympy.zoo, 1, [1, 0], False),
+    ],
+)
+def test_arithmetic(
+    text: str, lhs: sympy.Expr, result: sympy.Expr, operands: list[sympy.Expr], consistent: bool
+) -> None:
+    item = only(text)
+    assert isinstance(item, Arithmetic) and item.text == text
+    assert item.lhs == lhs and item.result.value == result
+    assert [q.value for q in item.operands] == operands
+    assert item.consistent() is consistent
+
+
+@pytest.mark.parametrize(
+    ("text", "texts"),
+    [
+        ("is 2 × 3 heads", ["2", "3"]),  # no stated result: just numbers
+        ("f(2+3)=5", ["2", "3", "5"]),  # a function call is not arithmetic
+        ("(2+3)^2=25", ["2", "3", "2", "25"]),  # powers apply to literals only
+        ("1.5×10^-3 = 0.0015", ["1.5×10^-3", "0.0015"]),  # one literal: nothing to work out
+        ("x = 5", ["5"]),
+        ("1+1=2+2=4", ["1+1=2", "2", "4"]),
+        ("score 1 2×3=6", ["1", "2×3=6"]),
+    ],
+)
+def test_not_arithmetic(text: str, texts: list[str]) -> None:
+    items = extract(text)
+    assert_spans(text, items)
+    assert [i.text for i in items] == texts
+
+
+def test_no_eval_of_lesson_text() -> None:
+    tree = ast.parse(inspect.getsource(numbers))
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    assert not names & {"eval", "exec", "sympify", "parse_expr", "S", "parse_latex"}
+
+
+# ---------------------------------------------------------------- totality and speed
+
+GRAMMAR = st.lists(
+    st.sampled_from(
+        [
+            *"0123456789.,−-+×*/()[]\\=≈~ ^e%–⁻²",
+            "ln",
+            "log",
+            "√",
+            "slots",
+            "slot",
+            "Slots",
+            "GB",
+            "KiB",
+            "10^",
+            " onward",
+            " and ",
+            " to ",
+            "..",
+            "\\[",
+            "\\]",
+            "x",
+            "T",
+            "\n",
+            "\u00a0",
+        ]
+    ),
+    max_size=60,
+).map("".join)
+
+
+def check_total(text: str) -> None:
+    items = extract(text)
+    assert_spans(text, items)
+    for item in items:
+        if isinstance(item, Quantity):
+            assert parse_quantity(item.text).value == item.value
+        elif isinstance(item, Arithmetic):
+            item.consistent()
+    try:
+        parse_number(text)
+    except ValueError:
+        pass
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=200))
+def test_arbitrary_unicode_never_raises(text: str) -> None:
+    check_total(text)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(GRAMMAR)
+def test_grammar_shaped_text_never_raises(text: str) -> None:
+    check_total(text)
+
+
+HOSTILE = {
+    "digits": "1" * 100_000,
+    "parens": "(" * 100_000,
+    "sum": "1+" * 50_000,
+    "relations": "1=" * 50_000,
+    "unclosed lists": "[1," * 33_333,
+    "nested": "(1+" * 33_333,
+    "spaced then relation": "1 " * 50_000 + "=1",
+    "windows": ("1+" * 90 + "x=1 ") * 540,
+    "deep windows": ("(" * 150 + "=") * 662,
+    "slots": "slots1," * 14_285,
+    "approx": "≈" * 100_000,
+    "signs": "−" * 100_000,
+    "superscripts": "2²" * 50_000,
+    "versions": "1." * 50_000,
+    "thousands": "1,000" * 20_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_long_hostile_input_is_fast(name: str) -> None:
+    text = HOSTILE[name]
+    began = time.perf_counter()
+    items = extract(text)
+    assert time.perf_counter() - began < 3.0
+    assert_spans(text, items)
+
+
+def test_long_prose_is_fast() -> None:
+    text = ((MIXTURE + "\n\n" + PACKING + "\n\n") * 200)[:100_000]
+    began = time.perf_counter()
+    items = extract(text)
+    assert time.perf_counter() - began < 1.0
+    assert_spans(text, items)
+    assert sum(isinstance(i, Arithmetic) for i in items) >= 300
