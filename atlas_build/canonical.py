@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from atlas_build import markdown
 
 TAB_STOP = 4
-_PREFIX = re.compile(r"^((?:[ ]{0,3}>[ ]?)*)([ ]*)")
+_QUOTE = re.compile(r"[ ]{0,3}>[ ]?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,44 +47,64 @@ def _marker_width(token_markup: str, info: str) -> int:
     return len(info) + len(token_markup) if info else len(token_markup)
 
 
+def _split(line: str, quotes: int) -> tuple[int, int, int]:
+    """After up to `quotes` blockquote markers: (prefix end, indentation end, indent columns)."""
+    position = 0
+    for _ in range(quotes):
+        marker = _QUOTE.match(line, position)
+        if marker is None:
+            break
+        position = marker.end()
+    end, columns = position, 0
+    while end < len(line) and line[end] in " \t":
+        columns = columns + 1 if line[end] == " " else (columns // TAB_STOP + 1) * TAB_STOP
+        end += 1
+    return position, end, columns
+
+
+def _quote_depth(line: str) -> int:
+    depth, position = 0, 0
+    while (marker := _QUOTE.match(line, position)) is not None:
+        depth, position = depth + 1, marker.end()
+    return depth
+
+
 def canonicalize(text: str) -> str:
-    """Pad list markers pandoc-style and use LF line endings (see module docstring)."""
+    """Pad list markers pandoc-style and use LF line endings (see module docstring).
+
+    Markers are only ever padded, never trimmed: trimming an over-padded marker can
+    turn an indented line into a nested list, which would change the document.
+    """
     text = normalize_newlines(text)
     lines = text.split("\n")
     shift = [0] * len(lines)  # indentation change each line inherits from enclosing items
+    depth = [0] * len(lines)  # blockquote markers before that indentation
     for token in markdown.parse(text):
         if token.type != "list_item_open" or token.map is None:
             continue
         first, end = token.map
         line = lines[first]
-        prefix = _PREFIX.match(line)
-        assert prefix is not None
-        quote, indent = prefix.group(1), prefix.group(2)
-        marker_at = len(quote) + len(indent)
+        quotes = _quote_depth(line)
+        _, marker_at, columns = _split(line, quotes)
         width = _marker_width(token.markup, token.info)
         after = marker_at + width
         spaces = len(line) - after - len(line[after:].lstrip(" "))
-        if not 1 <= spaces <= TAB_STOP or after + spaces >= len(line):
-            continue  # empty item, tab, or indented code after the marker: leave as written
         wanted = max(1, TAB_STOP - width)
+        if not 1 <= spaces < wanted or after + spaces >= len(line) or line[after + spaces] == "\t":
+            continue  # already padded, empty, or tab/indented code after the marker
         delta = wanted - spaces
-        if delta == 0:
-            continue
-        old_content = len(indent) + width + spaces
+        old_content = columns + width + spaces
         lines[first] = line[:after] + " " * wanted + line[after + spaces :]
         for number in range(first + 1, min(end, len(lines))):
             body = lines[number]
-            inner = _PREFIX.match(body)
-            assert inner is not None
-            if len(inner.group(2)) >= old_content and body.strip():
+            if body.strip() and _split(body, quotes)[2] >= old_content:
                 shift[number] += delta
+                depth[number] = quotes
     for number, delta in enumerate(shift):
         if delta:
-            inner = _PREFIX.match(lines[number])
-            assert inner is not None
-            quote, indent = inner.group(1), inner.group(2)
-            rest = lines[number][len(quote) + len(indent) :]
-            lines[number] = quote + " " * max(0, len(indent) + delta) + rest
+            line = lines[number]
+            prefix_end, indent_end, columns = _split(line, depth[number])
+            lines[number] = line[:prefix_end] + " " * (columns + delta) + line[indent_end:]
     return "\n".join(lines)
 
 

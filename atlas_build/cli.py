@@ -15,6 +15,7 @@ from atlas_build.report import FORMATS, render
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DEFAULT_PATH = "content/"
+MAX_BYTES_LIMIT = 1 << 40  # 1 TiB: larger caps are typos, and overflow file reads
 
 
 class _Parser(argparse.ArgumentParser):
@@ -31,10 +32,10 @@ def _byte_size(text: str) -> int:
     number = text[:-1] if text[-1:] in units else text
     try:
         value = int(float(number) * scale)
-    except ValueError:
+    except (ValueError, OverflowError):
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (try 5MiB)") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("size must be positive")
+    if not 0 < value <= MAX_BYTES_LIMIT:
+        raise argparse.ArgumentTypeError(f"size must be between 1 byte and {MAX_BYTES_LIMIT}")
     return value
 
 
@@ -89,8 +90,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     sys.stderr.write(render(report, "text", verbose=False))
     status = report.exit_code()
     if status == EXIT_USAGE or status and not args.allow_errors:
-        print("atlas-build: build stopped: fix the errors above (or --allow-errors)",
-              file=sys.stderr)  # fmt: skip
+        print(
+            "atlas-build: build stopped: fix the errors above (or --allow-errors)", file=sys.stderr
+        )
         return status
     out = Path(args.out)
     written = 0
@@ -130,8 +132,10 @@ def cmd_fix(args: argparse.Namespace) -> int:
     for found in load.discover(args.paths or [DEFAULT_PATH]):
         if found.diagnostics:
             continue
-        status = max(status, _finish(sources.fix_record(
-            found.path, max_bytes=args.max_bytes, dry_run=args.dry_run)))  # fmt: skip
+        status = max(
+            status,
+            _finish(sources.fix_record(found.path, max_bytes=args.max_bytes, dry_run=args.dry_run)),
+        )
     return status
 
 
@@ -180,8 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="check, then emit records and lesson data")
     _add_check_options(build)
     build.add_argument("--out", default="build", metavar="DIR", help="output directory")
-    build.add_argument("--allow-errors", action="store_true",
-                       help="publish even when lessons have errors")  # fmt: skip
+    build.add_argument(
+        "--allow-errors", action="store_true", help="publish even when lessons have errors"
+    )
     build.set_defaults(run=cmd_build)
 
     importer = commands.add_parser("import", help="turn a published record into lesson.md")

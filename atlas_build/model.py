@@ -10,7 +10,14 @@ from __future__ import annotations
 import datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+)
 from rfc3986_validator import validate_rfc3986  # the checker jsonschema uses for "uri"
 
 SLUG = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
@@ -33,7 +40,22 @@ Uri = Annotated[str, StringConstraints(max_length=2048), AfterValidator(_uri)]
 Date = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$"), AfterValidator(_date)]
 LessonId = Annotated[str, StringConstraints(pattern=SLUG, max_length=128)]
 Hex64 = Annotated[str, StringConstraints(pattern=HEX64)]
-NonNegative = Annotated[int, Field(ge=0)]
+
+
+def _integral(value: object) -> object:
+    """JSON Schema counts 10251.0 as an integer; so does the model (but never a bool)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _not_bool(value: object) -> object:
+    if isinstance(value, bool):
+        raise ValueError("a boolean is not a number")
+    return value
+
+
+NonNegative = Annotated[int, BeforeValidator(_integral), Field(ge=0)]
 
 
 def _unique(values: list[str]) -> list[str]:
@@ -79,7 +101,7 @@ class LessonRecord(BaseModel):
 
     model_config = ConfigDict(extra="allow", strict=True, frozen=True)
 
-    schemaVersion: Literal[1]
+    schemaVersion: Annotated[Literal[1], BeforeValidator(_not_bool), BeforeValidator(_integral)]
     id: LessonId
     title: Title
     category: Name

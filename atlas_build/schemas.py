@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError, validators
 from referencing import Registry, Resource
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
@@ -20,12 +21,26 @@ def load(name: str) -> dict[str, Any]:
     return schema
 
 
+def _ecma_pattern(checker: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    """`pattern` as ECMA-262 reads it: `$` is the end of the string, not before a final
+    newline as in Python's `re` (so the id `"x\\n"` does not pass `^[a-z]+$`)."""
+    if not isinstance(instance, str):
+        return
+    translated = re.sub(r"(?<!\\)\$", r"\\Z", pattern)
+    if re.search(translated, instance) is None:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_Validator = validators.extend(Draft202012Validator, {"pattern": _ecma_pattern})
+
+
 @cache
 def validator(name: str) -> Draft202012Validator:
     """A Draft 2020-12 validator with format checking on (uri, date are enforced)."""
     schema = load(name)
     resource = Resource.from_contents(schema)
     registry: Registry[Any] = Registry().with_resource(schema["$id"], resource)
-    return Draft202012Validator(
+    checker: Draft202012Validator = _Validator(
         schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER
     )
+    return checker

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from atlas_build.canonical import normalize_newlines
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
 from atlas_build.integrity.context import RULES, Subject
 from atlas_build.recordhash import content_hash
@@ -58,7 +59,7 @@ def check(subject: Subject) -> Iterator[Diagnostic]:
     if record.contentHash == raw_hash or subject.source.kind == "lesson":
         return  # an authored lesson's hash is computed by atlas-build from its canonical form
     if record.contentHash == canonical_hash:
-        raw_lines = record.content.replace("\r\n", "\n").split("\n")
+        raw_lines = normalize_newlines(record.content).split("\n")
         padded = [
             number
             for number, (before, after) in enumerate(

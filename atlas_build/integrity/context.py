@@ -47,6 +47,10 @@ class Subject:
     def _raw_starts(self) -> list[int]:
         return line_starts(self.record.content)
 
+    def content_position(self, canonical_offset: int) -> tuple[int, int]:
+        """1-based line:col in the content (the same in canonical and shipped form)."""
+        return self._canonical_lines.position(min(canonical_offset, len(self.canonical)))
+
     def content_at(self, canonical_offset: int) -> Location:
         """File location of a canonical-form offset (padding only moves text within a line)."""
         line, column = self._canonical_lines.position(min(canonical_offset, len(self.canonical)))

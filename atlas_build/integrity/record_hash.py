@@ -36,15 +36,16 @@ def check(subject: Subject) -> Iterator[Diagnostic]:
     where = subject.at("/recordHash")
     stated = subject.record.recordHash
     data = subject.source.data or {}
+    severity = Severity.ERROR if subject.options.require_record_hash else None
     try:
         expected = record_hash(data)
     except ValueError as error:
-        yield at(UNVERIFIABLE, where, f"recordHash cannot be recomputed: {error}")
+        message = f"recordHash cannot be recomputed: {error}"
+        yield at(UNVERIFIABLE, where, message, severity=severity)
         return
     if stated == expected:
         yield at(VERIFIED, where, f"recordHash verified ({RECIPE})")
         return
-    severity = Severity.ERROR if subject.options.require_record_hash else None
     yield at(
         UNVERIFIABLE,
         where,

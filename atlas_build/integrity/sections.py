@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
 from atlas_build.integrity.context import RULES, Subject
@@ -107,14 +108,19 @@ def compare(subject: Subject) -> Iterator[Diagnostic]:
     if not computed:
         yield at(NO_HEADINGS, subject.content_at(0), "content has no headings")
     for index, (want, have) in enumerate(zip(computed, stated, strict=False)):
-        heading = subject.content_at(want.start)
-        where = f"heading {want.title!r} at content line {heading.content_line}"
+        line, column = subject.content_position(want.start)
+        where = f"heading {want.title!r} at content line {line}, column {column}"
         for field in ("id", "title", "start", "end"):
             expected, actual = getattr(want, field), getattr(have, field)
             if expected != actual:
+                location = replace(
+                    subject.at(f"/sections/{index}/{field}"),
+                    content_line=line,
+                    content_column=column,
+                )
                 yield at(
                     MISMATCH,
-                    subject.at(f"/sections/{index}/{field}"),
+                    location,
                     f"{want.id} {field}: expected {expected!r}, record has {actual!r} ({where})",
                 )
     for want in computed[len(stated) :]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at, define
 from atlas_build.load import jsonfile
+from atlas_build.load.schema import WRONG_TYPE
 from atlas_build.source import Source
 
 STAGE = "load"
@@ -82,7 +83,11 @@ def display(path: Path) -> str:
 
 
 def _inside(path: Path, root: Path) -> bool:
-    resolved = path.resolve()
+    """Whether a path resolves inside root; a link loop or broken chain counts as outside."""
+    try:
+        resolved = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return False
     return resolved == root or root in resolved.parents
 
 
@@ -172,6 +177,11 @@ def read(found: Found, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
         source = frontmatter.read_lesson(text, name)
     else:
         data, problems = jsonfile.parse(text, name)
+        if not problems and not isinstance(data, dict):
+            kind = "null" if data is None else type(data).__name__
+            where = Location(name, 1, 1, "")
+            problems = [at(WRONG_TYPE, where, f"a record must be a JSON object, not {kind}")]
+            data = None
         locator = jsonfile.JsonLocator(name, text)
         source = Source(name, "record", locator, data if not problems else None, problems)
     source.slug = slug

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -85,6 +86,7 @@ TOO_DEEP = define(
 
 MAX_DEPTH = 64
 _NON_FINITE = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+_LONG_NUMBER = re.compile(r"-?[0-9]{1000,}")
 _NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|([\[\]{}])')
 
 
@@ -170,20 +172,62 @@ def parse(text: str, path: str) -> tuple[Any, list[Diagnostic]]:
         return None, [_duplicate(text, path, error.key)]
     except RecursionError:
         return None, [at(TOO_DEEP, Location(path, 1, 1), "structure is nested too deeply")]
+    except ValueError as error:  # e.g. an integer literal beyond Python's digit limit
+        match = _LONG_NUMBER.search(text)
+        line, column = LineIndex(text).position(match.start()) if match else (1, 1)
+        return None, [at(SYNTAX, Location(path, line, column), f"unreadable number: {error}")]
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]')
+
+
+@dataclass
+class _Container:
+    pointer: str
+    is_object: bool
+    keys: set[str] = field(default_factory=set)
+    member: str = "0"  # current key (objects) or index (arrays)
+    expecting_key: bool = True
 
 
 def _duplicate(text: str, path: str, key: str) -> Diagnostic:
-    seen: set[str] = set()
-    try:
-        for pointer, entry in handle.value(source=text, current_location=types.Location(0, 0, 0)):
-            if pointer in seen and entry.key_start is not None:
-                start = entry.key_start
-                location = Location(path, start.line + 1, start.column + 1, pointer)
-                return at(DUPLICATE_KEY, location, f"duplicate key {key!r} at {pointer}")
-            seen.add(pointer)
-    except Exception:  # the source map is a locator only; never let it hide the finding
-        pass
+    """Locate the second occurrence of a key within one object.
+
+    json-source-map cannot do this: its pointers do not escape `/` in keys, so
+    `{"a/b": 1, "a": {"b": 2}}` looks like a duplicate to it. This scan follows
+    objects and arrays (strings skipped) and decodes each key in its own object.
+    """
+    stack: list[_Container] = []
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        top = stack[-1] if stack else None
+        if token in "{[":
+            pointer = f"{top.pointer}/{_escape(top.member)}" if top else ""
+            stack.append(_Container(pointer, token == "{"))
+        elif token in "]}":
+            if stack:
+                stack.pop()
+        elif token == "," and top is not None:
+            if top.is_object:
+                top.expecting_key = True
+            else:
+                top.member = str(int(top.member) + 1)
+        elif token == ":" and top is not None:
+            top.expecting_key = False
+        elif top is not None and top.is_object and top.expecting_key:
+            name = json.loads(token)
+            if name in top.keys:
+                pointer = f"{top.pointer}/{_escape(name)}"
+                line, column = LineIndex(text).position(match.start())
+                location = Location(path, line, column, pointer)
+                return at(DUPLICATE_KEY, location, f"duplicate key {name!r} at {pointer}")
+            top.keys.add(name)
+            top.member = name
     return at(DUPLICATE_KEY, Location(path, 1, 1), f"duplicate key {key!r}")
+
+
+def _escape(segment: str) -> str:
+    return segment.replace("~", "~0").replace("/", "~1")
 
 
 class JsonLocator:
@@ -203,7 +247,11 @@ class JsonLocator:
 
     def _entry(self, pointer: str) -> tuple[str, Any] | None:
         while True:
-            entry = self._map.get(pointer)
+            # json-source-map joins raw keys with "/" (no RFC 6901 escaping)
+            raw = "/".join(
+                part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")
+            )
+            entry = self._map.get(raw)
             if entry is not None or not pointer:
                 return (pointer, entry) if entry is not None else None
             pointer = pointer.rsplit("/", 1)[0]

@@ -124,7 +124,11 @@ def validate(data: Any, locator: Locator) -> tuple[LessonRecord | None, list[Dia
         for key in data:
             if key not in FIELDS:
                 found.append(
-                    at(UNKNOWN_FIELD, locator.key("/" + key), f"unknown top-level field {key!r}")
+                    at(
+                        UNKNOWN_FIELD,
+                        locator.key(_pointer([key])),
+                        f"unknown top-level field {key!r}",
+                    )
                 )
     if any(diagnostic.severity is Severity.ERROR for diagnostic in found):
         return None, found

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 from atlas_build import diagnostics
 from atlas_build.diagnostics import Severity
@@ -44,7 +45,7 @@ def render(report: Report) -> str:
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": diagnostic.path.replace("\\", "/")},
+                            "artifactLocation": {"uri": quote(diagnostic.path.replace("\\", "/"))},
                             "region": region,
                         }
                     }

@@ -1,0 +1,202 @@
+"""Shared fixtures: the seed record, writing records to a temporary content tree, running the CLI.
+
+Kept small and generic on purpose; every test module may use these.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from atlas_build.diagnostics import Diagnostic
+
+# atlas_build is imported inside the helpers, so that a module broken mid-edit elsewhere in
+# the package cannot stop unrelated test modules from being collected.
+
+REPO = Path(__file__).resolve().parent.parent
+SEED_PATH = REPO / "content" / "attention" / "record.json"
+_SEED: dict[str, Any] = json.loads(SEED_PATH.read_text(encoding="utf-8"))
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+def rehash_record(record: dict[str, Any], *, sign: bool = False) -> dict[str, Any]:
+    """Recompute contentHash, contentLength and sections from `content` (in place).
+
+    With `sign=True` recordHash is rewritten with atlas-build's recipe too.
+    """
+    from atlas_build.canonical import canonicalize, sections
+    from atlas_build.recordhash import content_hash, record_hash
+
+    canonical = canonicalize(record["content"])
+    record["contentHash"] = content_hash(canonical)
+    record["contentLength"] = len(canonical)
+    record["sections"] = [span.to_json() for span in sections(canonical)]
+    if sign:
+        record["recordHash"] = record_hash(record)
+    return record
+
+
+def value_position(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
+    """1-based (line, column in code points) where the `occurrence`-th `needle` starts."""
+    index = -1
+    for _ in range(occurrence + 1):
+        index = text.index(needle, index + 1)
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, column
+
+
+_SENTINEL = "\u2063sentinel\u2063"
+
+
+def pointer_position(record: Any, pointer: str, *, indent: int | None = 2) -> tuple[int, int]:
+    """Where the value at `pointer` starts in `json.dumps(record, indent=...)` (as written by
+    `write_record`), found independently of atlas-build by substituting a sentinel."""
+    marked = copy.deepcopy(record)
+    if pointer == "":
+        return 1, 1
+    *parents, last = [part.replace("~1", "/").replace("~0", "~") for part in pointer[1:].split("/")]
+    parent = marked
+    for part in parents:
+        parent = parent[int(part)] if isinstance(parent, list) else parent[part]
+    if isinstance(parent, list):
+        parent[int(last)] = _SENTINEL
+    else:
+        parent[last] = _SENTINEL
+    text = json.dumps(marked, ensure_ascii=False, indent=indent)
+    return value_position(text, json.dumps(_SENTINEL, ensure_ascii=False))
+
+
+@pytest.fixture
+def seed() -> dict[str, Any]:
+    """A fresh deep copy of the seed record (content/attention/record.json)."""
+    return copy.deepcopy(_SEED)
+
+
+@pytest.fixture
+def seed_bytes() -> bytes:
+    return SEED_PATH.read_bytes()
+
+
+@pytest.fixture
+def rehash() -> Callable[..., dict[str, Any]]:
+    return rehash_record
+
+
+@pytest.fixture
+def locate() -> Callable[..., tuple[int, int]]:
+    return value_position
+
+
+@pytest.fixture
+def position() -> Callable[..., tuple[int, int]]:
+    return pointer_position
+
+
+@pytest.fixture
+def content_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "content"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def write_record(content_dir: Path) -> Callable[..., Path]:
+    """Write `content/<slug>/record.json` under tmp_path and return its path.
+
+    `data` may be a dict (dumped with `indent`, so every field sits on its own line),
+    a str (written verbatim, no newline translation) or bytes.
+    """
+
+    def write(
+        data: dict[str, Any] | str | bytes, *, slug: str = "attention", indent: int | None = 2
+    ) -> Path:
+        folder = content_dir / slug
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "record.json"
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        elif isinstance(data, str):
+            path.write_bytes(data.encode("utf-8", "surrogatepass"))
+        else:
+            path.write_text(json.dumps(data, ensure_ascii=False, indent=indent), encoding="utf-8")
+        return path
+
+    return write
+
+
+@pytest.fixture
+def diagnose() -> Callable[..., list[Diagnostic]]:
+    """Run the check pipeline in-process; returns every diagnostic of every record."""
+
+    def run(*paths: str | Path, **options: Any) -> list[Diagnostic]:
+        from atlas_build import pipeline
+
+        report, _ = pipeline.check([str(path) for path in paths], pipeline.Options(**options))
+        return [d for record in report.records for d in record.diagnostics]
+
+    return run
+
+
+@pytest.fixture
+def run_cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
+    """Call `atlas_build.cli.main` in-process with the given arguments."""
+
+    def run(*args: str | Path) -> CliResult:
+        from atlas_build import cli
+
+        capsys.readouterr()
+        try:
+            code = cli.main([str(arg) for arg in args])
+        except SystemExit as exit_:  # argparse usage errors and --version
+            code = exit_.code if isinstance(exit_.code, int) else 2
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return run
+
+
+def _console_script() -> list[str]:
+    script = Path(sys.executable).with_name("atlas-build")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "atlas_build.cli"]
+
+
+@pytest.fixture
+def run_script() -> Callable[..., CliResult]:
+    """Run the installed `atlas-build` console script in a subprocess."""
+
+    def run(*args: str | Path, cwd: str | Path | None = None, timeout: float = 60) -> CliResult:
+        env = {key: value for key, value in os.environ.items() if key != "GITHUB_STEP_SUMMARY"}
+        completed = subprocess.run(
+            [*_console_script(), *map(str, args)],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            timeout=timeout,
+            env=env,
+            check=False,
+        )
+        return CliResult(completed.returncode, completed.stdout, completed.stderr)
+
+    return run
