@@ -1,0 +1,201 @@
+"""A small numeric evaluator for the SymPy trees the parser builds.
+
+It walks the tree itself (no ``lambdify``, no generated code), so what runs is
+exactly what is listed here: commutative products are elementwise/scalar,
+non-commutative factors (declared matrices, their transposes and functions of
+them) are chained with ``@``, ``Transposed`` swaps the last two axes, and named
+functions come from the caller. Indexed entries are 1-based by default, to
+match ``\\sum_{j=1}^{n}``.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import sympy
+from sympy.core.function import AppliedUndef
+
+from .errors import (
+    BAD_INDEX,
+    NUMERIC,
+    TOO_LARGE,
+    UNBOUND_SYMBOL,
+    UNKNOWN_FUNCTION,
+    UNSUPPORTED,
+    EvaluationError,
+)
+from .functions import MaxOver, MinOver, Transposed
+
+_UNARY: dict[type, Callable[[Any], Any]] = {
+    sympy.exp: np.exp,
+    sympy.log: np.log,
+    sympy.Abs: np.abs,
+    sympy.sin: np.sin,
+    sympy.cos: np.cos,
+    sympy.tanh: np.tanh,
+}
+
+
+def evaluate(
+    expr: sympy.Basic,
+    bindings: Mapping[str, Any],
+    functions: Mapping[str, Callable[..., Any]] | None = None,
+    *,
+    index_base: int = 1,
+    max_iterations: int = 1_000_000,
+) -> Any:
+    """Evaluate ``expr`` with symbol values from ``bindings`` (names as in the tree,
+    e.g. ``"d_k"``; an ``IndexedBase`` name binds an array) and applied undefined
+    functions from ``functions`` (e.g. ``{"softmax_rows": softmax}``).
+
+    Floating-point results follow IEEE rules silently (``1/0`` is ``inf``, masked
+    scores of ``-inf`` stay ``-inf``); the caller compares the values.
+
+    Raises :class:`EvaluationError` naming any unbound symbol or function, an
+    unsupported node (``Derivative``, ``Limit``), a bad index, or a numeric
+    failure such as a shape mismatch.
+    """
+    evaluator = _Evaluator(bindings, functions or {}, index_base, max_iterations)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        return evaluator.walk(expr)
+
+
+class _Evaluator:
+    def __init__(
+        self,
+        bindings: Mapping[str, Any],
+        functions: Mapping[str, Callable[..., Any]],
+        index_base: int,
+        max_iterations: int,
+    ) -> None:
+        self.bindings = bindings
+        self.functions = functions
+        self.index_base = index_base
+        self.budget = max_iterations
+        self.scope: dict[str, Any] = {}
+
+    def walk(self, node: sympy.Basic) -> Any:
+        if isinstance(node, AppliedUndef):
+            name = type(node).__name__
+            function = self.functions.get(name)
+            if function is None:
+                raise EvaluationError(UNKNOWN_FUNCTION, f"no function bound for {name}", name)
+            return function(*[self.walk(arg) for arg in node.args])
+        try:
+            return self._walk(node)
+        except (ValueError, TypeError, IndexError, ArithmeticError, np.linalg.LinAlgError) as exc:
+            raise EvaluationError(NUMERIC, f"{type(node).__name__}: {exc}") from None
+
+    def _walk(self, node: sympy.Basic) -> Any:
+        args = node.args
+        if node.is_Number or isinstance(node, sympy.NumberSymbol):
+            return self._number(node)
+        if isinstance(node, sympy.Symbol):
+            return self._symbol(node.name)
+        if isinstance(node, sympy.Indexed):
+            return self._indexed(node)
+        if isinstance(node, sympy.Add):
+            return functools.reduce(lambda a, b: a + b, [self.walk(arg) for arg in node.args])
+        if isinstance(node, sympy.Mul):
+            return self._mul(node)
+        if isinstance(node, sympy.Pow):
+            return self._pow(node)
+        if isinstance(node, Transposed):
+            value = self.walk(node.args[0])
+            return np.swapaxes(value, -1, -2) if np.ndim(value) >= 2 else value
+        if isinstance(node, sympy.Max | sympy.Min):
+            reducer = np.maximum if isinstance(node, sympy.Max) else np.minimum
+            return functools.reduce(reducer, [self.walk(arg) for arg in args])
+        if isinstance(node, sympy.KroneckerDelta):
+            i, j = (self._integer(arg) for arg in args[:2])
+            return np.float64(i == j)
+        for kind, function in _UNARY.items():
+            if isinstance(node, kind) and len(args) == 1:
+                return function(self.walk(args[0]))
+        if isinstance(node, sympy.Sum | sympy.Product | MaxOver | MinOver):
+            return self._reduce(node)
+        raise EvaluationError(UNSUPPORTED, f"cannot evaluate {type(node).__name__} numerically")
+
+    def _number(self, node: sympy.Basic) -> Any:
+        if node in (sympy.oo, -sympy.oo):
+            return np.float64(np.inf if node == sympy.oo else -np.inf)
+        if node is sympy.zoo or node is sympy.nan:
+            raise EvaluationError(NUMERIC, f"undefined number {node}")
+        return np.float64(float(node))
+
+    def _symbol(self, name: str) -> Any:
+        if name in self.scope:
+            return self.scope[name]
+        if name not in self.bindings:
+            raise EvaluationError(UNBOUND_SYMBOL, f"no value bound for symbol {name}", name)
+        return self.bindings[name]
+
+    def _integer(self, node: sympy.Basic) -> int:
+        value = self.walk(node)
+        if np.ndim(value) != 0 or float(value) != int(value):
+            raise EvaluationError(BAD_INDEX, f"{node} is not an integer")
+        return int(value)
+
+    def _indexed(self, node: sympy.Indexed) -> Any:
+        name = str(node.base.label)
+        array = self._symbol(name)
+        position = tuple(self._integer(index) - self.index_base for index in node.indices)
+        if any(p < 0 for p in position):
+            raise EvaluationError(BAD_INDEX, f"{node} is before the first entry", name)
+        try:
+            return np.asarray(array)[position]
+        except IndexError:
+            raise EvaluationError(BAD_INDEX, f"{node} is out of range", name) from None
+
+    def _mul(self, node: sympy.Mul) -> Any:
+        commutative, ordered = node.args_cnc()
+        values = [self.walk(arg) for arg in commutative]
+        result = functools.reduce(lambda a, b: a * b, values) if values else None
+        if ordered:
+            product = functools.reduce(lambda a, b: a @ b, [self.walk(arg) for arg in ordered])
+            result = product if result is None else result * product
+        return result
+
+    def _pow(self, node: sympy.Pow) -> Any:
+        base = self.walk(node.base)
+        if not node.base.is_commutative and node.exp.is_Integer:
+            matrix = np.asarray(base)
+            if node.exp == -1:
+                return np.linalg.inv(matrix)
+            return np.linalg.matrix_power(matrix, int(node.exp))
+        if node.exp == sympy.Rational(1, 2):
+            return np.sqrt(base)
+        return np.power(base, self.walk(node.exp))
+
+    def _reduce(self, node: sympy.Expr) -> Any:
+        names: list[str] = []
+        ranges: list[range] = []
+        for index, lower, upper in node.limits:
+            names.append(str(index))
+            ranges.append(range(self._integer(lower), self._integer(upper) + 1))
+        count = 1
+        for values in ranges:
+            count *= len(values)
+        if count > self.budget:
+            raise EvaluationError(TOO_LARGE, f"{count} terms exceed the evaluation budget")
+        self.budget -= count
+        saved = dict(self.scope)
+        terms = []
+        try:
+            for assignment in itertools.product(*ranges):
+                self.scope.update(zip(names, (np.int64(v) for v in assignment), strict=True))
+                terms.append(self.walk(node.function))
+        finally:
+            self.scope = saved
+        if isinstance(node, sympy.Sum):
+            return functools.reduce(lambda a, b: a + b, terms, np.float64(0.0))
+        if isinstance(node, sympy.Product):
+            return functools.reduce(lambda a, b: a * b, terms, np.float64(1.0))
+        if not terms:
+            raise EvaluationError(NUMERIC, f"{type(node).__name__} over an empty range")
+        reducer = np.maximum if isinstance(node, MaxOver) else np.minimum
+        return functools.reduce(reducer, terms)
