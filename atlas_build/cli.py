@@ -11,7 +11,8 @@ import sys
 from collections.abc import Callable, Sequence
 
 from atlas_build import __version__, load, pipeline
-from atlas_build.report import FORMATS, render
+from atlas_build import cache as caching
+from atlas_build.report import FORMATS, Report, render
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DEFAULT_PATH = "content/"
@@ -59,6 +60,36 @@ def _add_check_options(parser: argparse.ArgumentParser) -> None:
         metavar="SIZE",
         help="largest lesson file accepted (default 5MiB)",
     )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help="lessons checked in parallel (default: the number of cores)",
+    )
+    parser.add_argument(
+        "--no-cache", action="store_true", help=f"neither read nor write {caching.DEFAULT_DIR}/"
+    )
+    parser.add_argument(
+        "--cache-dir",
+        default=caching.DEFAULT_DIR,
+        metavar="DIR",
+        help=f"where results are cached (default {caching.DEFAULT_DIR})",
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar, even on a terminal"
+    )
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of jobs: {text!r}") from None
+    if not 1 <= value <= 256:
+        raise argparse.ArgumentTypeError("jobs must be between 1 and 256")
+    return value
 
 
 def _options(args: argparse.Namespace) -> pipeline.Options:
@@ -66,11 +97,25 @@ def _options(args: argparse.Namespace) -> pipeline.Options:
         strict=args.strict,
         require_record_hash=args.require_record_hash,
         max_bytes=args.max_bytes,
+        jobs=args.jobs or pipeline.default_jobs(),
+        cache_dir=None if args.no_cache else args.cache_dir,
     )
 
 
+def _check(args: argparse.Namespace) -> tuple[Report, list[pipeline.Checked]]:
+    """Run the pipeline with a progress bar on a terminal, quietly elsewhere."""
+    from atlas_build.progress import progress_bar
+
+    with progress_bar(enabled=not getattr(args, "quiet", False)) as progress:
+        report, checked = pipeline.check(args.paths or [DEFAULT_PATH], _options(args), progress)
+    if progress is not None and checked:
+        slowest = max(checked, key=lambda item: item.seconds)
+        print(f"slowest lesson: {slowest.report.path} ({slowest.seconds:.2f} s)", file=sys.stderr)
+    return report, checked
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    report, _ = pipeline.check(args.paths or [DEFAULT_PATH], _options(args))
+    report, _ = _check(args)
     output = render(report, args.format, verbose=args.verbose)
     if args.output:
         from atlas_build.atomic import write_text
@@ -86,7 +131,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     from atlas_build.authoring.emit import emit
 
-    report, checked = pipeline.check(args.paths or [DEFAULT_PATH], _options(args))
+    report, checked = _check(args)
     sys.stderr.write(render(report, "text", verbose=False))
     status = report.exit_code()
     if status == EXIT_USAGE or status and not args.allow_errors:
@@ -96,8 +141,12 @@ def cmd_build(args: argparse.Namespace) -> int:
         return status
     out = Path(args.out)
     written = 0
+    options = _options(args)
     for item in checked:
-        if item.record is None or item.lesson is None or item.source.data is None:
+        pipeline.materialize(item, options)
+        if item.record is None or item.lesson is None or item.source is None:
+            continue
+        if item.source.data is None:
             continue
         emit(item.record, item.source.data, item.lesson, item.source.slug or item.record.id, out)
         written += 1

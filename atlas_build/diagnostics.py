@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 
 class Severity(enum.StrEnum):
@@ -102,6 +103,33 @@ class Diagnostic:
 
     def with_severity(self, severity: Severity) -> Diagnostic:
         return replace(self, severity=severity)
+
+    def to_cache(self) -> dict[str, object]:
+        return {
+            "severity": self.severity.value,
+            "code": self.code,
+            "message": self.message,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "pointer": self.pointer,
+            "contentLine": self.content_line,
+            "contentColumn": self.content_column,
+        }
+
+    @classmethod
+    def from_cache(cls, data: dict[str, Any]) -> Diagnostic:
+        return cls(
+            Severity(data["severity"]),
+            data["code"],
+            data["message"],
+            data["path"],
+            data["line"],
+            data["column"],
+            data["pointer"],
+            data["contentLine"],
+            data["contentColumn"],
+        )
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {

@@ -2,21 +2,35 @@
 
 Data flows one way: each stage receives what the previous one produced and
 returns diagnostics (and, for the lesson model and claims, results the report
-and site render). This module only wires the stages together.
+and site render). This module wires the stages together for one lesson, and
+runs lessons in a process pool with a content-addressed cache in front: a
+lesson whose file, claims file, checked set and environment are unchanged is
+not re-evaluated. The report's order never depends on the pool.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from atlas_build import integrity, lesson, load
-from atlas_build.diagnostics import Diagnostic, Severity
-from atlas_build.lesson import Lesson
-from atlas_build.load import schema
-from atlas_build.model import LessonRecord
+from atlas_build import cache as caching
+from atlas_build import load
+from atlas_build.diagnostics import Diagnostic
 from atlas_build.report import RecordReport, Report
-from atlas_build.ruler import Timings
 from atlas_build.source import Source
+
+if TYPE_CHECKING:
+    from atlas_build.lesson import Lesson
+    from atlas_build.model import LessonRecord
+
+Progress = Callable[[int, int, str], None]
 
 
 @dataclass(frozen=True)
@@ -24,51 +38,84 @@ class Options:
     strict: bool = False
     require_record_hash: bool = False
     max_bytes: int = load.DEFAULT_MAX_BYTES
+    jobs: int = 1
+    cache_dir: str | None = None  # None: no cache (library default); the CLI passes one
 
 
 @dataclass
 class Checked:
-    """One lesson after every stage: what the site and emitters need besides the report."""
+    """One lesson's report, and (once materialised) what emitters and the site need."""
 
-    source: Source
-    record: LessonRecord | None
+    found: load.Found
     report: RecordReport
+    seconds: float = 0.0
+    cached: bool = False
+    source: Source | None = None
+    record: LessonRecord | None = None
     lesson: Lesson | None = None
+
+
+@dataclass(frozen=True)
+class _Task:
+    found: load.Found
+    known: frozenset[str]
+    slugs: frozenset[str]
+    options: Options
+
+
+@dataclass
+class _Prepared:
+    found: load.Found
+    key: str | None = None
+    lesson_id: str | None = None
+    slug: str | None = None
+    extra: dict[str, object] = field(default_factory=dict)
 
 
 def _sorted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(diagnostics, key=Diagnostic.sort_key)
 
 
-def check_sources(
-    sources: list[Source], options: Options, timings: Timings | None = None
-) -> list[Checked]:
-    validated: list[tuple[Source, LessonRecord | None, list[Diagnostic]]] = []
-    for source in sources:
-        diagnostics = list(source.diagnostics)
-        record = None
-        if source.data is not None:
-            record, problems = schema.validate(source.data, source.locator)
-            diagnostics.extend(problems)
-        validated.append((source, record, diagnostics))
-    known = frozenset(record.id for _, record, _ in validated if record is not None)
-    slugs = frozenset(source.slug for source, _, _ in validated if source.slug)
-    integrity_options = integrity.Options(require_record_hash=options.require_record_hash)
-    checked: list[Checked] = []
-    for source, record, diagnostics in validated:
-        if record is not None:
-            subject = integrity.Subject(source, record, known, integrity_options)
-            diagnostics.extend(integrity.run(subject, timings))
-        model = None
-        if record is not None:
-            model = lesson.build(record.content)
-            diagnostics.extend(
-                lesson.run(lesson.LessonSubject(source, record, model, slugs), timings)
+def check_one(
+    found: load.Found, known: frozenset[str], slugs: frozenset[str], options: Options
+) -> Checked:
+    """Every stage for one lesson, in this process."""
+    from atlas_build import claims, integrity, lesson
+    from atlas_build.load import schema
+
+    started = time.perf_counter()
+    source = load.read(found, max_bytes=options.max_bytes)
+    diagnostics = list(source.diagnostics)
+    record = None
+    model = None
+    evaluation = None
+    if source.data is not None:
+        record, problems = schema.validate(source.data, source.locator)
+        diagnostics.extend(problems)
+    if record is not None:
+        integrity_options = integrity.Options(require_record_hash=options.require_record_hash)
+        subject = integrity.Subject(source, record, known, integrity_options)
+        diagnostics.extend(integrity.run(subject))
+        model = lesson.build(record.content)
+        diagnostics.extend(lesson.run(lesson.LessonSubject(source, record, model, slugs)))
+        if source.claims_path:
+            store = caching.Cache(options.cache_dir)
+            evaluation = claims.evaluate(
+                source.claims_path, record.id, model, source.locator, cache=store
             )
-        identifier = record.id if record else _raw_id(source)
-        report = RecordReport(source.path, identifier, _sorted(diagnostics), slug=source.slug)
-        checked.append(Checked(source, record, report, model))
-    return checked
+            diagnostics.extend(evaluation.diagnostics)
+    identifier = record.id if record else _raw_id(source)
+    report = RecordReport(source.path, identifier, _sorted(diagnostics), slug=source.slug)
+    if evaluation is not None:
+        report.claims = [result.to_json() for result in evaluation.results]
+        report.coverage = evaluation.coverage
+    elapsed = time.perf_counter() - started
+    return Checked(found, report, elapsed, False, source, record, model)
+
+
+def _run_task(task: _Task) -> tuple[RecordReport, float]:
+    checked = check_one(task.found, task.known, task.slugs, task.options)
+    return checked.report, checked.seconds
 
 
 def _raw_id(source: Source) -> str | None:
@@ -76,15 +123,124 @@ def _raw_id(source: Source) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def check(paths: list[str], options: Options) -> tuple[Report, list[Checked]]:
+def _read_bytes(path: Path, limit: int) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(limit + 1)
+    except OSError:
+        return b""
+
+
+def _prepare(found: load.Found, options: Options, store: caching.Cache) -> _Prepared:
+    """Identity of a lesson (its id, for cross-references) and the digest of its inputs."""
+    prepared = _Prepared(found)
+    if found.diagnostics or not found.path.is_file():
+        return prepared
+    raw = _read_bytes(found.path, options.max_bytes)
+    claims = found.path.parent / load.CLAIMS_FILE
+    claims_raw = _read_bytes(claims, 1 << 20) if claims.is_file() else b""
+    file_digest = caching.digest(raw)
+    prepared.lesson_id = load.identity(found.path, raw)
+    prepared.slug = found.path.parent.name
+    prepared.extra = {"file": file_digest, "claims": caching.digest(claims_raw)}
+    return prepared
+
+
+def _lesson_key(prepared: _Prepared, context: str, options: Options) -> str:
+    return caching.digest(
+        caching.fingerprint(),
+        context,
+        load.display(prepared.found.path),
+        str(prepared.extra.get("file")),
+        str(prepared.extra.get("claims")),
+        json.dumps([options.require_record_hash, options.max_bytes]),
+    )
+
+
+def check(
+    paths: list[str], options: Options, progress: Progress | None = None
+) -> tuple[Report, list[Checked]]:
     """Run every stage on the lessons under `paths`; raises load.UsageError for bad PATHs."""
-    timings = Timings()
-    sources = [load.read(found, max_bytes=options.max_bytes) for found in load.discover(paths)]
-    checked = check_sources(sources, options, timings)
+    found = load.discover(paths)
+    store = caching.Cache(options.cache_dir)
+    prepared = [_prepare(item, options, store) for item in found]
+    known = frozenset(p.lesson_id for p in prepared if p.lesson_id)
+    slugs = frozenset(p.slug for p in prepared if p.slug and p.lesson_id)
+    context = caching.digest(*sorted(known), "|", *sorted(slugs))
+    results: list[Checked | None] = [None] * len(prepared)
+    pending: list[int] = []
+    for index, item in enumerate(prepared):
+        if item.extra:
+            item.key = _lesson_key(item, context, options)
+            payload = store.get("lesson", item.key)
+            if payload is not None:
+                cached_report, seconds = _report_from_json(payload)
+                results[index] = Checked(item.found, cached_report, seconds, cached=True)
+                continue
+        pending.append(index)
+    done = len(prepared) - len(pending)
+    if progress:
+        progress(done, len(prepared), "")
+    tasks = [_Task(prepared[i].found, known, slugs, options) for i in pending]
+    for index, (record_report, seconds) in zip(pending, _execute(tasks, options.jobs), strict=True):
+        results[index] = Checked(prepared[index].found, record_report, seconds)
+        key = prepared[index].key
+        if key is not None and not record_report.internal_error:
+            store.put("lesson", key, _report_to_json(record_report, seconds))
+        done += 1
+        if progress:
+            progress(done, len(prepared), record_report.path)
+    checked = [result for result in results if result is not None]
     report = Report([item.report for item in checked], strict=options.strict)
-    report.timings = timings.seconds
+    report.timings = {item.report.path: item.seconds for item in checked}
     return report, checked
 
 
-def has_errors(diagnostics: list[Diagnostic]) -> bool:
-    return any(diagnostic.severity is Severity.ERROR for diagnostic in diagnostics)
+def _execute(tasks: list[_Task], jobs: int) -> Iterator[tuple[RecordReport, float]]:
+    """Results in task order; a pool of `jobs` processes when there is work to share."""
+    workers = max(1, min(jobs, len(tasks)))
+    if workers == 1:
+        yield from map(_run_task, tasks)
+        return
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
+        yield from pool.map(_run_task, tasks, chunksize=max(1, len(tasks) // (workers * 8)))
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def materialize(checked: Checked, options: Options) -> Checked:
+    """Load the record and lesson model of a (possibly cached) result, for emitters."""
+    from atlas_build import lesson
+    from atlas_build.load import schema
+
+    if checked.source is None:
+        source = load.read(checked.found, max_bytes=options.max_bytes)
+        checked.source = source
+        if source.data is not None:
+            checked.record = schema.validate(source.data, source.locator)[0]
+        if checked.record is not None:
+            checked.lesson = lesson.build(checked.record.content)
+    return checked
+
+
+def _report_to_json(report: RecordReport, seconds: float) -> bytes:
+    data = report.to_json()
+    data["diagnostics"] = [diagnostic.to_cache() for diagnostic in report.diagnostics]
+    data["slug"] = report.slug
+    data["seconds"] = seconds
+    return json.dumps(data, ensure_ascii=False).encode("utf-8")
+
+
+def _report_from_json(payload: bytes) -> tuple[RecordReport, float]:
+    data = json.loads(payload)
+    report = RecordReport(
+        data["path"],
+        data["id"],
+        [Diagnostic.from_cache(item) for item in data["diagnostics"]],
+        data["claims"],
+        data.get("coverage"),
+        data.get("slug"),
+    )
+    return report, float(data.get("seconds", 0.0))

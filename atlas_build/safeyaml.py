@@ -127,6 +127,8 @@ def load(text: str, *, line_offset: int = 0, max_bytes: int = MAX_BYTES) -> Docu
         mark = value.start_mark
         document.values[pointer] = (mark.line + 1 + line_offset, mark.column + 1)
         if key is not None:
-            document.keys[pointer] = (key.start_mark.line + 1 + line_offset,
-                                      key.start_mark.column + 1)  # fmt: skip
+            document.keys[pointer] = (
+                key.start_mark.line + 1 + line_offset,
+                key.start_mark.column + 1,
+            )
     return document

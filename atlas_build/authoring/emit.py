@@ -73,8 +73,9 @@ def emit(
     published = records.with_record_hash(records.ordered(dict(data)))
     record_path = out / "records" / f"{record.id}.json"
     write_bytes(record_path, records.dumps(published).encode("utf-8"))
-    payload = (json.dumps(lesson_data(record, lesson, slug), ensure_ascii=False, indent=2)
-               + "\n").encode("utf-8")  # fmt: skip
+    payload = (
+        json.dumps(lesson_data(record, lesson, slug), ensure_ascii=False, indent=2) + "\n"
+    ).encode("utf-8")
     digest = hashlib.sha256(payload).hexdigest()[:16]
     data_dir = out / "lesson-data"
     data_path = data_dir / f"{slug}-{digest}.json"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from atlas_build.cache import Cache
 from atlas_build.claims import codes, file, kinds  # noqa: F401  (kinds register themselves)
 from atlas_build.claims.registry import Outcome
 from atlas_build.claims.run import ClaimResult, LessonClaims
@@ -28,7 +29,14 @@ class Evaluation:
     coverage: dict[str, Any] | None = None
 
 
-def evaluate(claims_path: str, lesson_id: str, lesson: Lesson, locator: Locator) -> Evaluation:
+def evaluate(
+    claims_path: str,
+    lesson_id: str,
+    lesson: Lesson,
+    locator: Locator,
+    *,
+    cache: Cache | None = None,
+) -> Evaluation:
     claims_file, problems = file.read(claims_path)
     evaluation = Evaluation(diagnostics=list(problems))
     if claims_file is None:
@@ -43,7 +51,7 @@ def evaluate(claims_path: str, lesson_id: str, lesson: Lesson, locator: Locator)
             )
         )
         return evaluation
-    runner = LessonClaims(claims_file, lesson, locator)
+    runner = LessonClaims(claims_file, lesson, locator, cache)
     evaluation.results = runner.run()
     for result in evaluation.results:
         evaluation.diagnostics.extend(result.diagnostics)

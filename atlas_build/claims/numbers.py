@@ -217,6 +217,8 @@ def _literal(
         if len(denominator) > MAX_DIGITS or int(denominator) == 0:
             return None
         return _Literal(sympy.Rational(int(digits), int(denominator)), over.end(), None, 0)
+    if not frac and (product := _function(text, j, end)) is not None:
+        return _Literal(value * product.value, product.end, None, 0)  # "2ln3" = 2 ln 3
     return _Literal(value, j, len(frac), 0)
 
 

@@ -101,7 +101,7 @@ def parse_blocks(content: str) -> list[Block]:
             blocks.append(
                 Block(
                     "heading", text, start, end, line, int(token.tag[1]), links=links, math=formulas
-                )  # fmt: skip
+                )
             )
             index += 3
         elif token.type == "paragraph_open":
@@ -118,8 +118,9 @@ def parse_blocks(content: str) -> list[Block]:
             block.ordered = token.type == "ordered_list_open"
             index += 1
             texts: list[str] = []
-            while index < len(tokens) and not (tokens[index].type == close and
-                                                tokens[index].level == 0):  # fmt: skip
+            while index < len(tokens) and not (
+                tokens[index].type == close and tokens[index].level == 0
+            ):
                 inner = tokens[index]
                 if inner.type == "list_item_open" and inner.level == 1:
                     item_start = span(inner)[0]

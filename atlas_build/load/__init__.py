@@ -8,15 +8,20 @@ read arbitrary files.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
+
+import yaml
 
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at, define
 from atlas_build.load import jsonfile
 from atlas_build.load.schema import WRONG_TYPE
 from atlas_build.source import Source
 
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 STAGE = "load"
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 RECORD_FILE = "record.json"
@@ -188,3 +193,28 @@ def read(found: Found, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
     source.claims_path = claims_path
     source.diagnostics[:0] = found.diagnostics
     return source
+
+
+_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+
+
+def identity(path: Path, raw: bytes) -> str | None:
+    """A lesson's id, read cheaply for cross-references (related ids, lesson links).
+
+    Only the id is needed here, so record files are parsed with plain `json` and
+    front matter with PyYAML's C loader; anything unreadable simply has no id, and
+    the full strict load reports why.
+    """
+    try:
+        text = raw.decode("utf-8")
+        if path.suffix == ".md":
+            from atlas_build.authoring.frontmatter import split
+
+            parts = split(text)
+            data = yaml.load(parts[0], Loader=_FAST_LOADER) if parts else None
+        else:
+            data = json.loads(text)
+    except (ValueError, yaml.YAMLError, RecursionError):
+        return None
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, str) and _ID.match(value) else None

@@ -173,8 +173,8 @@ def parse(text: str, path: str) -> tuple[Any, list[Diagnostic]]:
     except RecursionError:
         return None, [at(TOO_DEEP, Location(path, 1, 1), "structure is nested too deeply")]
     except ValueError as error:  # e.g. an integer literal beyond Python's digit limit
-        match = _LONG_NUMBER.search(text)
-        line, column = LineIndex(text).position(match.start()) if match else (1, 1)
+        long_number = _LONG_NUMBER.search(text)
+        line, column = LineIndex(text).position(long_number.start()) if long_number else (1, 1)
         return None, [at(SYNTAX, Location(path, line, column), f"unreadable number: {error}")]
 
 

@@ -23,6 +23,10 @@ class RecordReport:
         return sum(1 for diagnostic in self.diagnostics if diagnostic.severity is severity)
 
     @property
+    def internal_error(self) -> bool:
+        return any(diagnostic.code == "A901" for diagnostic in self.diagnostics)
+
+    @property
     def status(self) -> str:
         if self.count(Severity.ERROR):
             return "error"
@@ -52,7 +56,7 @@ class Report:
 
     @property
     def internal_error(self) -> bool:
-        return any(d.code == "A901" for record in self.records for d in record.diagnostics)
+        return any(record.internal_error for record in self.records)
 
     def exit_code(self) -> int:
         """0 clean, 1 findings (warnings too under --strict), 2 when atlas-build itself failed."""

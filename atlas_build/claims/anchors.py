@@ -1,0 +1,111 @@
+"""Finding a claim's quote in the lesson, with its numbers as slots.
+
+A quote is matched on its *skeleton*: the text with every extracted number
+replaced by a placeholder and white space folded. So when an author edits
+"output is 5" to "output is 4", the sentence is still found, and the number now
+written there (4, at its exact offset) is what gets compared with the computed
+value. Only rewording the words around the numbers loses the anchor.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from atlas_build.claims import numbers
+
+SLOT = "\x00"
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Skeleton:
+    text: str
+    origin: list[int]  # skeleton index -> offset in the source text
+    items: list[numbers.Item]
+    slots: list[int]  # skeleton index of each item's placeholder
+
+
+def skeleton(text: str) -> Skeleton:
+    items = numbers.extract(text)
+    parts: list[str] = []
+    origin: list[int] = []
+    slots: list[int] = []
+    position = 0
+    for item in items + [None]:
+        stop = item.start if item is not None else len(text)
+        for match in re.finditer(r"\s+|\S", text[position:stop]):
+            parts.append(" " if match.group().isspace() else match.group())
+            origin.append(position + match.start())
+        if item is not None:
+            slots.append(len(parts))
+            parts.append(SLOT)
+            origin.append(item.start)
+            position = item.end
+    return Skeleton("".join(parts), origin, items, slots)
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    start: int  # content offset where the matched text begins
+    end: int
+    items: list[numbers.Item]  # the content's numbers, aligned with the quote's items
+
+
+def occurrences(quote: str, content: Skeleton) -> tuple[list[numbers.Item], list[Occurrence]]:
+    """The quote's own numbers, and every place its skeleton occurs in the content."""
+    pattern = skeleton(quote.strip())
+    needle = pattern.text.strip()
+    if not needle:
+        return pattern.items, []
+    found: list[Occurrence] = []
+    index = content.text.find(needle)
+    while index != -1:
+        end = index + len(needle)
+        aligned = [
+            content.items[number]
+            for number, slot in enumerate(content.slots)
+            if index <= slot < end
+        ]
+        start_offset = content.origin[index]
+        last = content.origin[end - 1]
+        end_offset = aligned[-1].end if aligned and content.slots[-1] == end - 1 else last + 1
+        found.append(Occurrence(start_offset, max(end_offset, last + 1), aligned))
+        index = content.text.find(needle, index + 1)
+    return pattern.items, found
+
+
+def nearest(quote: str, content: str) -> int | None:
+    """Offset of the paragraph most like the quote, to point at a reworded statement."""
+    best, best_ratio = None, 0.0
+    offset = 0
+    for paragraph in content.split("\n"):
+        if paragraph.strip():
+            matcher = difflib.SequenceMatcher(None, quote, paragraph, autojunk=False)
+            shared = sum(block.size for block in matcher.get_matching_blocks())
+            ratio = shared / max(len(quote), 1)
+            if ratio > best_ratio:
+                best, best_ratio = offset, ratio
+        offset += len(paragraph) + 1
+    return best if best_ratio >= 0.6 else None
+
+
+_HEDGE = re.compile(r"(?:about|approximately|roughly|around|nearly|almost|≈|~)\s*$", re.IGNORECASE)
+_ROUNDED = re.compile(
+    r"\bto (?:one|two|three|four|five|six|\d+) (?:decimals?|decimal places|significant "
+    r"(?:figures|digits))\b|\brounded\b",
+    re.IGNORECASE,
+)
+
+
+def approximate(content: str, item: numbers.Item, occurrence: Occurrence) -> bool:
+    """The prose marks the number as rounded: a hedge word before it, or a stated precision
+    ("to three decimals") in the same sentence."""
+    before = content[max(0, item.start - 16) : item.start]
+    if _HEDGE.search(before):
+        return True
+    sentence_start = max(content.rfind(". ", 0, item.start), content.rfind("\n", 0, item.start))
+    stops = [i for i in (content.find(". ", item.end), content.find("\n", item.end)) if i != -1]
+    sentence = content[sentence_start + 1 : min(stops) if stops else len(content)]
+    return bool(_ROUNDED.search(sentence))

@@ -1,0 +1,103 @@
+"""Diagnostic codes of the claims stage."""
+
+from __future__ import annotations
+
+from atlas_build.diagnostics import Severity, define
+
+STAGE = "claims"
+FILE = define(
+    "A400",
+    "claims-file-invalid",
+    Severity.ERROR,
+    "claims.yaml is not readable YAML or breaks schemas/claims.schema.json.",
+    example="claims: {id: x}",
+    fix="Repair the file at the reported position.",
+    stage=STAGE,
+)
+MISMATCH = define(
+    "A401",
+    "claim-value-mismatch",
+    Severity.ERROR,
+    "A number the lesson states differs from the value atlas-build computes, beyond the "
+    "tolerance (half a unit in the last written digit unless the claim says otherwise).",
+    example="lesson says `output is 4`, the engine computes 5",
+    fix="Correct the number in the lesson (or the claim's parameters if the lesson is right).",
+    stage=STAGE,
+)
+ANCHOR = define(
+    "A402",
+    "claim-anchor-lost",
+    Severity.ERROR,
+    "The claim's quote no longer occurs in the lesson (or occurs fewer times than "
+    "`occurrences`): the statement it checked was reworded or deleted.",
+    example="quote `output is 5.` after the sentence was rewritten",
+    fix="Update the claim's quote to the lesson's new wording, or restore the sentence.",
+    stage=STAGE,
+)
+FAILED = define(
+    "A403",
+    "claim-check-failed",
+    Severity.ERROR,
+    "A relation or property the claim checks does not hold: a derivation does not simplify "
+    "to zero, a sampled equation disagrees with the engine, an invariance is broken.",
+    example="`a_j(v_j+o)` where the derivative is `a_j(v_j-o)`",
+    fix="Correct the equation or statement in the lesson.",
+    stage=STAGE,
+)
+ERROR = define(
+    "A404",
+    "claim-error",
+    Severity.ERROR,
+    "The claim could not be evaluated: bad parameters, an unknown kind or quantity, or a "
+    "request too large for the engine.",
+    example="kind: softmax_mixture without `scores`",
+    fix="Fix the claim's parameters.",
+    stage=STAGE,
+)
+TIMEOUT = define(
+    "A405",
+    "claim-timeout",
+    Severity.ERROR,
+    "The claim did not finish within its time limit (default 10 s per claim).",
+    example="a derivation SymPy cannot simplify",
+    fix="Simplify the claim or raise `timeout`.",
+    stage=STAGE,
+)
+LATEX = define(
+    "A406",
+    "latex-unsupported",
+    Severity.ERROR,
+    "A display equation uses LaTeX outside the lesson-LaTeX dialect, or is malformed "
+    "(docs/latex-dialect.md lists what is accepted).",
+    example="\\\\mathbb{R} or 10,000 nested braces",
+    fix="Rewrite the equation with whitelisted commands.",
+    stage=STAGE,
+)
+UNCOVERED = define(
+    "A407",
+    "equation-unchecked",
+    Severity.WARNING,
+    "A display equation of a lesson with a claims file is neither checked by a claim nor "
+    "listed under `unchecked` with a reason.",
+    example="a new `$$E=mc^2$$` with no claim",
+    fix="Add a claim, or list it as unchecked.",
+    stage=STAGE,
+)
+ARITHMETIC = define(
+    "A408",
+    "arithmetic-inconsistent",
+    Severity.ERROR,
+    "Worked arithmetic in the lesson does not evaluate to the result it states.",
+    example="`0.25×(2−4)=−0.75`",
+    fix="Correct the operands or the result.",
+    stage=STAGE,
+)
+BINDING = define(
+    "A409",
+    "claim-binding-mismatch",
+    Severity.ERROR,
+    "The quote has a different number of numbers than the claim's `bind` list.",
+    example="quote with 4 numbers, bind with 3 entries",
+    fix="Give one bind entry per number.",
+    stage=STAGE,
+)

@@ -1,0 +1,197 @@
+"""Quoted vs computed: one comparison for every shape of stated number."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+
+from atlas_build.claims import numbers
+
+FLOAT_RELATIVE = 1e-9  # computed floats are compared to exact quotes within this, at least
+
+
+@dataclass(frozen=True)
+class OpenSlots:
+    """Computed "slots N onward": every slot from `start` on."""
+
+    start: int
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    quoted: str
+    computed: str
+    tolerance: str | None = None
+
+
+def show(value: Any) -> str:
+    if isinstance(value, OpenSlots):
+        return f"{value.start} onward"
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(map(str, sorted(value))) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(show(item) for item in value) + "]"
+    if hasattr(value, "tolist"):
+        return show(value.tolist())
+    if isinstance(value, sympy.Basic):
+        if value.is_Rational or value.is_Integer:
+            return str(value) if value.is_Integer else f"{str(value)} = {float(value):.6g}"
+        if value.is_number:
+            return f"{value} ≈ {float(sympy.N(value)):.6g}"
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.10g}"
+    return str(value)
+
+
+def _number(value: Any) -> sympy.Expr | float:
+    if isinstance(value, sympy.Basic):
+        return value
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, bool):
+        raise TypeError("a truth value is not a number")
+    if isinstance(value, int):
+        return sympy.Integer(value)
+    if isinstance(value, float):
+        return value
+    raise TypeError(f"cannot compare a number with {type(value).__name__}")
+
+
+def close(quoted: sympy.Expr, computed: Any, tolerance: sympy.Expr | float) -> bool:
+    """|quoted - computed| <= tolerance, in 50-digit arithmetic (quotes can exceed float64)."""
+    value = _number(computed)
+    allowed = sympy.Float(tolerance, 50)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return False
+        allowed = max(allowed, sympy.Float(FLOAT_RELATIVE * max(1.0, abs(value)), 50))
+        value = sympy.Float(value, 50)
+    exact = quoted - value
+    if exact.is_Rational:
+        return bool(abs(exact) <= tolerance)
+    return bool(abs(sympy.N(exact, 50)) <= max(allowed, sympy.Float("1e-40")))
+
+
+def terminating(value: Any) -> bool:
+    """An exact value with a finite decimal expansion (1/4 = 0.25, not 1/3 or ln 3)."""
+    if not isinstance(value, sympy.Rational):
+        return False
+    denominator = int(value.q)
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    return denominator == 1
+
+
+def auto_tolerance(
+    quantity: numbers.Quantity, computed: Any, decimals: int | None, approximate: bool = False
+) -> sympy.Expr:
+    """Exact terminating values must be written exactly unless the lesson marks an
+    approximation; otherwise half a unit in the last written digit (of the finest number
+    in the same list, since lists are written at one precision)."""
+    exact = sympy.Integer(computed) if isinstance(computed, int) else computed
+    if not (quantity.approx or approximate) and terminating(exact):
+        return sympy.Integer(0)
+    if decimals is not None and quantity.decimals is not None and decimals > quantity.decimals:
+        return sympy.Rational(1, 2) * sympy.Integer(10) ** (quantity.exponent - decimals)
+    return quantity.tolerance
+
+
+def _scalar(
+    quantity: numbers.Quantity,
+    computed: Any,
+    tolerance: Any,
+    unit: str | None,
+    decimals: int | None = None,
+    approximate: bool = False,
+) -> Verdict:
+    value = quantity.value
+    if tolerance is None:
+        allowed = auto_tolerance(quantity, computed, decimals, approximate)
+    else:
+        allowed = sympy.nsimplify(tolerance)
+    if unit is not None and quantity.unit is not None and quantity.unit != unit:
+        scale = numbers.unit_scale(quantity.unit) / numbers.unit_scale(unit)
+        value, allowed = value * scale, allowed * scale
+    ok = close(value, computed, allowed)
+    return Verdict(ok, quantity.text, show(computed), show(allowed))
+
+
+BOUNDS = {">": sympy.Gt, ">=": sympy.Ge, "<": sympy.Lt, "<=": sympy.Le}
+
+
+def bound(quantity: numbers.Quantity, computed: Any, relation: str, unit: str | None) -> Verdict:
+    """`computed RELATION quoted`: the lesson states a bound (exceeds 0.9999, below 0.34)."""
+    value = quantity.value
+    if unit is not None and quantity.unit is not None and quantity.unit != unit:
+        value = value * numbers.unit_scale(quantity.unit) / numbers.unit_scale(unit)
+    number = _number(computed)
+    holds = BOUNDS[relation](sympy.N(number, 50), sympy.N(value, 50))
+    return Verdict(
+        bool(holds), quantity.text, f"{show(computed)} (must be {relation} {quantity.text})"
+    )
+
+
+def compare(
+    item: numbers.Item,
+    computed: Any,
+    *,
+    tolerance: Any = None,
+    unit: str | None = None,
+    relation: str | None = None,
+    approximate: bool = False,
+) -> Verdict:
+    """Whether the number(s) written in the lesson agree with the computed value.
+
+    `approximate` says the prose marks the number as rounded ("about", "to three
+    decimals"), which allows half a unit in the last digit even for exact values.
+    """
+    try:
+        if relation is not None:
+            if relation not in BOUNDS or not isinstance(item, numbers.Quantity):
+                return Verdict(False, item.text, f"bound {relation!r} needs one number")
+            return bound(item, computed, relation, unit)
+        if isinstance(item, numbers.Quantity):
+            return _scalar(item, computed, tolerance, unit, None, approximate)
+        if isinstance(item, numbers.Arithmetic):
+            return _scalar(item.result, computed, tolerance, unit, None, approximate)
+        if isinstance(item, numbers.NumberList):
+            values = list(_iterable(computed))
+            if len(values) != len(item.items):
+                return Verdict(False, item.text, show(computed))
+            finest = max((q.decimals for q in item.items if q.decimals is not None), default=None)
+            verdicts = [
+                _scalar(q, v, tolerance, unit, finest, approximate)
+                for q, v in zip(item.items, values, strict=True)
+            ]
+            return Verdict(
+                all(v.ok for v in verdicts),
+                item.text,
+                show(computed),
+                verdicts[0].tolerance if verdicts else None,
+            )
+        if isinstance(item, numbers.SlotSet):
+            if isinstance(computed, OpenSlots):
+                ok = item.open_end and len(item.slots) == 1 and min(item.slots) == computed.start
+            elif isinstance(computed, int) and not isinstance(computed, bool):
+                ok = not item.open_end and item.slots == frozenset({computed})
+            else:
+                ok = not item.open_end and item.slots == frozenset(int(v) for v in computed)
+            return Verdict(ok, item.text, show(computed))
+    except (TypeError, ValueError) as error:
+        return Verdict(False, item.text, f"{show(computed)} ({error})")
+    return Verdict(False, item.text, show(computed))
+
+
+def _iterable(value: Any) -> Iterable[Any]:
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return value
+    raise TypeError(f"expected a list of values, got {type(value).__name__}")

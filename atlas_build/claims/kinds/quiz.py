@@ -1,0 +1,53 @@
+"""quiz: a "Check your understanding" answer must agree with a fact another claim computed."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from atlas_build.claims import numbers
+from atlas_build.claims.compare import compare, show
+from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
+
+
+class QuizParams(Params):
+    question: str = Field(min_length=3, description="text contained in the quiz question")
+    fact: str = Field(description="claim-id.quantity whose value the right option states")
+    tolerance: float | None = None
+    unit: str | None = Field(default=None, description="unit of the fact when options say KiB...")
+    unique: bool = Field(default=True, description="no other option may state the fact")
+
+
+@kind("quiz", QuizParams)
+def run(params: QuizParams, context: Context) -> Outcome:
+    """The stated answer, and only that option, agrees with the referenced quantity."""
+    matches = [quiz for quiz in context.lesson.quizzes if params.question in quiz.question]
+    if len(matches) != 1:
+        raise ClaimError(f"{len(matches)} quizzes have a question containing {params.question!r}")
+    quiz = matches[0]
+    fact = context.quantity(params.fact)
+    outcome = Outcome(quantities={"fact": fact})
+
+    def agrees(text: str) -> bool:
+        items = numbers.extract(text)
+        return (
+            len(items) == 1
+            and compare(items[0], fact, tolerance=params.tolerance, unit=params.unit).ok
+        )
+
+    if quiz.answer is None or quiz.answer_offset is None:
+        raise ClaimError(f"quiz {quiz.question!r} states no answer", quiz.offset)
+    right = [text for text, _ in quiz.options if agrees(text)]
+    outcome.check(
+        "answer-agrees",
+        agrees(quiz.answer),
+        f"answer {quiz.answer!r} should state {show(fact)}",
+        quiz.answer_offset,
+    )
+    if params.unique:
+        outcome.check(
+            "one-right-option",
+            len(right) == 1,
+            f"exactly one option should state {show(fact)}; found {len(right)}",
+            quiz.offset,
+        )
+    return outcome

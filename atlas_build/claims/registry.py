@@ -1,0 +1,153 @@
+"""The claim-kind registry: one module per kind registers itself; this runs them.
+
+A kind is a function from validated parameters and a `Context` to an `Outcome`:
+named computed quantities (bound to the quote's numbers afterwards) and the
+checks it made itself (derivations, engine agreement, invariances). The registry
+owns validation, ordering (claims may use other claims' quantities), timing and
+the per-claim time limit.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from atlas_build.lesson.model import Lesson, Math
+
+DEFAULT_TIMEOUT = 10.0
+
+
+class Params(BaseModel):
+    """Base of every kind's parameter model: unknown parameters are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+P = TypeVar("P", bound=Params)
+
+
+@dataclass
+class Check:
+    """One thing a kind verified; `offset` locates it in the content when known."""
+
+    name: str
+    ok: bool
+    message: str
+    offset: int | None = None
+
+
+@dataclass
+class Outcome:
+    quantities: dict[str, Any] = field(default_factory=dict)
+    checks: list[Check] = field(default_factory=list)
+    covers: set[tuple[int, int | None]] = field(default_factory=set)  # (equation, relation)
+
+    def check(self, name: str, ok: bool, message: str, offset: int | None = None) -> None:
+        self.checks.append(Check(name, bool(ok), message, offset))
+
+
+class ClaimError(Exception):
+    """The claim cannot be evaluated as written (bad parameters, unknown reference)."""
+
+    def __init__(self, message: str, offset: int | None = None) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+class ClaimTimeout(Exception):
+    pass
+
+
+@dataclass
+class Context:
+    """What a kind may use: the lesson model, its equations, other claims' results."""
+
+    lesson: Lesson
+    claim_id: str
+    occurrence_texts: list[str]
+    resolve: Callable[[str], Outcome]
+
+    def equation(self, index: int) -> Math:
+        equations = self.lesson.display_math
+        if not 0 <= index < len(equations):
+            raise ClaimError(f"the lesson has {len(equations)} display equations; no index {index}")
+        return equations[index]
+
+    def quantity(self, reference: str) -> Any:
+        """`claim-id.name[index]`: a quantity computed by another claim of the lesson."""
+        claim_id, _, name = reference.partition(".")
+        if not name:
+            raise ClaimError(f"reference {reference!r} must look like claim-id.quantity")
+        return lookup(self.resolve(claim_id).quantities, name)
+
+
+def lookup(quantities: dict[str, Any], name: str) -> Any:
+    base, *indices = name.replace("]", "").split("[")
+    if base not in quantities:
+        known = ", ".join(sorted(quantities)) or "none"
+        raise ClaimError(f"no quantity {base!r} (this claim computes: {known})")
+    value = quantities[base]
+    for index in indices:
+        try:
+            value = value[int(index)]
+        except (IndexError, TypeError, KeyError) as error:
+            raise ClaimError(f"{name}: index {index} is out of range") from error
+    return value
+
+
+@dataclass(frozen=True)
+class Kind(Generic[P]):
+    name: str
+    params: type[P]
+    run: Callable[[P, Context], Outcome]
+    summary: str
+
+
+KINDS: dict[str, Kind[Any]] = {}
+
+
+def kind(
+    name: str, params: type[P]
+) -> Callable[[Callable[[P, Context], Outcome]], Callable[[P, Context], Outcome]]:
+    def register(function: Callable[[P, Context], Outcome]) -> Callable[[P, Context], Outcome]:
+        if name in KINDS:
+            raise ValueError(f"claim kind {name!r} registered twice")
+        summary = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
+        KINDS[name] = Kind(name, params, function, summary)
+        return function
+
+    return register
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Interrupt pure-Python work (SymPy) after `seconds`; main thread only (SIGALRM)."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise ClaimTimeout(f"did not finish within {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def timed(function: Callable[[], Outcome], seconds: float) -> tuple[Outcome, float]:
+    started = time.perf_counter()
+    with time_limit(seconds):
+        outcome = function()
+    return outcome, time.perf_counter() - started

@@ -1,0 +1,360 @@
+"""Evaluate a lesson's claims and bind every checked number to the sentence that states it."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from atlas_build.cache import Cache, digest, fingerprint
+from atlas_build.claims import anchors, codes, numbers
+from atlas_build.claims.compare import compare, show
+from atlas_build.claims.file import ClaimsFile
+from atlas_build.claims.registry import (
+    DEFAULT_TIMEOUT,
+    KINDS,
+    ClaimError,
+    ClaimTimeout,
+    Context,
+    Outcome,
+    lookup,
+    timed,
+)
+from atlas_build.diagnostics import Code, Diagnostic, Location, Severity, at
+from atlas_build.latex import EvaluationError, LatexError
+from atlas_build.lesson.model import Lesson
+from atlas_build.source import Locator
+
+Fail = Callable[[Code, Location, str], None]
+FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
+
+
+@dataclass
+class ClaimResult:
+    claim_id: str
+    kind: str
+    status: str = "pass"
+    message: str = ""
+    location: Location | None = None
+    quote: str | None = None
+    values: list[dict[str, Any]] = field(default_factory=list)
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    numbers_total: int = 0
+    numbers_bound: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        where = None
+        if self.location is not None:
+            where = {
+                "path": self.location.path,
+                "line": self.location.line,
+                "column": self.location.column,
+                "contentLine": self.location.content_line,
+                "contentColumn": self.location.content_column,
+            }
+        return {
+            "id": self.claim_id,
+            "kind": self.kind,
+            "status": self.status,
+            "message": self.message,
+            "location": where,
+            "quote": self.quote,
+            "values": self.values,
+            "checks": self.checks,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def _merge(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in own.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+class LessonClaims:
+    """Runs one lesson's claims file; claims may reference each other's quantities."""
+
+    def __init__(
+        self, claims: ClaimsFile, lesson: Lesson, locator: Locator, cache: Cache | None = None
+    ) -> None:
+        self.cache = cache or Cache(None)
+        self.file = claims
+        self.lesson = lesson
+        self.locator = locator
+        self.skeleton = anchors.skeleton(lesson.content)
+        self.specs = {spec["id"]: (index, spec) for index, spec in enumerate(claims.data["claims"])}
+        self.outcomes: dict[str, Outcome | Exception] = {}
+        self._running: list[str] = []
+        defaults = claims.data.get("defaults", {})
+        self.timeout = float(defaults.get("timeout", DEFAULT_TIMEOUT))
+        self.tolerance = defaults.get("tolerance")
+
+    def outcome(self, claim_id: str) -> Outcome:
+        """Evaluate (once) the kind of a claim; used directly and by references."""
+        if claim_id not in self.specs:
+            raise ClaimError(f"no claim with id {claim_id!r} in {self.file.path}")
+        if claim_id in self._running:
+            raise ClaimError(
+                "claims reference each other in a cycle: " + " -> ".join(self._running)
+            )
+        cached = self.outcomes.get(claim_id)
+        if isinstance(cached, Exception):
+            raise ClaimError(f"claim {claim_id!r} failed to evaluate: {cached}")
+        if cached is not None:
+            return cached
+        index, spec = self.specs[claim_id]
+        kind = KINDS.get(spec["kind"])
+        if kind is None:
+            known = ", ".join(sorted(KINDS))
+            raise ClaimError(f"unknown claim kind {spec['kind']!r} (known: {known})")
+        try:
+            params = kind.params.model_validate(self._params(claim_id))
+        except ValidationError as error:
+            detail = error.errors()[0]
+            where = ".".join(str(part) for part in detail["loc"])
+            raise ClaimError(f"params.{where}: {detail['msg']}") from None
+        texts = [self.lesson.content[o.start : o.end] for o in self._occurrences(spec)[1]]
+        resolved: list[str] = []
+
+        def resolve(other: str) -> Outcome:
+            resolved.append(other)
+            return self.outcome(other)
+
+        context = Context(self.lesson, claim_id, texts, resolve)
+        key = self._key(spec["kind"], params, texts)
+        payload = self.cache.get("claim", key)
+        if payload is not None:
+            try:
+                stored = pickle.loads(payload)  # noqa: S301  (our own checksummed entries)
+            except Exception:
+                stored = None
+            if isinstance(stored, Outcome):
+                self.outcomes[claim_id] = stored
+                return stored
+        self._running.append(claim_id)
+        try:
+            result = kind.run(params, context)
+        except Exception as error:
+            self.outcomes[claim_id] = error
+            raise
+        finally:
+            self._running.pop()
+        if not resolved:  # outcomes that read other claims are not content-addressed
+            self.cache.put("claim", key, pickle.dumps(result))
+        self.outcomes[claim_id] = result
+        return result
+
+    def _key(self, kind: str, params: Any, texts: list[str]) -> str:
+        """Everything a kind may read: its parameters, the lesson's equations and quizzes,
+        and the text the quote matched."""
+        quizzes = [[q.question, [t for t, _ in q.options], q.answer] for q in self.lesson.quizzes]
+        return digest(
+            fingerprint(),
+            kind,
+            params.model_dump_json(),
+            json.dumps([math.latex for math in self.lesson.display_math]),
+            json.dumps(quizzes, ensure_ascii=False),
+            json.dumps(texts, ensure_ascii=False),
+        )
+
+    def _params(self, claim_id: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+        """A claim's params on top of those of the claim it `extends`."""
+        spec = self.specs[claim_id][1]
+        own = spec.get("params", {})
+        base_id = spec.get("extends")
+        if base_id is None:
+            return dict(own)
+        if base_id not in self.specs or base_id in seen:
+            raise ClaimError(f"`extends: {base_id}` names no claim of this file (or a cycle)")
+        return _merge(self._params(base_id, (*seen, claim_id)), own)
+
+    def _occurrences(
+        self, spec: dict[str, Any]
+    ) -> tuple[list[numbers.Item], list[anchors.Occurrence]]:
+        quote = spec.get("quote")
+        if not quote:
+            return [], []
+        return anchors.occurrences(quote, self.skeleton)
+
+    def run(self) -> list[ClaimResult]:
+        results = []
+        for claim_id, (index, spec) in self.specs.items():
+            results.append(self._run_one(claim_id, index, spec))
+        return results
+
+    def _content_at(self, offset: int | None) -> Location | None:
+        return None if offset is None else self.locator.content(offset)
+
+    def _run_one(self, claim_id: str, index: int, spec: dict[str, Any]) -> ClaimResult:
+        result = ClaimResult(claim_id, spec["kind"], quote=spec.get("quote"))
+        pointer = f"/claims/{index}"
+        claim_at = self.file.at(pointer)
+        quote_items, found = self._occurrences(spec)
+        if found:
+            result.location = self.locator.content(found[0].start)
+        seconds = float(spec.get("timeout", self.timeout))
+        if spec.get("quote") and not found:
+            self._lost(spec, pointer, found, result)
+            return self._finish(result, "fail")
+
+        def fail(code: Code, location: Location, message: str) -> None:
+            result.diagnostics.append(at(code, location, f"claim {claim_id}: {message}"))
+
+        try:
+            outcome, result.seconds = timed(lambda: self.outcome(claim_id), seconds)
+        except ClaimTimeout as error:
+            fail(codes.TIMEOUT, result.location or claim_at, str(error))
+            return self._finish(result, "error")
+        except LatexError as error:
+            fail(codes.LATEX, claim_at, f"{error.message} [{error.code}]")
+            return self._finish(result, "error")
+        except (ClaimError, EvaluationError, ValueError, ArithmeticError, TypeError) as error:
+            offset = getattr(error, "offset", None)
+            fail(codes.ERROR, self._content_at(offset) or claim_at, str(error))
+            return self._finish(result, "error")
+        except Exception as error:  # SymPy and NumPy raise many types; report, never crash
+            fail(
+                codes.ERROR,
+                result.location or claim_at,
+                f"evaluation failed: {type(error).__name__}: {error}",
+            )
+            return self._finish(result, "error")
+        for check in outcome.checks:
+            result.checks.append({"name": check.name, "ok": check.ok, "message": check.message})
+            if not check.ok:
+                where = self._content_at(check.offset) or result.location or claim_at
+                fail(codes.FAILED, where, f"{check.name}: {check.message}")
+        self._bind(spec, pointer, quote_items, found, outcome, result, fail)
+        failing = any(d.code in FAILING for d in result.diagnostics)
+        erroring = any(d.severity is Severity.ERROR for d in result.diagnostics)
+        return self._finish(result, "fail" if failing else "error" if erroring else "pass")
+
+    def _bind(
+        self,
+        spec: dict[str, Any],
+        pointer: str,
+        quote_items: list[numbers.Item],
+        found: list[anchors.Occurrence],
+        outcome: Outcome,
+        result: ClaimResult,
+        fail: Fail,
+    ) -> None:
+        """Compare every number written at every occurrence with what it is bound to."""
+        if not spec.get("quote"):
+            return
+        expected = spec.get("occurrences")
+        if expected is not None and len(found) < expected:
+            self._lost(spec, pointer, found, result)
+        binding = spec.get("bind")
+        if binding is None:
+            binding = [None] * len(quote_items)
+        if len(binding) != len(quote_items):
+            listed = ", ".join(item.text for item in quote_items) or "none"
+            message = (
+                f"the quote has {len(quote_items)} numbers ({listed}) but bind lists {len(binding)}"
+            )
+            fail(codes.BINDING, self.file.at(pointer + "/bind"), message)
+            return
+        tolerance = spec.get("tolerance", self.tolerance)
+        tolerance = None if tolerance in (None, "auto") else tolerance
+        for occurrence in found:
+            for item, bound in zip(occurrence.items, binding, strict=True):
+                result.numbers_total += 1
+                where = self.locator.content(item.start)
+                if isinstance(item, numbers.Arithmetic) and not compare(item.result, item.lhs).ok:
+                    lhs = f"the left side is {show(item.lhs)}, not {item.result.text}"
+                    fail(codes.ARITHMETIC, where, f"{item.text}: {lhs}")
+                if bound is not None:
+                    result.numbers_bound += 1
+                    rounded = anchors.approximate(self.lesson.content, item, occurrence)
+                    self._bind_item(item, bound, outcome, tolerance, rounded, pointer, result, fail)
+
+    def _bind_item(
+        self,
+        item: numbers.Item,
+        bound: str | dict[str, Any],
+        outcome: Outcome,
+        tolerance: Any,
+        rounded: bool,
+        pointer: str,
+        result: ClaimResult,
+        fail: Fail,
+    ) -> None:
+        options = bound if isinstance(bound, dict) else {"value": bound}
+        pairs: list[tuple[numbers.Item, str]] = []
+        if options.get("value"):
+            pairs.append((item, options["value"]))
+        if isinstance(item, numbers.Arithmetic):
+            names = options.get("operands") or []
+            pairs += [(o, n) for o, n in zip(item.operands, names, strict=False) if n]
+        for written, name in pairs:
+            try:
+                computed = lookup(outcome.quantities, name)
+            except ClaimError as error:
+                fail(codes.ERROR, self.file.at(pointer + "/bind"), str(error))
+                continue
+            verdict = compare(
+                written,
+                computed,
+                tolerance=options.get("tolerance", tolerance),
+                unit=options.get("unit"),
+                relation=options.get("relation"),
+                approximate=rounded,
+            )
+            where = self.locator.content(written.start)
+            result.values.append(
+                {
+                    "name": name,
+                    "quoted": verdict.quoted,
+                    "computed": verdict.computed,
+                    "tolerance": verdict.tolerance,
+                    "ok": verdict.ok,
+                    "line": where.line,
+                    "column": where.column,
+                }
+            )
+            if not verdict.ok:
+                message = f"{name}: the lesson says {verdict.quoted}, computed {verdict.computed}"
+                fail(codes.MISMATCH, where, message)
+
+    def _lost(
+        self,
+        spec: dict[str, Any],
+        pointer: str,
+        found: list[anchors.Occurrence],
+        result: ClaimResult,
+    ) -> None:
+        """A402 at the quote in claims.yaml, naming the closest text left in the lesson."""
+        near = anchors.nearest(spec["quote"], self.lesson.content)
+        hint = ""
+        if near is not None:
+            place = self.locator.content(near)
+            hint = f"; the closest text is at {place.path}:{place.line}:{place.column}"
+            if place.content_line is not None:
+                hint += f" (content line {place.content_line})"
+        expected = spec.get("occurrences")
+        count = f"found {len(found)} of {expected} occurrences" if found else "quote not found"
+        message = f"claim {result.claim_id}: {count} in the lesson{hint}"
+        result.diagnostics.append(at(codes.ANCHOR, self.file.at(pointer + "/quote"), message))
+
+    def _finish(self, result: ClaimResult, status: str) -> ClaimResult:
+        result.status = status
+        problems = [d.message for d in result.diagnostics if d.severity is Severity.ERROR]
+        if problems:
+            result.message = problems[0] + (
+                f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+            )
+        else:
+            checked = len(result.values) + len(result.checks)
+            result.message = f"{checked} check{'s' if checked != 1 else ''} passed"
+        return result
