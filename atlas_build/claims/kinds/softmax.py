@@ -27,17 +27,16 @@ def run(params: SoftmaxParams, context: Context) -> Outcome:
     if not tau.is_positive:
         raise ClaimError(f"temperature must be positive, got {tau}")
     n = len(logits)
-    scaled = [sympy.nsimplify(z / tau) for z in logits]
+    # No simplify(): SymPy already folds exp(log 3) to 3, so exact inputs give exact
+    # probabilities, and everything else is compared numerically at 50 digits.
+    scaled = [sympy.expand(z / tau) for z in logits]
     top = max(logits, key=lambda z: float(sympy.N(z, 50)))
-    weights = [sympy.exp(sympy.simplify((z - top) / tau)) for z in logits]
+    weights = [sympy.exp(sympy.expand((z - top) / tau)) for z in logits]
     total = sympy.Add(*weights)
-    probabilities = [sympy.simplify(w / total) for w in weights]
+    probabilities = [w / total for w in weights]
     entropy = -sympy.Add(*(p * sympy.log(p) for p in probabilities))
     jacobian = [
-        [
-            sympy.simplify(probabilities[i] * (int(i == j) - probabilities[j]) / tau)
-            for j in range(n)
-        ]
+        [probabilities[i] * (int(i == j) - probabilities[j]) / tau for j in range(n)]
         for i in range(n)
     ]
     numeric = [float(sympy.N(p, 50)) for p in probabilities]
@@ -46,7 +45,7 @@ def run(params: SoftmaxParams, context: Context) -> Outcome:
             "logits": logits,
             "temperature": tau,
             "scaled": scaled,
-            "shifted": [sympy.simplify(z - top) for z in logits],
+            "shifted": [sympy.expand(z - top) for z in logits],
             "probabilities": probabilities,
             "entropy": sympy.N(entropy, 50),
             "jacobian": jacobian,

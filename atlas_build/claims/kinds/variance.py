@@ -31,10 +31,9 @@ def derived_variance(width: sympy.Symbol) -> tuple[sympy.Expr, list[str]]:
     """Var(sum of `width` products) from sympy.stats, for two coordinate laws."""
     notes = []
     results = set()
-    root3 = sympy.sqrt(3)
     laws = {
         "normal": lambda name: stats.Normal(name, 0, 1),
-        "uniform": lambda name: stats.Uniform(name, -root3, root3),
+        "rademacher": lambda name: stats.Rademacher(name),
     }
     for law, make in laws.items():
         q1, k1, q2, k2 = (make(f"{n}_{law}") for n in ("q1", "k1", "q2", "k2"))
