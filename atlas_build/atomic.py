@@ -13,8 +13,19 @@ import tempfile
 from pathlib import Path
 
 
-def write_bytes(path: str | os.PathLike[str], data: bytes, *, skip_unchanged: bool = True) -> bool:
-    """Write `data` atomically; returns False when the file already held exactly `data`."""
+def write_bytes(
+    path: str | os.PathLike[str],
+    data: bytes,
+    *,
+    skip_unchanged: bool = True,
+    durable: bool = True,
+) -> bool:
+    """Write `data` atomically; returns False when the file already held exactly `data`.
+
+    `durable` also flushes the data to disk before the rename, so a power loss cannot
+    leave an empty file in place of an author's; caches, which verify their entries,
+    skip that cost.
+    """
     target = Path(path)
     if skip_unchanged and target.is_file():
         try:
@@ -29,8 +40,9 @@ def write_bytes(path: str | os.PathLike[str], data: bytes, *, skip_unchanged: bo
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         if target.exists():
             with contextlib.suppress(OSError):
                 os.chmod(temporary, target.stat().st_mode & 0o777)

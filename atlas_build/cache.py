@@ -100,4 +100,6 @@ class Cache:
             return
         header = MAGIC + hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n"
         with contextlib.suppress(OSError):  # a read-only or full disk only costs speed
-            write_bytes(self._path(namespace, key), header + payload, skip_unchanged=False)
+            write_bytes(
+                self._path(namespace, key), header + payload, skip_unchanged=False, durable=False
+            )

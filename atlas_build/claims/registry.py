@@ -108,19 +108,20 @@ class Kind(Generic[P]):
     params: type[P]
     run: Callable[[P, Context], Outcome]
     summary: str
+    cacheable: bool = True  # outcome depends only on params, equations and quoted text
 
 
 KINDS: dict[str, Kind[Any]] = {}
 
 
 def kind(
-    name: str, params: type[P]
+    name: str, params: type[P], *, cacheable: bool = True
 ) -> Callable[[Callable[[P, Context], Outcome]], Callable[[P, Context], Outcome]]:
     def register(function: Callable[[P, Context], Outcome]) -> Callable[[P, Context], Outcome]:
         if name in KINDS:
             raise ValueError(f"claim kind {name!r} registered twice")
         summary = (function.__doc__ or "").strip().splitlines()[0] if function.__doc__ else ""
-        KINDS[name] = Kind(name, params, function, summary)
+        KINDS[name] = Kind(name, params, function, summary, cacheable)
         return function
 
     return register

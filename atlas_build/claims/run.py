@@ -132,7 +132,7 @@ class LessonClaims:
 
         context = Context(self.lesson, claim_id, texts, resolve)
         key = self._key(spec["kind"], params, texts)
-        payload = self.cache.get("claim", key)
+        payload = self.cache.get("claim", key) if kind.cacheable else None
         if payload is not None:
             try:
                 stored = pickle.loads(payload)  # noqa: S301  (our own checksummed entries)
@@ -149,21 +149,20 @@ class LessonClaims:
             raise
         finally:
             self._running.pop()
-        if not resolved:  # outcomes that read other claims are not content-addressed
+        if kind.cacheable and not resolved:  # what reads other claims is not content-addressed
             self.cache.put("claim", key, pickle.dumps(result))
         self.outcomes[claim_id] = result
         return result
 
     def _key(self, kind: str, params: Any, texts: list[str]) -> str:
-        """Everything a kind may read: its parameters, the lesson's equations and quizzes,
-        and the text the quote matched."""
-        quizzes = [[q.question, [t for t, _ in q.options], q.answer] for q in self.lesson.quizzes]
+        """Everything a kind reads through its Context: its parameters, the lesson's
+        display equations and the text its quote matched. Kinds that read quizzes or
+        other claims go through `resolve`, and their outcomes are never cached."""
         return digest(
             fingerprint(),
             kind,
             params.model_dump_json(),
             json.dumps([math.latex for math in self.lesson.display_math]),
-            json.dumps(quizzes, ensure_ascii=False),
             json.dumps(texts, ensure_ascii=False),
         )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy
 from pydantic import Field
 
@@ -18,16 +20,32 @@ class EquationRef(Params):
     symbols: list[str] = Field(default_factory=list)
 
 
+@lru_cache(maxsize=256)
+def _parse(
+    latex: str,
+    indices: tuple[str, ...],
+    matrices: tuple[str, ...],
+    functions: tuple[str, ...],
+    symbols: tuple[str, ...],
+) -> tuple[Relation, ...]:
+    """Parsing is pure, and claims of one lesson (or of many similar lessons) reread the
+    same equations; SymPy objects are immutable, so sharing them is safe."""
+    found = parse_relations(
+        latex, indices=indices, matrices=matrices, functions=functions, symbols=symbols
+    )
+    return tuple(found)
+
+
 def relations(params: EquationRef, context: Context) -> tuple[Math, list[Relation]]:
     math = context.equation(params.equation)
-    found = parse_relations(
+    found = _parse(
         math.latex,
-        indices=params.indices,
-        matrices=params.matrices,
-        functions=params.functions,
-        symbols=params.symbols,
+        tuple(params.indices),
+        tuple(params.matrices),
+        tuple(params.functions),
+        tuple(params.symbols),
     )
-    return math, found
+    return math, list(found)
 
 
 def relation(params: EquationRef, context: Context, index: int) -> tuple[Math, Relation]:

@@ -32,6 +32,12 @@ class FormulaParams(Params):
     symbols: list[str] = Field(default_factory=list)
 
 
+def _value(expression: sympy.Expr, known: dict[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
+    """Substitute exact values; simplify only what does not fold to a number by itself."""
+    value = expression.xreplace(known).doit()
+    return value if value.is_number or value.free_symbols else sympy.simplify(value)
+
+
 @kind("formula", FormulaParams)
 def run(params: FormulaParams, context: Context) -> Outcome:
     """Numbers the prose derives from the lesson's defining equations, computed exactly."""
@@ -45,7 +51,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
     for _ in range(MAX_PASSES):
         progressed = False
         for symbol, expression in list(pending.items()):
-            value = sympy.simplify(expression.subs(known).doit())
+            value = _value(expression, known)
             if not value.free_symbols:
                 known[symbol] = value
                 del pending[symbol]
@@ -63,8 +69,8 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         math, stated = relation(
             EquationRef(equation=ref.equation, symbols=params.symbols), context, ref.relation
         )
-        left = sympy.simplify(stated.lhs.subs(known).doit())
-        right = sympy.simplify(stated.rhs.subs(known).doit())
+        left = _value(stated.lhs, known)
+        right = _value(stated.rhs, known)
         outcome.covers.add((ref.equation, ref.relation))
         outcome.check(
             f"identity-{ref.equation}-{ref.relation}",
@@ -74,7 +80,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         )
     for name, latex in params.expressions.items():
         expression = parse_expression(latex, symbols=params.symbols)
-        value = sympy.simplify(expression.subs(known).doit())
+        value = _value(expression, known)
         if value.free_symbols:
             raise ClaimError(
                 f"expression {name!r} still has {sorted(map(str, value.free_symbols))}"

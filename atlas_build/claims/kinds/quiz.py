@@ -17,7 +17,7 @@ class QuizParams(Params):
     unique: bool = Field(default=True, description="no other option may state the fact")
 
 
-@kind("quiz", QuizParams)
+@kind("quiz", QuizParams, cacheable=False)
 def run(params: QuizParams, context: Context) -> Outcome:
     """The stated answer, and only that option, agrees with the referenced quantity."""
     matches = [quiz for quiz in context.lesson.quizzes if params.question in quiz.question]

@@ -1,0 +1,301 @@
+"""Build at scale: a synthetic corpus of N lessons, timed cold, warm, incremental and as a site.
+
+The corpus is made from the lessons in content/: each synthetic lesson is a copy of
+one of them with a new slug, id and title, and with worked numbers changed
+consistently in the prose, the quiz and the claims file (values of the attention
+example, the batch size of the KV-cache example, the logit shift of the softmax
+example), so results are not trivially shared between lessons. Every command runs
+as a subprocess of the real CLI, in one run, and the table compares the full site
+build with a bare `mkdocs build` of the same generated docs tree.
+
+    .venv/bin/python bench/build.py                 # 1,000 lessons, medians of 3
+    .venv/bin/python bench/build.py --quick         # 30 lessons, 1 repeat (smoke)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from fractions import Fraction
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+MINUS = "\u2212"
+
+
+def decimal(value: Fraction) -> str:
+    """An exact terminating fraction written out fully, lessons' minus sign included."""
+    sign = MINUS if value < 0 else ""
+    value = abs(value)
+    whole, rest = divmod(value.numerator, value.denominator)
+    digits = ""
+    while rest and len(digits) < 12:
+        rest *= 10
+        digit, rest = divmod(rest, value.denominator)
+        digits += str(digit)
+    return sign + str(whole) + ("." + digits if digits else "")
+
+
+def vary_attention(record: dict, claims: str, rng: random.Random) -> tuple[dict, str]:
+    """New scalar values [a, b] for the worked softmax mixture (scores stay [0, ln3])."""
+    a, b = rng.sample(range(1, 10), 2)
+    o = Fraction(a + 3 * b, 4)
+    d1, d2 = Fraction(1, 4) * (a - o), Fraction(3, 4) * (b - o)
+    old = record["content"]
+    new = old.replace(
+        "scalar values \\[2,6\\], attention probabilities are \\[0.25,0.75\\] and output is 5.",
+        f"scalar values \\[{a},{b}\\], attention probabilities are \\[0.25,0.75\\] and output "
+        f"is {decimal(o)}.",
+    )
+    new = new.replace(
+        f"0.25×(2{MINUS}5)={MINUS}0.75 and score two is 0.75×(6{MINUS}5)=0.75",
+        f"0.25×({a}{MINUS}{decimal(o)})={decimal(d1)} and score two is "
+        f"0.75×({b}{MINUS}{decimal(o)})={decimal(d2)}",
+    )
+    new = new.replace(
+        "only value 2 is allowed, so output is 2", f"only value {a} is allowed, so output is {a}"
+    )
+    quiz_old = f"1.  {MINUS}0.75.\n2.  +0.75."
+    quiz_new = f"1.  {decimal(d1)}.\n2.  {decimal(-d1) if d1 < 0 else MINUS + decimal(d1)}."
+    new = new.replace(quiz_old.replace("  ", " "), quiz_new.replace("  ", " "))
+    new = new.replace(
+        f"Answer and reasoning\n\n{MINUS}0.75.\n\n{MINUS}0.75.",
+        f"Answer and reasoning\n\n{decimal(d1)}.\n\n{decimal(d1)}.",
+    )
+    record = dict(record, content=new)
+    claims = claims.replace("values: [2, 6]", f"values: [{a}, {b}]")
+    return record, claims
+
+
+def vary_kv(text: str, claims: str, rng: random.Random) -> tuple[str, str]:
+    """A different batch size N in the KV-cache example (16 -> n)."""
+    n = rng.choice([2, 3, 4, 5, 6, 8, 10, 12, 20, 24, 32])
+    text = text.replace(
+        "a batch of N = 16 such sequences holds 16 GiB",
+        f"a batch of N = {n} such sequences holds {n} GiB",
+    )
+    text = text.replace("64 GiB for the batch of 16", f"{4 * n} GiB for the batch of {n}")
+    claims = claims.replace("N: 16}", f"N: {n}}}")
+    return text, claims
+
+
+def vary_softmax(text: str, claims: str, rng: random.Random) -> tuple[str, str]:
+    """A different constant added to both logits in the shift-invariance example."""
+    shift = rng.randint(2, 999)
+    text = text.replace("Adding 5 to both logits", f"Adding {shift} to both logits")
+    claims = claims.replace("shift: 5}", f"shift: {shift}}}")
+    return text, claims
+
+
+def generate(count: int, target: Path, seed: int = 0) -> None:
+    """Write `count` lessons under target/ as variants of the lessons in content/."""
+    sys.path.insert(0, str(ROOT))
+    from atlas_build.authoring.records import dumps, refresh
+
+    rng = random.Random(seed)
+    sources = sorted(path for path in (ROOT / "content").iterdir() if path.is_dir())
+    for number in range(count):
+        source = sources[number % len(sources)]
+        slug = f"{source.name}-{number:05d}"
+        folder = target / slug
+        folder.mkdir(parents=True)
+        claims = (source / "claims.yaml").read_text(encoding="utf-8")
+        if (source / "record.json").exists():
+            record = json.loads((source / "record.json").read_text(encoding="utf-8"))
+            record, claims = vary_attention(record, claims, rng)
+            old_id = record["id"]
+            record["id"] = f"{old_id}-{number:05d}"
+            record["title"] = f"{record['title']} ({number})"
+            record["related"], record["supersedes"], record["supersededBy"] = [], [], []
+            record, _ = refresh(record)
+            (folder / "record.json").write_text(dumps(record), encoding="utf-8")
+            claims = claims.replace(f"lesson: {old_id}", f"lesson: {record['id']}")
+        else:
+            text = (source / "lesson.md").read_text(encoding="utf-8")
+            vary = vary_kv if "kv" in source.name else vary_softmax
+            text, claims = vary(text, claims, rng)
+            old_id = re.search(r"^id: (.+)$", text, re.M).group(1)  # type: ignore[union-attr]
+            text = text.replace(f"id: {old_id}", f"id: {old_id}-{number:05d}", 1)
+            text = re.sub(r"^related:\n(?:  - .*\n)*", "related: []\n", text, count=1, flags=re.M)
+            text = re.sub(r"^title: (.+)$", rf"title: \1 ({number})", text, count=1, flags=re.M)
+            claims = claims.replace(f"lesson: {old_id}", f"lesson: {old_id}-{number:05d}")
+            (folder / "lesson.md").write_text(text, encoding="utf-8")
+        (folder / "claims.yaml").write_text(claims, encoding="utf-8")
+
+
+class PeakMemory:
+    """Peak resident memory of a process and all its descendants, sampled from /proc."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid, self.peak = pid, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _tree(self) -> list[int]:
+        children: dict[int, list[int]] = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as handle:
+                        parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+                except (OSError, ValueError, IndexError):
+                    continue
+                children.setdefault(parent, []).append(int(entry))
+        found, todo = [], [self.pid]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            todo.extend(children.get(pid, []))
+        return found
+
+    def _rss(self, pid: int) -> int:
+        try:
+            with open(f"/proc/{pid}/status") as handle:
+                for line in handle:
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1]) * 1024
+        except OSError:
+            pass
+        return 0
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, sum(self._rss(pid) for pid in self._tree()))
+            self._stop.wait(0.05)
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
+def timed(command: list[str], cwd: Path, expect: tuple[int, ...] = (0,)) -> tuple[float, int]:
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    memory = PeakMemory(process.pid)
+    _, stderr = process.communicate()
+    elapsed = time.perf_counter() - started
+    peak = memory.stop()
+    if process.returncode not in expect:
+        tail = stderr.decode("utf-8", "replace")[-2000:]
+        raise SystemExit(f"{' '.join(command)} exited {process.returncode}:\n{tail}")
+    return elapsed, peak
+
+
+def edit_one(corpus: Path, round_number: int) -> None:
+    """Change one worked number of one lesson, consistently, as an author would."""
+    folder = sorted(p for p in corpus.iterdir() if p.name.startswith("softmax"))[0]
+    lesson = folder / "lesson.md"
+    claims = folder / "claims.yaml"
+    shift = 1000 + round_number
+    lesson.write_text(
+        re.sub(
+            r"Adding \d+ to both logits",
+            f"Adding {shift} to both logits",
+            lesson.read_text(encoding="utf-8"),
+        ),
+        encoding="utf-8",
+    )
+    claims.write_text(
+        re.sub(r"shift: \d+}", f"shift: {shift}}}", claims.read_text(encoding="utf-8")),
+        encoding="utf-8",
+    )
+
+
+def measure(count: int, repeats: int, work: Path, site: bool) -> dict[str, object]:
+    corpus = work / f"content-{count}"
+    generate(count, corpus)
+    cli = [str(BIN / "atlas-build")]
+    cache = work / "cache"
+    rows: dict[str, list[float]] = {}
+    peaks: dict[str, int] = {}
+
+    def run(name: str, command: list[str], before: object = None) -> None:
+        if callable(before):
+            before()
+        elapsed, peak = timed(command, ROOT)
+        rows.setdefault(name, []).append(elapsed)
+        peaks[name] = max(peaks.get(name, 0), peak)
+
+    check = [*cli, "check", str(corpus), "--cache-dir", str(cache), "-q"]
+    for round_number in range(repeats):
+        run("check cold", check, lambda: shutil.rmtree(cache, ignore_errors=True))
+        run("check warm, no change", check)
+        run("check warm, one lesson edited", check, lambda n=round_number: edit_one(corpus, n))  # type: ignore[misc]
+    if site:
+        build = [
+            *cli,
+            "build",
+            str(corpus),
+            "--cache-dir",
+            str(cache),
+            "-q",
+            "--out",
+            str(work / "build"),
+            "--site-dir",
+            str(work / "site"),
+        ]
+        for _ in range(repeats):
+            run("build cold (full site)", build, lambda: shutil.rmtree(cache, ignore_errors=True))
+            docs = work / "build" / "docs"
+            mkdocs = [
+                str(BIN / "mkdocs"),
+                "build",
+                "--strict",
+                "-f",
+                str(ROOT / "mkdocs.yml"),
+                "-d",
+                str(work / "bare-site"),
+            ]
+            env_docs = {"ATLAS_DOCS_DIR": str(docs)}
+            os.environ.update(env_docs)
+            run("mkdocs build (bare, same docs)", mkdocs)
+    return {
+        "lessons": count,
+        "repeats": repeats,
+        "median_seconds": {name: statistics.median(times) for name, times in rows.items()},
+        "all_seconds": rows,
+        "peak_memory_bytes": peaks,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lessons", type=int, nargs="+", default=[1000])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="30 lessons, one repeat")
+    parser.add_argument("--no-site", action="store_true", help="skip the site build rows")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "build.json"))
+    args = parser.parse_args()
+    counts, repeats = ([30], 1) if args.quick else (args.lessons, args.repeats)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="atlas-bench-") as temporary:
+        for count in counts:
+            work = Path(temporary) / str(count)
+            work.mkdir()
+            results.append(measure(count, repeats, work, not args.no_site))
+    print(f"{'lessons':>8} {'measurement':<34} {'median s':>9} {'peak MiB':>9}")
+    for result in results:
+        for name, seconds in result["median_seconds"].items():  # type: ignore[union-attr]
+            peak = result["peak_memory_bytes"][name] / 2**20  # type: ignore[index]
+            print(f"{result['lessons']:>8} {name:<34} {seconds:>9.2f} {peak:>9.0f}")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps({"cores": os.cpu_count(), "results": results}, indent=2))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
