@@ -200,6 +200,22 @@ def _finish(outcome: object) -> int:
     return EXIT_FINDINGS if outcome.diagnostics else EXIT_OK
 
 
+def cmd_selftest(args: argparse.Namespace) -> int:
+    from atlas_build import selftest
+
+    options = _options(args)
+    results = selftest.selftest(args.paths or [DEFAULT_PATH], options)
+    render = selftest.render_json if args.format == "json" else selftest.render_text
+    sys.stdout.write(render(results))
+    if any(result.baseline_errors for result in results):
+        return EXIT_FINDINGS
+    if args.fail_under is not None and any(
+        100 * result.rate < args.fail_under for result in results
+    ):
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     from atlas_build.diagnostics import registry
 
@@ -257,6 +273,14 @@ def build_parser() -> argparse.ArgumentParser:
     fix.add_argument("--dry-run", action="store_true", help="report changes, write nothing")
     fix.add_argument("--max-bytes", type=_byte_size, default=load.DEFAULT_MAX_BYTES)
     fix.set_defaults(run=cmd_fix)
+
+    selftest = commands.add_parser("selftest", help="mutation-test lessons' checks")
+    _add_check_options(selftest)
+    selftest.add_argument("--format", choices=("text", "json"), default="text")
+    selftest.add_argument(
+        "--fail-under", type=float, metavar="PERCENT", help="exit 1 below this kill rate"
+    )
+    selftest.set_defaults(run=cmd_selftest)
 
     explain = commands.add_parser("explain", help="document diagnostic codes")
     explain.add_argument("codes", nargs="*", metavar="CODE", help="codes or names (default: all)")

@@ -1,0 +1,182 @@
+"""`atlas-build selftest`: mutation testing for lessons.
+
+Each lesson with a claims file is mutated one edit at a time (see `mutants`); each
+mutant is re-hashed so integrity passes, then checked by the real pipeline. A
+mutant is killed when the check reports an error; the survivors are the
+statements nothing guards. Mutants run in a process pool and share the claim
+cache, so only the claims a mutant touches are re-evaluated.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from atlas_build import load, pipeline
+from atlas_build.authoring import frontmatter, records
+from atlas_build.diagnostics import Severity
+from atlas_build.selftest.mutants import Mutant, generate
+
+
+@dataclass
+class Outcome:
+    mutant: Mutant
+    killed: bool
+    by: list[str]  # codes of the errors that killed it
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass
+class LessonResult:
+    path: str
+    baseline_errors: int
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    @property
+    def killed(self) -> int:
+        return sum(1 for outcome in self.outcomes if outcome.killed)
+
+    @property
+    def rate(self) -> float:
+        return self.killed / len(self.outcomes) if self.outcomes else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "baselineErrors": self.baseline_errors,
+            "mutants": len(self.outcomes),
+            "killed": self.killed,
+            "killRate": round(self.rate, 4),
+            "survivors": [
+                {
+                    "kind": o.mutant.kind,
+                    "description": o.mutant.description,
+                    "line": o.line,
+                    "column": o.column,
+                    "original": o.mutant.original,
+                    "replacement": o.mutant.replacement,
+                }
+                for o in self.outcomes
+                if not o.killed
+            ],
+            "kills": {
+                kind: sum(1 for o in self.outcomes if o.mutant.kind == kind and o.killed)
+                for kind in sorted({o.mutant.kind for o in self.outcomes})
+            },
+        }
+
+
+@dataclass(frozen=True)
+class _Job:
+    found: load.Found
+    mutant: Mutant
+    options: pipeline.Options
+    known: frozenset[str]
+    slugs: frozenset[str]
+
+
+def _write_variant(found: load.Found, content: str, folder: Path) -> Path:
+    """A copy of the lesson with `content` as its body, computed fields re-hashed."""
+    folder.mkdir(parents=True)
+    source = found.path
+    claims = source.parent / load.CLAIMS_FILE
+    if claims.is_file():
+        shutil.copyfile(claims, folder / load.CLAIMS_FILE)
+    if source.name == load.LESSON_FILE:
+        text = source.read_text(encoding="utf-8")
+        parts = frontmatter.split(text)
+        assert parts is not None
+        target = folder / load.LESSON_FILE
+        target.write_text(text[: parts[2]] + content, encoding="utf-8")
+        return target
+    data = json.loads(source.read_text(encoding="utf-8"))
+    data["content"] = content
+    data, _ = records.refresh(data)
+    target = folder / load.RECORD_FILE
+    target.write_text(records.dumps(data), encoding="utf-8")
+    return target
+
+
+def _run_mutant(job: _Job) -> Outcome:
+    source = load.read(job.found, max_bytes=job.options.max_bytes)
+    assert source.data is not None
+    content = job.mutant.apply(source.data["content"])
+    with tempfile.TemporaryDirectory(prefix="atlas-selftest-") as temporary:
+        path = _write_variant(job.found, content, Path(temporary) / job.found.path.parent.name)
+        found = load.Found(path, path.parent.parent)
+        checked = pipeline.check_one(found, job.known, job.slugs, job.options)
+    errors = [d for d in checked.report.diagnostics if d.severity is Severity.ERROR]
+    where = source.locator.content(job.mutant.offset)
+    return Outcome(job.mutant, bool(errors), sorted({d.code for d in errors}), where.line,
+                   where.column)  # fmt: skip
+
+
+def selftest(paths: list[str], options: pipeline.Options) -> list[LessonResult]:
+    """Kill rates of every lesson with a claims file under `paths`."""
+    from atlas_build import lesson as lesson_stage
+    from atlas_build.claims import file as claims_file
+
+    results: list[LessonResult] = []
+    report, checked = pipeline.check(paths, options)
+    known = frozenset(item.report.id for item in checked if item.report.id)
+    slugs = frozenset(item.report.slug for item in checked if item.report.slug)
+    jobs: list[_Job] = []
+    owners: list[LessonResult] = []
+    for item in checked:
+        pipeline.materialize(item, options)
+        source = item.source
+        if source is None or source.claims_path is None or item.record is None:
+            continue
+        errors = item.report.count(Severity.ERROR)
+        result = LessonResult(item.report.path, errors)
+        results.append(result)
+        if errors:
+            continue  # a lesson that fails already cannot tell which mutants its checks catch
+        spec, _ = claims_file.read(source.claims_path)
+        quotes = [c["quote"] for c in (spec.data["claims"] if spec else []) if c.get("quote")]
+        model = item.lesson or lesson_stage.build(item.record.content)
+        for mutant in generate(quotes, model):
+            jobs.append(_Job(item.found, mutant, options, known, slugs))
+            owners.append(result)
+    workers = max(1, min(options.jobs, len(jobs)))
+    if workers == 1:
+        outcomes = list(map(_run_mutant, jobs))
+    else:
+        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+            outcomes = list(pool.map(_run_mutant, jobs, chunksize=4))
+    for owner, outcome in zip(owners, outcomes, strict=True):
+        owner.outcomes.append(outcome)
+    del report
+    return results
+
+
+def render_text(results: list[LessonResult]) -> str:
+    lines: list[str] = []
+    for result in results:
+        if result.baseline_errors:
+            lines.append(f"{result.path}: has {result.baseline_errors} errors; fix them first")
+            continue
+        lines.append(
+            f"{result.path}: {result.killed}/{len(result.outcomes)} mutants killed "
+            f"({100 * result.rate:.1f}%)"
+        )
+        for outcome in result.outcomes:
+            if not outcome.killed:
+                lines.append(
+                    f"  {result.path}:{outcome.line}:{outcome.column}: survived "
+                    f"[{outcome.mutant.kind}] {outcome.mutant.description}"
+                )
+    return "\n".join(lines) + "\n"
+
+
+def render_json(results: list[LessonResult]) -> str:
+    return (
+        json.dumps({"lessons": [r.to_json() for r in results]}, indent=2, ensure_ascii=False) + "\n"
+    )
