@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from atlas_build import __version__, load, pipeline
 from atlas_build import cache as caching
@@ -127,8 +128,30 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    """Check, then write outputs, holding a lock so concurrent builds take turns."""
     from pathlib import Path
 
+    from filelock import FileLock, Timeout
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(out / ".atlas-build.lock"))
+    try:
+        lock.acquire(timeout=0.1)
+    except Timeout:
+        print(f"atlas-build: another build holds {lock.lock_file}; waiting", file=sys.stderr)
+        try:
+            lock.acquire(timeout=args.lock_timeout)
+        except Timeout:
+            print("atlas-build: error: gave up waiting for the other build", file=sys.stderr)
+            return EXIT_USAGE
+    try:
+        return _build(args, out)
+    finally:
+        lock.release()
+
+
+def _build(args: argparse.Namespace, out: Path) -> int:
     from atlas_build.authoring.emit import emit
 
     report, checked = _check(args)
@@ -139,7 +162,6 @@ def cmd_build(args: argparse.Namespace) -> int:
             "atlas-build: build stopped: fix the errors above (or --allow-errors)", file=sys.stderr
         )
         return status
-    out = Path(args.out)
     written = 0
     options = _options(args)
     for item in checked:
@@ -249,6 +271,13 @@ def build_parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="check, then emit records and lesson data")
     _add_check_options(build)
     build.add_argument("--out", default="build", metavar="DIR", help="output directory")
+    build.add_argument(
+        "--lock-timeout",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="how long to wait for a concurrent build to finish",
+    )
     build.add_argument(
         "--allow-errors", action="store_true", help="publish even when lessons have errors"
     )
