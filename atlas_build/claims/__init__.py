@@ -78,7 +78,7 @@ def evaluate(
             evaluation.diagnostics.append(
                 at(
                     codes.UNCOVERED,
-                    locator.content(math.offset),
+                    locator.content(math.offset + _leading_space(math.latex)),
                     f"display equation {math.index} is not checked by any claim; add one or "
                     "list it under `unchecked` with a reason",
                 )
@@ -98,3 +98,7 @@ def evaluate(
         },
     }
     return evaluation
+
+
+def _leading_space(text: str) -> int:
+    return len(text) - len(text.lstrip())

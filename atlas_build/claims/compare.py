@@ -103,6 +103,25 @@ def auto_tolerance(
     return quantity.tolerance
 
 
+def parse_tolerance(value: Any) -> sympy.Expr | None:
+    """A tolerance from a claims file, read without eval: a number, a number lessons
+    write (`"1e-3"`, `"1/100"`), or `auto` (None: the default rule)."""
+    if value is None or value == "auto":
+        return None
+    if isinstance(value, bool):
+        raise ValueError("a tolerance must be a number or `auto`")
+    if isinstance(value, int):
+        return sympy.Integer(value)
+    if isinstance(value, float):
+        if not math.isfinite(value) or value < 0:
+            raise ValueError(f"tolerance {value!r} must be a finite number >= 0")
+        return sympy.Rational(str(value))
+    parsed = numbers.parse_number(str(value))
+    if not parsed.is_number or parsed.is_negative:
+        raise ValueError(f"tolerance {value!r} must be a number >= 0 or `auto`")
+    return parsed
+
+
 def _scalar(
     quantity: numbers.Quantity,
     computed: Any,
@@ -115,7 +134,9 @@ def _scalar(
     if tolerance is None:
         allowed = auto_tolerance(quantity, computed, decimals, approximate)
     else:
-        allowed = sympy.nsimplify(tolerance)
+        allowed = parse_tolerance(tolerance)
+        if allowed is None:
+            allowed = auto_tolerance(quantity, computed, decimals, approximate)
     if unit is not None and quantity.unit is not None and quantity.unit != unit:
         scale = numbers.unit_scale(quantity.unit) / numbers.unit_scale(unit)
         value, allowed = value * scale, allowed * scale

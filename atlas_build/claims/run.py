@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.claims import anchors, codes, numbers
-from atlas_build.claims.compare import compare, show
+from atlas_build.claims.compare import compare, parse_tolerance, show
 from atlas_build.claims.file import ClaimsFile
 from atlas_build.claims.registry import (
     DEFAULT_TIMEOUT,
@@ -265,6 +265,13 @@ class LessonClaims:
             fail(codes.BINDING, self.file.at(pointer + "/bind"), message)
             return
         tolerance = spec.get("tolerance", self.tolerance)
+        tolerances = [tolerance] + [b.get("tolerance") for b in binding if isinstance(b, dict)]
+        for value in tolerances:
+            try:
+                parse_tolerance(value)
+            except ValueError as error:
+                fail(codes.ERROR, self.file.at(pointer), f"bad tolerance: {error}")
+                return
         tolerance = None if tolerance in (None, "auto") else tolerance
         for occurrence in found:
             for item, bound in zip(occurrence.items, binding, strict=True):
@@ -310,7 +317,8 @@ class LessonClaims:
                 relation=options.get("relation"),
                 approximate=rounded,
             )
-            where = self.locator.content(written.start)
+            at_number = written.result if isinstance(written, numbers.Arithmetic) else written
+            where = self.locator.content(at_number.start)
             result.values.append(
                 {
                     "name": name,

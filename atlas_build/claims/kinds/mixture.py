@@ -61,7 +61,7 @@ def run(params: MixtureParams, context: Context) -> Outcome:
         raise ClaimError(f"{len(scores)} scores but {len(values)} values")
     weights = [sympy.exp(score) for score in scores]
     total = sympy.Add(*weights)
-    probabilities = [sympy.nsimplify(sympy.simplify(w / total)) for w in weights]
+    probabilities = [sympy.simplify(w / total) for w in weights]
     output = sympy.simplify(sympy.Add(*(p * v for p, v in zip(probabilities, values, strict=True))))
     derivatives = [
         sympy.simplify(p * (v - output)) for p, v in zip(probabilities, values, strict=True)

@@ -8,6 +8,8 @@ Monte Carlo run of the engine's scores within a standard-error tolerance.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import sympy
 import sympy.stats as stats
 from pydantic import Field
@@ -21,7 +23,9 @@ from atlas_build.latex import EvaluationError, evaluate
 class VarianceParams(EquationRef):
     relation: int = Field(ge=0)
     width: str = Field(default="d_k", description="the symbol naming the vector width")
-    widths: list[int] = Field(default=[4, 16, 64], min_length=1, max_length=8)
+    widths: list[Annotated[int, Field(ge=1, le=4096)]] = Field(
+        default=[4, 16, 64], min_length=1, max_length=8
+    )
     samples: int = Field(default=100_000, ge=1000, le=2_000_000)
     sigmas: float = Field(default=4.0, gt=0)
     seed: int = 0

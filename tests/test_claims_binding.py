@@ -1,0 +1,626 @@
+"""Binding quoted numbers to computed quantities: list lengths, occurrences, tolerance rules,
+bounds and units; coverage; the claims array in the JSON report and in every output format."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+FRONT_MATTER = """\
+---
+schemaVersion: 1
+id: atlas-lesson-{slug}
+title: Binding probe
+category: learning
+format: Atlas lesson
+description: A small lesson written for the claims binding tests.
+canonicalUrl: https://atlas.example.org/learn/{slug}/
+publishedDate: null
+revisionDate: "2026-11-29"
+author: null
+topic: Transformer computation
+series: null
+license: null
+rightsUrl: https://atlas.example.org/licenses.html
+version: "1.0.0"
+status: Published educational lesson
+evidenceScope: Authored arithmetic for tests.
+contentCoverage: published-lesson
+artifactUrl: null
+interactiveUrl: null
+related: []
+supersedes: []
+supersededBy: []
+jsonUrl: null
+markdownUrl: null
+citations: []
+contentFormat: text/markdown
+---
+Transformer computation · Atlas v1.0.0
+
+# Binding probe
+
+"""
+
+
+@dataclass
+class Checked:
+    folder: Path
+    lesson_text: str
+    claims_text: str
+    record: Any  # RecordReport
+
+    def status(self) -> dict[str, str]:
+        return {claim["id"]: claim["status"] for claim in self.record.claims}
+
+    def claim(self, claim_id: str) -> dict[str, Any]:
+        return next(claim for claim in self.record.claims if claim["id"] == claim_id)
+
+    def found(self, code: str) -> list[Any]:
+        return [d for d in self.record.diagnostics if d.code == code]
+
+    def errors(self) -> list[Any]:
+        return [d for d in self.record.diagnostics if d.severity.value == "error"]
+
+    def lesson_at(self, needle: str, occurrence: int = 0, shift: int = 0) -> tuple[int, int]:
+        return position(self.lesson_text, needle, occurrence, shift)
+
+    def claims_at(self, needle: str, shift: int = 0) -> tuple[int, int]:
+        return position(self.claims_text, needle, 0, shift)
+
+
+def position(text: str, needle: str, occurrence: int = 0, shift: int = 0) -> tuple[int, int]:
+    index = -1
+    for _ in range(occurrence + 1):
+        index = text.index(needle, index + 1)
+    index += shift
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def write_lesson(root: Path, slug: str, body: str, claims: str) -> Path:
+    folder = root / slug
+    folder.mkdir(parents=True)
+    text = FRONT_MATTER.format(slug=slug) + textwrap.dedent(body).lstrip()
+    (folder / "lesson.md").write_text(text, encoding="utf-8")
+    (folder / "claims.yaml").write_text(textwrap.dedent(claims).lstrip(), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def lesson(tmp_path: Path):
+    """Write lesson.md + claims.yaml under tmp_path and run the real pipeline on them."""
+    from atlas_build import pipeline
+
+    def make(body: str, claims: str, slug: str = "probe") -> Checked:
+        folder = write_lesson(tmp_path, slug, body, claims)
+        report, _ = pipeline.check([str(folder)], pipeline.Options())
+        [record] = report.records
+        return Checked(
+            folder,
+            (folder / "lesson.md").read_text(encoding="utf-8"),
+            (folder / "claims.yaml").read_text(encoding="utf-8"),
+            record,
+        )
+
+    return make
+
+
+def at(diagnostic: Any) -> tuple[int, int]:
+    return diagnostic.line, diagnostic.column
+
+
+def yaml_string(text: str) -> str:
+    """A YAML double-quoted scalar (JSON strings are valid YAML)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def mixture_claim(claim_id: str, quote: str, bind: str, extra: str = "") -> str:
+    return f"""
+  - id: {claim_id}
+    kind: softmax_mixture
+    quote: {yaml_string(quote)}
+    bind: {bind}
+    params: {{scores: ["0", "ln 3"], values: [2, 6]}}{extra}
+"""
+
+
+# --- bind lists and occurrences -----------------------------------------------------------
+
+WORKED = "With scores \\[0,ln3\\] and values \\[2,6\\] the output is 5."
+
+
+def test_bind_list_shorter_than_the_quote_is_a409_at_bind(lesson):
+    body = f"## Worked example\n\n{WORKED}\n"
+    result = lesson(body, "claims:" + mixture_claim("mix", WORKED, "[scores, values]"))
+    assert result.status() == {"mix": "error"}
+    [problem] = result.found("A409")
+    assert "the quote has 3 numbers (\\[0,ln3\\], \\[2,6\\], 5) but bind lists 2" in (
+        problem.message
+    )
+    assert at(problem) == result.claims_at("bind: ", shift=6)
+    assert result.record.coverage["numbers"] == {"total": 0, "bound": 0}
+
+
+def test_bind_list_longer_than_the_quote_is_a409(lesson):
+    body = f"## Worked example\n\n{WORKED}\n"
+    bind = "[scores, values, output, probabilities]"
+    result = lesson(body, "claims:" + mixture_claim("mix", WORKED, bind))
+    [problem] = result.found("A409")
+    assert "has 3 numbers" in problem.message and "bind lists 4" in problem.message
+
+
+def test_occurrences_checks_every_copy(lesson):
+    body = f"## Worked example\n\n{WORKED}\n\n## Again\n\n{WORKED.replace('5.', '4.')}\n"
+    claims = "claims:" + mixture_claim(
+        "mix", WORKED, "[scores, values, output]", "\n    occurrences: 2"
+    )
+    result = lesson(body, claims)
+    assert result.status() == {"mix": "fail"}
+    [mismatch] = result.found("A401")
+    assert "output: the lesson says 4, computed 5" in mismatch.message
+    assert at(mismatch) == result.lesson_at("the output is 4", shift=len("the output is "))
+    assert result.record.coverage["numbers"] == {"total": 6, "bound": 6}
+
+
+def test_occurrences_two_with_one_removed_is_a402(lesson):
+    body = f"## Worked example\n\n{WORKED}\n\n## Again\n\nThe same example, reworded.\n"
+    claims = "claims:" + mixture_claim(
+        "mix", WORKED, "[scores, values, output]", "\n    occurrences: 2"
+    )
+    result = lesson(body, claims)
+    assert result.status() == {"mix": "fail"}
+    [lost] = result.found("A402")
+    assert "claim mix: found 1 of 2 occurrences" in lost.message
+    assert at(lost) == result.claims_at("quote: ", shift=7)
+    # the copy that is left is still checked
+    assert [v["ok"] for v in result.claim("mix")["values"]] == [True, True, True]
+
+
+def test_occurrences_two_both_present_passes(lesson):
+    body = f"## Worked example\n\n{WORKED}\n\n## Again\n\n{WORKED}\n"
+    claims = "claims:" + mixture_claim(
+        "mix", WORKED, "[scores, values, output]", "\n    occurrences: 2"
+    )
+    result = lesson(body, claims)
+    assert result.status() == {"mix": "pass"}
+    assert len(result.claim("mix")["values"]) == 6
+
+
+def test_null_binding_is_counted_but_not_bound(lesson):
+    body = f"## Worked example\n\n{WORKED}\n"
+    result = lesson(body, "claims:" + mixture_claim("mix", WORKED, "[null, values, output]"))
+    assert result.status() == {"mix": "pass"}
+    assert result.record.coverage["numbers"] == {"total": 3, "bound": 2}
+    assert [v["name"] for v in result.claim("mix")["values"]] == ["values", "output"]
+
+
+def test_edited_number_keeps_its_anchor(lesson):
+    """The quote is matched on its words: `\\[2,7\\]` is found and compared, not lost."""
+    body = f"## Worked example\n\n{WORKED.replace('[2,6', '[2,7')}\n"
+    result = lesson(body, "claims:" + mixture_claim("mix", WORKED, "[scores, values, output]"))
+    assert result.found("A402") == []
+    [mismatch] = result.found("A401")
+    assert "values: the lesson says \\[2,7\\], computed [2, 6]" in mismatch.message
+    assert at(mismatch) == result.lesson_at("\\[2,7")
+
+
+# --- tolerance rules ----------------------------------------------------------------------
+
+
+def softmax_top(sentence_number: str, bind: str = "[top]") -> tuple[str, str]:
+    sentence = f"The top probability is {sentence_number}."
+    claims = f"""
+claims:
+  - id: top
+    kind: softmax
+    quote: {yaml_string(sentence)}
+    bind: {bind}
+    params: {{logits: [2, 1, 0], temperature: 1}}
+"""
+    return f"## Worked example\n\n{sentence}\n", claims
+
+
+@pytest.mark.parametrize(
+    ("written", "status"),
+    [
+        ("0.665", "pass"),  # 0.66524..., half a unit in the last digit
+        ("0.67", "pass"),
+        ("0.6652", "pass"),
+        ("0.666", "fail"),
+        ("0.6653", "fail"),
+        ("0.66", "fail"),
+    ],
+)
+def test_half_a_unit_in_the_last_digit_for_inexact_values(lesson, written, status):
+    result = lesson(*softmax_top(written))
+    assert result.status() == {"top": status}
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        assert f"top: the lesson says {written}, computed" in mismatch.message
+        assert "0.665241" in mismatch.message
+        assert at(mismatch) == result.lesson_at(written)
+
+
+@pytest.mark.parametrize(
+    ("written", "status"),
+    [
+        ("0.25", "pass"),
+        ("0.250", "pass"),
+        ("1/4", "pass"),
+        ("0.3", "fail"),  # 1/4 is exact: an unmarked 0.3 is wrong, not rounded
+        ("0.2", "fail"),
+        ("0.251", "fail"),
+        ("about 0.3", "pass"),  # a hedge marks rounding
+        ("≈0.3", "pass"),
+        ("about 0.4", "fail"),
+    ],
+)
+def test_exact_terminating_values_must_be_written_exactly(lesson, written, status):
+    sentence = f"The first weight is {written}."
+    claims = "claims:" + mixture_claim("weight", sentence, '["probabilities[0]"]')
+    result = lesson(f"## Worked example\n\n{sentence}\n", claims)
+    assert result.status() == {"weight": status}
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        assert "the lesson says" in mismatch.message and "computed 1/4 = 0.25" in mismatch.message
+
+
+READ_BODY = """
+## Science and assumptions
+
+### Reading time
+
+$$
+t=\\frac{{B}}{{w}}
+$$
+
+{sentence}
+"""
+
+
+def reading(sentence: str, bind: str) -> tuple[str, str]:
+    claims = f"""
+claims:
+  - id: read
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: {bind}
+    params:
+      values: {{B: 1073741824, w: 1000000000}}
+      use: [{{equation: 0, relation: 0}}]
+"""
+    return READ_BODY.format(sentence=sentence), claims
+
+
+@pytest.mark.parametrize(
+    ("time_text", "status"),
+    [
+        ("about 1.07", "pass"),  # t = 1.073741824 exactly; the hedge allows rounding
+        ("roughly 1.074", "pass"),
+        ("1.073741824", "pass"),
+        ("1.07", "fail"),  # exact and terminating, written without a hedge
+        ("about 1.08", "fail"),
+        ("about 1.1", "pass"),
+        ("about 1.0", "fail"),
+    ],
+)
+def test_hedged_rounding(lesson, time_text, status):
+    sentence = f"Reading 1 GiB at 10⁹ bytes per second takes {time_text} seconds."
+    result = lesson(*reading(sentence, "[{value: B, unit: bytes}, w, t]"))
+    assert result.status() == {"read": status}
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        assert "2097152/1953125 = 1.07374" in mismatch.message
+
+
+def test_stated_precision_in_the_sentence_allows_rounding(lesson):
+    sentence = "Reading 1 GiB at 10⁹ bytes per second takes 1.07 seconds to two decimals."
+    result = lesson(*reading(sentence, "[{value: B, unit: bytes}, w, t]"))
+    assert result.status() == {"read": "pass"}
+
+
+@pytest.mark.parametrize(
+    ("tolerance", "status"), [("0.01", "pass"), ("0.001", "fail"), ("0", "fail")]
+)
+def test_explicit_tolerance_overrides_the_rule(lesson, tolerance, status):
+    sentence = "Reading 1 GiB at 10⁹ bytes per second takes 1.07 seconds."
+    result = lesson(
+        *reading(sentence, f"[{{value: B, unit: bytes}}, w, {{value: t, tolerance: {tolerance}}}]")
+    )
+    assert result.status() == {"read": status}
+    [value] = [v for v in result.claim("read")["values"] if v["name"] == "t"]
+    assert value["quoted"] == "1.07" and value["ok"] is (status == "pass")
+
+
+def test_claim_level_tolerance_applies_to_every_number(lesson):
+    body, claims = softmax_top("0.7")
+    result = lesson(body, claims.replace("    bind: [top]", "    tolerance: 0.05\n    bind: [top]"))
+    assert result.status() == {"top": "pass"}
+    result = lesson(
+        body, claims.replace("    bind: [top]", "    tolerance: 0.01\n    bind: [top]"), "probe2"
+    )
+    assert result.status() == {"top": "fail"}
+
+
+def test_binding_level_auto_tolerance_is_the_default_rule(lesson):
+    result = lesson(*softmax_top("0.665", "[{value: top, tolerance: auto}]"))
+    assert result.status() == {"top": "pass"}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "bind", "status"),
+    [
+        ("At temperature 0.1 the top probability exceeds 0.9999.", '">"', "pass"),
+        ("At temperature 0.1 the top probability exceeds 0.99999.", '">"', "fail"),
+        ("At temperature 0.1 the top probability is at least 0.99995.", '">="', "pass"),
+        ("At temperature 0.1 the top probability is below 0.9999.", '"<"', "fail"),
+        ("At temperature 0.1 the top probability is at most 1.", '"<="', "pass"),
+    ],
+)
+def test_relation_bounds(lesson, sentence, bind, status):
+    # top probability at temperature 0.1: 1 / (1 + e^-10 + e^-20) = 0.99995460...
+    claims = f"""
+claims:
+  - id: bound
+    kind: softmax
+    quote: {yaml_string(sentence)}
+    bind: [temperature, {{value: top, relation: {bind}}}]
+    params: {{logits: [2, 1, 0], temperature: 0.1}}
+"""
+    result = lesson(f"## Worked example\n\n{sentence}\n", claims)
+    assert result.status() == {"bound": status}
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        assert f"(must be {json.loads(bind)} " in mismatch.message
+        number = re.findall(r"[0-9.]+", sentence)[-1].rstrip(".")
+        assert at(mismatch) == result.lesson_at(number, occurrence=0)
+
+
+# --- units --------------------------------------------------------------------------------
+
+BYTES_BODY = """
+## Science and assumptions
+
+### Buffer size
+
+$$
+S=n\\cdot b
+$$
+
+{sentence}
+"""
+
+
+@pytest.mark.parametrize(
+    ("size", "status"),
+    [
+        ("128 KiB", "pass"),
+        ("131072 bytes", "pass"),
+        ("0.125 MiB", "pass"),
+        ("131072 B", "pass"),
+        ("128 KB", "fail"),  # 128000 bytes
+        ("131 kB", "fail"),
+        ("about 131 kB", "pass"),
+        ("129 KiB", "fail"),
+    ],
+)
+def test_units_convert_before_comparing(lesson, size, status):
+    sentence = f"A buffer of 65536 two-byte elements needs {size}."
+    claims = f"""
+claims:
+  - id: buffer
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [n, {{value: S, unit: bytes}}]
+    params:
+      values: {{n: 65536, b: 2}}
+      use: [{{equation: 0, relation: 0}}]
+"""
+    result = lesson(BYTES_BODY.format(sentence=sentence), claims)
+    assert result.status() == {"buffer": status}
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        assert f"S: the lesson says {size}, computed 131072" in mismatch.message
+        assert at(mismatch) == result.lesson_at(size)
+
+
+# --- coverage and the JSON report ---------------------------------------------------------
+
+COVERAGE_BODY = """
+## Science and assumptions
+
+### Doubling
+
+$$
+y=2\\cdot x
+$$
+
+### A note
+
+$$
+z=y+1
+$$
+
+With x = 3 and 2 steps the output is y = 6.
+"""
+COVERAGE_CLAIMS = """
+claims:
+  - id: double
+    kind: formula
+    quote: "With x = 3 and 2 steps the output is y = 6."
+    bind: [x, null, y]
+    params: {values: {x: 3}, use: [{equation: 0, relation: 0}]}
+"""
+UNCHECKED = """
+unchecked:
+  - {equation: 1, reason: "a definition used only in prose"}
+"""
+
+
+@pytest.fixture
+def cli_in(tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch):
+    """Run the CLI from tmp_path (so nothing is written into the repository), uncached."""
+    monkeypatch.chdir(tmp_path)
+
+    def run(*args: str | Path):
+        return run_cli("check", *args, "--no-cache")
+
+    return run
+
+
+def test_coverage_numbers_in_the_json_report(tmp_path, cli_in):
+    write_lesson(tmp_path, "probe", COVERAGE_BODY, UNCHECKED + COVERAGE_CLAIMS)
+    result = cli_in("probe", "--format", "json")
+    assert result.code == 0, result.out
+    [record] = result.json()["records"]
+    assert record["coverage"]["equations"] == {
+        "total": 2,
+        "covered": 1,
+        "unchecked": [{"equation": 1, "reason": "a definition used only in prose"}],
+    }
+    assert record["coverage"]["numbers"] == {"total": 3, "bound": 2}
+    assert record["coverage"]["claims"] == {"pass": 1, "fail": 0, "error": 0, "skipped": 0}
+    assert not [d for d in record["diagnostics"] if d["code"] == "A407"]
+
+
+def test_uncovered_equation_is_an_a407_warning(tmp_path, cli_in):
+    folder = write_lesson(tmp_path, "probe", COVERAGE_BODY, COVERAGE_CLAIMS)
+    result = cli_in("probe", "--format", "json")
+    assert result.code == 0  # a warning
+    [record] = result.json()["records"]
+    [warning] = [d for d in record["diagnostics"] if d["code"] == "A407"]
+    assert warning["severity"] == "warning"
+    assert "display equation 1 is not checked" in warning["message"]
+    text = (folder / "lesson.md").read_text(encoding="utf-8")
+    assert (warning["line"], warning["column"]) in {
+        position(text, "$$\nz=", shift=2),
+        position(text, "z=y+1"),
+    }
+    assert record["coverage"]["equations"]["covered"] == 1
+    assert cli_in("probe", "--strict").code == 1
+
+
+def test_unchecked_needs_a_reason(tmp_path, cli_in):
+    write_lesson(
+        tmp_path, "probe", COVERAGE_BODY, "unchecked:\n  - {equation: 1}\n" + COVERAGE_CLAIMS
+    )
+    result = cli_in("probe", "--format", "json")
+    assert result.code == 1
+    [record] = result.json()["records"]
+    [problem] = [d for d in record["diagnostics"] if d["code"] == "A400"]
+    assert "'reason' is a required property" in problem["message"]
+    assert problem["line"] == 2
+
+
+@pytest.fixture
+def failing_lesson(tmp_path: Path) -> Path:
+    """Two claims: one passes, one states y = 7 (computed 6)."""
+    body = COVERAGE_BODY + "\nWith x = 3 the doubled value is y = 7.\n"
+    claims = (
+        UNCHECKED
+        + COVERAGE_CLAIMS
+        + """
+  - id: wrong
+    kind: formula
+    quote: "With x = 3 the doubled value is y = 7."
+    bind: [x, y]
+    params: {values: {x: 3}, use: [{equation: 0, relation: 0}]}
+"""
+    )
+    return write_lesson(tmp_path, "probe", body, claims)
+
+
+def wrong_position(folder: Path) -> tuple[int, int]:
+    text = (folder / "lesson.md").read_text(encoding="utf-8")
+    return position(text, "y = 7", shift=4)
+
+
+def report_validator() -> jsonschema.protocols.Validator:
+    schema = json.loads((REPO / "schemas" / "report.schema.json").read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def test_report_claims_validate_against_the_report_schema(failing_lesson, cli_in):
+    result = cli_in("probe", "--format", "json")
+    assert result.code == 1
+    report = result.json()
+    validator = report_validator()
+    assert list(validator.iter_errors(report)) == []
+    [record] = report["records"]
+    claims = {claim["id"]: claim for claim in record["claims"]}
+    assert {k: c["status"] for k, c in claims.items()} == {"double": "pass", "wrong": "fail"}
+    wrong = claims["wrong"]
+    assert wrong["kind"] == "formula"
+    assert wrong["quote"] == "With x = 3 the doubled value is y = 7."
+    assert wrong["message"].startswith("claim wrong: y: the lesson says 7, computed 6")
+    assert [(v["name"], v["quoted"], v["computed"], v["ok"]) for v in wrong["values"]] == [
+        ("x", "3", "3", True),
+        ("y", "7", "6", False),
+    ]
+    text = (failing_lesson / "lesson.md").read_text(encoding="utf-8")
+    assert (wrong["location"]["line"], wrong["location"]["column"]) == position(
+        text, "With x = 3 the doubled"
+    )
+    assert report["summary"]["claims"] == 2 and report["summary"]["claimsFailed"] == 1
+    # the schema really constrains the claims array
+    broken = json.loads(json.dumps(report))
+    broken["records"][0]["claims"][0]["status"] = "ok"
+    del broken["records"][0]["claims"][1]["message"]
+    assert len(list(validator.iter_errors(broken))) == 2
+
+
+def test_text_summary_counts_claims(failing_lesson, cli_in):
+    result = cli_in("probe")
+    assert result.code == 1
+    lines = result.out.splitlines()
+    assert re.search(r"claims 1/2 passed", lines[-1]), lines[-1]
+    line, column = wrong_position(failing_lesson)
+    [row] = [row for row in lines if " A401 " in row]
+    assert row.startswith(f"probe/lesson.md:{line}:{column}: error A401 claim wrong: y: ")
+    assert "the lesson says 7, computed 6" in row
+
+
+def test_junit_includes_the_failing_claim(failing_lesson, cli_in):
+    result = cli_in("probe", "--format", "junit")
+    assert result.code == 1
+    root = ElementTree.fromstring(result.out.encode("utf-8"))
+    failures = root.findall(".//testcase/failure")
+    assert len(failures) == 1
+    line, column = wrong_position(failing_lesson)
+    assert f"probe/lesson.md:{line}:{column}: error A401 claim wrong: y: the lesson says 7" in (
+        failures[0].text or ""
+    )
+
+
+def test_sarif_includes_the_failing_claim(failing_lesson, cli_in):
+    result = cli_in("probe", "--format", "sarif")
+    assert result.code == 1
+    sarif = json.loads(result.out)
+    results = [r for run in sarif["runs"] for r in run["results"] if r["ruleId"] == "A401"]
+    assert len(results) == 1
+    assert results[0]["level"] == "error"
+    assert "claim wrong: y: the lesson says 7, computed 6" in results[0]["message"]["text"]
+    region = results[0]["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == wrong_position(failing_lesson)
+
+
+def test_github_includes_the_failing_claim(failing_lesson, cli_in):
+    result = cli_in("probe", "--format", "github")
+    assert result.code == 1
+    line, column = wrong_position(failing_lesson)
+    [annotation] = [row for row in result.out.splitlines() if "A401" in row]
+    assert annotation.startswith(f"::error file=probe/lesson.md,line={line},col={column},")
+    assert annotation.endswith("::claim wrong: y: the lesson says 7, computed 6")
+    assert re.search(r"claims 1/2 passed", result.out.splitlines()[-1])
