@@ -49,6 +49,7 @@ def run(params: SoftmaxParams, context: Context) -> Outcome:
             "probabilities": probabilities,
             "entropy": sympy.N(entropy, 50),
             "jacobian": jacobian,
+            "undivided": [[entry * tau for entry in row] for row in jacobian],
             "top": probabilities[int(np.argmax(numeric))],
             "smallest": probabilities[int(np.argmin(numeric))],
             "largest": probabilities[int(np.argmax(numeric))],
