@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: site test lint typecheck unit bench clean install
+.PHONY: site test lint typecheck unit browser bench selftest clean install
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,8 +17,15 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Debian's Chromium drives the browser test (never `playwright install`: no downloads).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "installing Debian's chromium for the browser test"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	  || echo "note: could not install chromium; the browser test fails in CI and skips elsewhere"; }
+
 site: $(STAMP)
-	$(BIN)/atlas-build check content/
+	$(BIN)/atlas-build build content/
 
 lint: $(STAMP)
 	$(BIN)/ruff check atlas_build tests bench
@@ -27,13 +34,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy atlas_build
 
-unit: $(STAMP)
+unit: $(STAMP) browser
 	$(BIN)/pytest --cov=atlas_build --cov-report=term:skip-covered $(PYTEST_ARGS)
 
 test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python bench/attention.py
+	$(BIN)/python bench/build.py
+
+selftest: $(STAMP)
+	$(BIN)/atlas-build selftest content/ --fail-under 95
 
 clean:
 	rm -rf build site .atlas-cache .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -152,7 +152,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace, out: Path) -> int:
+    """check -> records and lesson data -> docs tree -> MkDocs site (atomic swap)."""
     from atlas_build.authoring.emit import emit
+    from atlas_build.site import cli as site_cli
 
     report, checked = _check(args)
     sys.stderr.write(render(report, "text", verbose=False))
@@ -173,7 +175,14 @@ def _build(args: argparse.Namespace, out: Path) -> int:
         emit(item.record, item.source.data, item.lesson, item.source.slug or item.record.id, out)
         written += 1
     print(f"wrote {written} record{'s' if written != 1 else ''} to {out / 'records'}")
-    return status
+    site_status = site_cli.run_build(args, report, checked, options)
+    return max(status, site_status)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from atlas_build.site import cli as site_cli
+
+    return site_cli.run_serve(args)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -281,7 +290,14 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument(
         "--allow-errors", action="store_true", help="publish even when lessons have errors"
     )
+    from atlas_build.site import cli as site_cli
+
+    site_cli.add_build_arguments(build)
     build.set_defaults(run=cmd_build)
+
+    serve = commands.add_parser("serve", help="preview the site with live reload")
+    site_cli.add_serve_arguments(serve)
+    serve.set_defaults(run=cmd_serve)
 
     importer = commands.add_parser("import", help="turn a published record into lesson.md")
     importer.add_argument("record", metavar="RECORD.json")

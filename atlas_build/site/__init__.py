@@ -1,0 +1,28 @@
+"""The site stage: lessons, reports and figures -> a MkDocs docs tree -> a static site.
+
+Everything is generated here before MkDocs runs (MkDocs only lays the pages out with
+the theme), so `mkdocs.yml` stays plain. Entry points load lazily: importing
+`atlas_build.site.codes` (to register the stage's diagnostic codes) must stay cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from atlas_build.site.build import build_site
+    from atlas_build.site.docs import generate_docs
+
+__all__ = ["build_site", "generate_docs"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "build_site":
+        from atlas_build.site.build import build_site
+
+        return build_site
+    if name == "generate_docs":
+        from atlas_build.site.docs import generate_docs
+
+        return generate_docs
+    raise AttributeError(name)

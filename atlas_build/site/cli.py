@@ -1,0 +1,97 @@
+"""Command-line wiring of the site stage for `atlas-build build` and `atlas-build serve`.
+
+`atlas_build.cli` owns the commands and their shared options (PATHs, `--out`,
+`--allow-errors`, check options); this module adds the site's own options and
+runs the site part. `run_build` takes the check result `cmd_build` already has,
+so lessons are checked once per build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from atlas_build import pipeline
+from atlas_build.report import Report
+
+DEFAULT_CONFIG = "mkdocs.yml"  # kept here so building the CLI parser imports nothing heavy
+
+DEFAULT_SITE = "site"
+DEFAULT_CONTENT = "content/"
+
+
+def add_build_arguments(parser: argparse.ArgumentParser) -> None:
+    """Site options of `build` (it already has PATHs, --out and --allow-errors)."""
+    site = parser.add_argument_group("site")
+    site.add_argument(
+        "--site-dir", default=DEFAULT_SITE, metavar="DIR", help="where the site goes (site/)"
+    )
+    site.add_argument(
+        "--docs-dir", metavar="DIR", help="generated MkDocs docs tree (default OUT/docs)"
+    )
+    site.add_argument(
+        "--mkdocs-config", default=DEFAULT_CONFIG, metavar="FILE", help="MkDocs configuration"
+    )
+    site.add_argument("--no-site", action="store_true", help="emit records only, no site")
+
+
+def _docs_dir(args: argparse.Namespace) -> Path:
+    return Path(args.docs_dir) if args.docs_dir else Path(getattr(args, "out", "build")) / "docs"
+
+
+def run_build(
+    args: argparse.Namespace,
+    report: Report | None = None,
+    checked: list[pipeline.Checked] | None = None,
+    options: pipeline.Options | None = None,
+) -> int:
+    """Build the site from a check result (run the check first when none is given).
+
+    0 when `site/` was replaced (or `--no-site`), 1 when the site was not built.
+    """
+    if getattr(args, "no_site", False):
+        return 0
+    from atlas_build.site.build import build_site
+
+    options = options or pipeline.Options()
+    if report is None or checked is None:
+        report, checked = pipeline.check(getattr(args, "paths", None) or [DEFAULT_CONTENT], options)
+    return build_site(
+        report,
+        checked,
+        docs_dir=_docs_dir(args),
+        site_dir=args.site_dir,
+        allow_errors=bool(getattr(args, "allow_errors", False)),
+        config=args.mkdocs_config,
+        options=options,
+    )
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="lessons (default content/)")
+    parser.add_argument(
+        "-a", "--dev-addr", default="127.0.0.1:8000", metavar="HOST:PORT", help="where to serve"
+    )
+    parser.add_argument(
+        "--docs-dir", default="build/docs", metavar="DIR", help="generated docs tree"
+    )
+    parser.add_argument(
+        "--mkdocs-config", default=DEFAULT_CONFIG, metavar="FILE", help="MkDocs configuration"
+    )
+
+
+def run_serve(args: argparse.Namespace, options: pipeline.Options | None = None) -> int:
+    from atlas_build.site.serve import serve
+
+    try:
+        return serve(
+            args.paths or [DEFAULT_CONTENT],
+            docs_dir=Path(args.docs_dir),
+            config=Path(args.mkdocs_config),
+            address=args.dev_addr,
+            options=options or pipeline.Options(),
+        )
+    except KeyboardInterrupt:
+        print("atlas-build: serve stopped", file=sys.stderr)
+        return 0

@@ -1,0 +1,70 @@
+"""Build-time math: LaTeX -> MathML with KaTeX, run in-process (pykatex embeds QuickJS).
+
+Rendering happens after markdown conversion, on the math tokens of the dollarmath
+plugin, so emphasis rules never see the MathML. Output is MathML only: browsers lay
+it out natively, so the site needs no KaTeX CSS, fonts or script, and nothing is
+fetched at view time. KaTeX runs with `trust=False`: commands that could carry links
+or HTML (`\\href`, `\\htmlId`, ...) come back as error-coloured text, which is
+detected here and reported like a parse error.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pykatex
+
+# A colour no author would pick: KaTeX paints unsupported/untrusted commands with it.
+ERROR_COLOR = "#c0ffe1"
+_POSITION = re.compile(r"^(?P<message>.*?) at position (?P<position>\d+):", re.DOTALL)
+_REFUSED = re.compile(
+    r'<mstyle mathcolor="' + re.escape(ERROR_COLOR) + r'"><mtext>(?P<command>[^<]*)</mtext>'
+)
+
+
+class MathError(Exception):
+    """A formula KaTeX will not render; `position` is a 0-based offset into the LaTeX."""
+
+    def __init__(self, message: str, position: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.position = position
+
+
+def render(latex: str, *, display: bool) -> str:
+    """MathML (wrapped in KaTeX's `<span class="katex">`) for one formula, or MathError."""
+    try:
+        html: str = pykatex.renderToString(
+            latex,
+            displayMode=display,
+            output="mathml",
+            throwOnError=True,
+            strict="ignore",
+            trust=False,
+            errorColor=ERROR_COLOR,
+        )
+    except pykatex.ParseError as error:
+        raise _parse_error(str(error), latex) from None
+    except Exception as error:  # KaTeX runs JS: any failure there is a LaTeX problem to report
+        raise MathError(f"KaTeX failed: {error}") from None
+    refused = _REFUSED.search(html)
+    if refused is not None:
+        command = refused.group("command")
+        found = latex.find(command)
+        raise MathError(
+            f"{command} is not supported here (KaTeX renders it only for trusted input)",
+            found if found >= 0 else None,
+        )
+    return html
+
+
+def _parse_error(text: str, latex: str) -> MathError:
+    """KaTeX writes `<message> at position N: <excerpt>` with N 1-based."""
+    text = text.removeprefix("KaTeX parse error: ")
+    match = _POSITION.match(text)
+    if match is not None:
+        return MathError(match.group("message").strip(), int(match.group("position")) - 1)
+    head, found, _ = text.partition(" at end of input")
+    if found:
+        return MathError(head.strip() + found, len(latex))
+    return MathError(text.strip())

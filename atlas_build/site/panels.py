@@ -1,0 +1,244 @@
+"""The generated HTML around lesson content: validation tables, metadata, citations.
+
+Shared by the lesson pages and the site-wide report, so a claim or diagnostic reads
+the same everywhere. Every value that comes from a lesson or report is escaped, and
+URLs from records become links only when they are http(s): with `--allow-errors` a
+record that failed its URL checks may still be published.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from atlas_build.diagnostics import Diagnostic, Severity
+from atlas_build.model import LessonRecord
+from atlas_build.site.html import badge, esc
+
+STATUSES = ("error", "fail", "warning", "info", "pass", "skipped")
+OK, NOT_OK = "✓", "✗"
+
+
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def unescape(text: object) -> str:
+    """Quoted lesson text as a reader sees it: markdown backslash escapes resolved."""
+    return _ESCAPED.sub(r"\1", str(text))
+
+
+def safe_url(url: object) -> str | None:
+    if not isinstance(url, str):
+        return None
+    return url if urlsplit(url.strip()).scheme.lower() in ("http", "https") else None
+
+
+def link(url: object, text: object) -> str:
+    target = safe_url(url)
+    if target is None:
+        return esc(text if text is not None else "")
+    return f'<a href="{esc(target)}" rel="noopener noreferrer">{esc(text)}</a>'
+
+
+def diagnostic_location(diagnostic: Diagnostic) -> str:
+    where = diagnostic.path
+    if diagnostic.line is not None:
+        where += f":{diagnostic.line}"
+        if diagnostic.column is not None:
+            where += f":{diagnostic.column}"
+    if diagnostic.content_line is not None:
+        where += f" (content {diagnostic.content_line}:{diagnostic.content_column})"
+    return where
+
+
+def claim_location(claim: dict[str, Any]) -> str:
+    location = claim.get("location")
+    if not isinstance(location, dict):
+        return ""
+    where = f"{location.get('path')}:{location.get('line')}:{location.get('column')}"
+    if location.get("contentLine") is not None:
+        where += f" (content {location.get('contentLine')}:{location.get('contentColumn')})"
+    return where
+
+
+def claim_counts(claims: list[dict[str, Any]]) -> dict[str, int]:
+    counts = dict.fromkeys(("pass", "fail", "error", "skipped"), 0)
+    for claim in claims:
+        status = str(claim.get("status"))
+        counts[status] = counts.get(status, 0) + 1
+    return counts
+
+
+def _values(values: list[dict[str, Any]]) -> str:
+    """Each number of the quote: what the lesson writes next to what was computed."""
+    if not values:
+        return ""
+    items = "".join(
+        f'<li data-ok="{str(bool(v.get("ok"))).lower()}">{OK if v.get("ok") else NOT_OK} '
+        f"<code>{esc(v.get('name'))}</code> quoted <strong>{esc(unescape(v.get('quoted')))}"
+        f"</strong>, computed <strong>{esc(v.get('computed'))}</strong>"
+        f"{_tolerance(v.get('tolerance'))}</li>"
+        for v in values
+    )
+    return f'<ul class="atlas-values">{items}</ul>'
+
+
+def _tolerance(value: object) -> str:
+    return "" if value in (None, "", "0", 0) else f" (tolerance {esc(value)})"
+
+
+def _checks(checks: list[dict[str, Any]]) -> str:
+    if not checks:
+        return ""
+    items = "".join(
+        f"<li>{OK if c.get('ok') else NOT_OK} <code>{esc(c.get('name'))}</code>: "
+        f"{esc(c.get('message'))}</li>"
+        for c in checks
+    )
+    passed = sum(1 for c in checks if c.get("ok"))
+    return (
+        f"<details><summary>the {len(checks)} checks ({passed} passed)</summary>"
+        f"<ul>{items}</ul></details>"
+    )
+
+
+def claim_rows(
+    claims: list[dict[str, Any]],
+    href: Callable[[dict[str, Any]], str | None],
+    lesson: Callable[[dict[str, Any]], str] | None = None,
+) -> str:
+    """`<tr>`s of claims; `href` gives the link to the sentence a claim checks."""
+    rows: list[str] = []
+    for claim in claims:
+        status = str(claim.get("status"))
+        target = href(claim)
+        name = esc(claim.get("id"))
+        named = f'<a href="{esc(target)}">{name}</a>' if target else name
+        quote = claim.get("quote")
+        quoted = f'<p class="atlas-quote">“{esc(unescape(quote))}”</p>' if quote else ""
+        first = f"<td>{lesson(claim)}</td>" if lesson else ""
+        rows.append(
+            f'<tr data-status="{esc(status)}" id="atlas-row-claim-{esc(claim.get("id"))}">'
+            f"{first}<td>{badge(status)}</td><td>{named}<br><small>{esc(claim.get('kind'))}"
+            f"</small></td><td>{esc(claim.get('message'))}{quoted}"
+            f"{_values(claim.get('values') or [])}{_checks(claim.get('checks') or [])}</td>"
+            f"<td><small>{esc(claim_location(claim))}</small></td></tr>"
+        )
+    return "\n".join(rows)
+
+
+def claims_table(rows: str, *, with_lesson: bool = False) -> str:
+    lesson = "<th>Lesson</th>" if with_lesson else ""
+    return (
+        f'<div class="atlas-findings"><table><thead><tr>{lesson}<th>Status</th>'
+        "<th>Claim</th><th>Result: quoted vs computed</th><th>Location</th></tr></thead>"
+        f"<tbody>\n{rows}\n</tbody></table></div>"
+    )
+
+
+def diagnostic_rows(
+    diagnostics: list[Diagnostic],
+    code_href: Callable[[str], str],
+    href: Callable[[Diagnostic], str | None],
+    lesson: Callable[[Diagnostic], str] | None = None,
+) -> str:
+    rows: list[str] = []
+    for diagnostic in diagnostics:
+        target = href(diagnostic)
+        where = esc(diagnostic_location(diagnostic))
+        place = f'<a href="{esc(target)}">{where}</a>' if target else where
+        first = f"<td>{lesson(diagnostic)}</td>" if lesson else ""
+        rows.append(
+            f'<tr data-status="{diagnostic.severity.value}">{first}'
+            f"<td>{badge(diagnostic.severity.value)}</td>"
+            f'<td><a href="{esc(code_href(diagnostic.code))}"><code>{esc(diagnostic.code)}</code>'
+            f"</a><br><small>{esc(diagnostic.name)}</small></td>"
+            f"<td>{esc(diagnostic.message)}</td><td><small>{place}</small></td></tr>"
+        )
+    return "\n".join(rows)
+
+
+def diagnostics_table(rows: str, *, with_lesson: bool = False) -> str:
+    lesson = "<th>Lesson</th>" if with_lesson else ""
+    return (
+        f'<div class="atlas-findings"><table><thead><tr>{lesson}<th>Severity</th>'
+        "<th>Code</th><th>Message</th><th>Location</th></tr></thead>"
+        f"<tbody>\n{rows}\n</tbody></table></div>"
+    )
+
+
+def coverage(data: dict[str, Any] | None) -> str:
+    """Equations covered and quoted numbers bound, with the reasons for unchecked equations."""
+    if not data:
+        return (
+            "<p>This lesson has no claims file, so nothing in it is checked beyond integrity.</p>"
+        )
+    equations = data.get("equations") or {}
+    numbers = data.get("numbers") or {}
+    text = (
+        f"<p><strong>Coverage:</strong> {esc(equations.get('covered', 0))} of "
+        f"{esc(equations.get('total', 0))} display equations checked by a claim; "
+        f"{esc(numbers.get('bound', 0))} of {esc(numbers.get('total', 0))} quoted numbers "
+        "bound to computed values.</p>"
+    )
+    unchecked = equations.get("unchecked") or []
+    if unchecked:
+        items = "".join(f"<li>{esc(_unchecked(item))}</li>" for item in unchecked)
+        text += f"<p>Unchecked equations:</p><ul>{items}</ul>"
+    return text
+
+
+def _unchecked(item: object) -> str:
+    if isinstance(item, dict):
+        return ", ".join(f"{key}: {value}" for key, value in item.items())
+    return str(item)
+
+
+def severity_counts(diagnostics: list[Diagnostic]) -> dict[str, int]:
+    return {s.value: sum(1 for d in diagnostics if d.severity is s) for s in Severity}
+
+
+def metadata(record: LessonRecord, source_path: str) -> str:
+    """Version, dates, status, contentHash, canonical URL and licence, as a definition list."""
+    license_text = record.license or "see rights statement"
+    rows = [
+        ("Lesson id", f"<code>{esc(record.id)}</code>"),
+        ("Version", esc(record.version)),
+        (
+            "Revision date",
+            f'<time datetime="{esc(record.revisionDate)}">{esc(record.revisionDate)}</time>',
+        ),
+        ("Published", esc(record.publishedDate or "not stated")),
+        ("Status", esc(record.status)),
+        ("Topic", esc(record.topic)),
+        ("Category", esc(record.category)),
+        ("Author", esc(record.author or "not stated")),
+        ("contentHash", f'<code class="atlas-hash">{esc(record.contentHash)}</code>'),
+        ("contentLength", esc(record.contentLength)),
+        ("Canonical URL", link(record.canonicalUrl, record.canonicalUrl)),
+        (
+            "License",
+            link(record.rightsUrl, license_text) if record.rightsUrl else esc(license_text),
+        ),
+        ("Evidence scope", esc(record.evidenceScope).replace("\n\n", "<br><br>")),
+        ("Source file", f"<code>{esc(source_path)}</code>"),
+    ]
+    for label, url in (
+        ("Record JSON", record.jsonUrl),
+        ("Markdown", record.markdownUrl),
+        ("Lesson data", record.artifactUrl),
+        ("Interactive", record.interactiveUrl),
+    ):
+        if url:
+            rows.append((label, link(url, url)))
+    items = "".join(f"<dt>{label}</dt><dd>{value}</dd>" for label, value in rows)
+    return f'<dl class="atlas-meta">{items}</dl>'
+
+
+def citations(record: LessonRecord) -> str:
+    if not record.citations:
+        return "<p>No citations.</p>"
+    items = "".join(f"<li>{link(c.url, c.title)}</li>" for c in record.citations)
+    return f'<ol class="atlas-citations">{items}</ol>'

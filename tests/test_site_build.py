@@ -1,0 +1,289 @@
+"""The whole site stage: docs tree, MkDocs build, links and anchors, atomic replacement."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from test_site_render import assert_inert, write_lesson
+
+from atlas_build import pipeline
+from atlas_build.diagnostics import registry
+from atlas_build.site import build, cli, docs, linkcheck, reference
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIG = REPO / "mkdocs.yml"
+LESSONS = sorted(p.parent.name for p in (REPO / "content").glob("*/*") if p.name != "claims.yaml")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, docs.DocsTree, Path]:
+    """content/ checked once and built into a temporary site (errors allowed: see the pages)."""
+    root = tmp_path_factory.mktemp("built")
+    report, checked = pipeline.check([str(REPO / "content")], pipeline.Options())
+    tree = docs.generate_docs(report, checked)
+    status = build.build_site(
+        report,
+        checked,
+        docs_dir=root / "docs",
+        site_dir=root / "site",
+        allow_errors=True,
+        config=CONFIG,
+    )
+    assert status == 0
+    return root / "docs", tree, root / "site"
+
+
+def _article(html: str) -> str:
+    return html[html.index("<article") : html.index("</article>")]
+
+
+def test_docs_tree_has_every_page(built: tuple[Path, docs.DocsTree, Path]) -> None:
+    docs_dir, tree, _ = built
+    expected = {"index.md", "topics/index.md", "report/index.md", "codes/index.md"}
+    expected |= {f"lessons/{slug}/index.md" for slug in LESSONS}
+    expected |= {"assets/atlas.css", "assets/latinmodern-math.otf"}
+    assert expected <= set(tree.files)
+    assert any(re.fullmatch(r"topics/[a-z0-9-]+/index\.md", path) for path in tree.files)
+    on_disk = {p.relative_to(docs_dir).as_posix() for p in docs_dir.rglob("*") if p.is_file()}
+    assert on_disk == set(tree.files) | {docs.MARKER}
+    attention = tree.text("lessons/attention/index.md")
+    assert attention.startswith('---\ntitle: "Self-attention"\n')
+    heading = '\n### <span id="scaled-dot-product-attention"></span>Scaled dot-product attention'
+    assert heading + " {#section-4}\n" in attention
+
+
+def test_navigation_stays_small(built: tuple[Path, docs.DocsTree, Path]) -> None:
+    config = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
+    assert [next(iter(item)) for item in config["nav"]] == [
+        "Home",
+        "Topics",
+        "Report",
+        "Diagnostic codes",
+    ]
+    assert config["strict"] is True and config["validation"]["links"]["anchors"] == "warn"
+    assert config["plugins"] == ["search"] and config["theme"]["font"] is False
+    html = (built[2] / "lessons" / "attention" / "index.html").read_text(encoding="utf-8")
+    primary = html[html.index('md-nav--primary"') : html.index("md-sidebar--secondary")]
+    assert "lessons/kv-cache" not in primary and primary.count("md-nav__link") <= 8
+
+
+def test_lesson_page_anchors_math_marks_and_figures(
+    built: tuple[Path, docs.DocsTree, Path],
+) -> None:
+    _, tree, site = built
+    html = (site / "lessons" / "attention" / "index.html").read_text(encoding="utf-8")
+    article = _article(html)
+    record = tree.pages["attention"].record
+    for section in record.sections:
+        assert f'id="{section.id}"' in article, section.id
+    assert re.search(r'<h3 id="section-4"><span id="scaled-dot-product-attention"></span>'
+                     r"Scaled dot-product attention", article)  # fmt: skip
+    assert article.count("<math") >= 2 and "$$" not in article
+    assert '<div class="atlas-math" id="equation-0">' in article
+    report = tree.pages["attention"].report
+    quoted = [c for c in report.claims if c.get("quote")]
+    assert quoted and all(f'<mark id="claim-{c["id"]}"' in article for c in quoted)
+    assert 'id="claim-worked-mixture--2"' in article  # the quote occurs twice
+    figures = re.findall(r'<img src="(figure-[a-z]+-[0-9a-f]+\.svg)"', article)
+    assert {name.split("-")[1] for name in figures} == {"mask", "mixture"}
+    assert all((site / "lessons" / "attention" / name).is_file() for name in figures)
+    for label in ("Version", "Revision date", "contentHash", "Canonical URL", "License"):
+        assert f"<dt>{label}</dt>" in article
+    assert record.contentHash in article and 'id="atlas-citations"' in article
+    assert_inert(article[article.index('id="atlas-summary"') :])
+
+
+def test_validation_panel_lists_claims_with_values(
+    built: tuple[Path, docs.DocsTree, Path],
+) -> None:
+    _, tree, site = built
+    article = _article((site / "lessons" / "attention" / "index.html").read_text("utf-8"))
+    panel = article[article.index('id="atlas-validation"') : article.index('id="atlas-metadata"')]
+    report = tree.pages["attention"].report
+    for claim in report.claims:
+        row = f'id="atlas-row-claim-{claim["id"]}"'
+        assert f'data-status="{claim["status"]}" {row}' in panel
+    assert '<a href="#claim-worked-derivatives">worked-derivatives</a>' in panel
+    assert "quoted <strong>−0.75</strong>, computed <strong>-3/4 = -0.75</strong>" in panel
+    assert "2 of 2 display equations checked" in panel
+    assert 'href="../../codes/#A202"' in panel
+
+
+def test_built_site_links_and_anchors_resolve(built: tuple[Path, docs.DocsTree, Path]) -> None:
+    site = built[2]
+    assert linkcheck.check(site) == []
+    report = (site / "report" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../lessons/attention/#claim-packed-keys"' in report
+    for status in ("all", "error", "fail", "warning", "info", "pass", "skipped"):
+        assert f'id="atlas-status-{status}"' in report
+    assert re.search(r'<tr data-status="pass" id="atlas-row-claim-packed-keys">', report)
+
+
+def test_code_reference_lists_every_code(built: tuple[Path, docs.DocsTree, Path]) -> None:
+    page = (built[2] / "codes" / "index.html").read_text(encoding="utf-8")
+    codes = {code.code: code for code in reference.all_codes()}
+    assert {"A101", "A201", "A210", "A301", "A401", "A501", "A901"} <= set(codes)
+    assert set(registry()) <= set(codes)
+    for code in codes.values():
+        assert f'id="{code.code}"' in page, code.code
+        assert code.name in page
+
+
+def test_home_and_topic_pages_show_status(built: tuple[Path, docs.DocsTree, Path]) -> None:
+    site = built[2]
+    home = _article((site / "index.html").read_text(encoding="utf-8"))
+    for slug in LESSONS:
+        assert f'href="lessons/{slug}/"' in home
+    assert "atlas-badge" in home and 'href="report/"' in home
+    topic = next((site / "topics").glob("*/index.html")).read_text(encoding="utf-8")
+    assert 'href="../../lessons/' in topic and "claims pass" in topic
+
+
+def test_docs_generation_is_deterministic(tmp_path: Path) -> None:
+    trees = []
+    for _ in range(2):
+        report, checked = pipeline.check([str(REPO / "content" / "attention")], pipeline.Options())
+        trees.append(docs.generate_docs(report, checked).files)
+    assert trees[0] == trees[1]
+
+
+def _small_site(tmp_path: Path, body: str = "# Fine\n\nAll good: $x^2$.\n") -> dict[str, object]:
+    content = tmp_path / "content"
+    write_lesson(content, "fine", body)
+    report, checked = pipeline.check([str(content)], pipeline.Options())
+    return {"report": report, "checked": checked}
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {
+        p.relative_to(folder).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _build(tmp_path: Path, inputs: dict[str, object], **extra: object) -> int:
+    arguments: dict[str, object] = {
+        "docs_dir": tmp_path / "docs",
+        "site_dir": tmp_path / "site",
+        "config": CONFIG,
+        **extra,
+    }
+    return build.build_site(inputs["report"], inputs["checked"], **arguments)  # type: ignore[arg-type]
+
+
+def _leftovers(tmp_path: Path) -> list[str]:
+    return [p.name for p in tmp_path.iterdir() if p.name.startswith(".site.")]
+
+
+def test_failed_build_leaves_previous_site_untouched(tmp_path: Path) -> None:
+    assert _build(tmp_path, _small_site(tmp_path)) == 0
+    before = _snapshot(tmp_path / "site")
+    assert "lessons/fine/index.html" in before
+    broken = _small_site(tmp_path / "b", "# Broken\n\n$$\n\\frac{1}{\n$$\n")
+    assert _build(tmp_path, broken) == 1
+    assert _snapshot(tmp_path / "site") == before and _leftovers(tmp_path) == []
+    bad_config = tmp_path / "bad.yml"
+    bad_config.write_text(f"INHERIT: {CONFIG}\nnav:\n  - Missing: missing.md\n", encoding="utf-8")
+    assert _build(tmp_path, _small_site(tmp_path / "c"), config=bad_config) == 1
+    assert _snapshot(tmp_path / "site") == before and _leftovers(tmp_path) == []
+
+
+def test_interrupted_build_leaves_previous_site_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = _small_site(tmp_path)
+    assert _build(tmp_path, inputs) == 0
+    before = _snapshot(tmp_path / "site")
+
+    def interrupted(config: Path, docs_dir: Path, target: Path) -> list[str]:
+        (target / "index.html").write_text("half a site", encoding="utf-8")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build, "run_mkdocs", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _build(tmp_path, _small_site(tmp_path / "again"))
+    assert _snapshot(tmp_path / "site") == before and _leftovers(tmp_path) == []
+
+
+def test_swap_restores_the_old_site_when_the_rename_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site, staged = tmp_path / "site", tmp_path / "staged"
+    site.mkdir()
+    (site / "old.html").write_text("old", encoding="utf-8")
+    staged.mkdir()
+    real_rename = os.rename
+
+    def failing(source: object, target: object) -> None:
+        if Path(str(source)) == staged:
+            raise OSError("disk full")
+        real_rename(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "rename", failing)
+    with pytest.raises(OSError):
+        build.swap(staged, site)
+    assert (site / "old.html").read_text(encoding="utf-8") == "old"
+
+
+def test_errors_stop_the_build_unless_allowed(tmp_path: Path) -> None:
+    body = "# Linked\n\n[bad](../nowhere/)\n"
+    inputs = _small_site(tmp_path, body)
+    assert _build(tmp_path, inputs) == 1 and not (tmp_path / "site").exists()
+    assert _build(tmp_path, inputs, allow_errors=True) == 0
+    page = (tmp_path / "site" / "lessons" / "fine" / "index.html").read_text(encoding="utf-8")
+    assert "A331" in page and 'data-status="error"' in page
+
+
+def test_cli_wiring_builds_from_arguments(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    write_lesson(content, "fine", "# Fine\n\nText.\n")
+    parser = argparse.ArgumentParser()
+    parser.add_argument("paths", nargs="*")
+    parser.add_argument("--out", default=str(tmp_path / "build"))
+    parser.add_argument("--allow-errors", action="store_true")
+    cli.add_build_arguments(parser)
+    args = parser.parse_args(
+        [str(content), "--site-dir", str(tmp_path / "site"), "--mkdocs-config", str(CONFIG)]
+    )
+    assert cli.run_build(args) == 0
+    assert (tmp_path / "build" / "docs" / "lessons" / "fine" / "index.md").is_file()
+    assert (tmp_path / "site" / "lessons" / "fine" / "index.html").is_file()
+    assert cli.run_build(parser.parse_args([str(content), "--no-site"])) == 0
+
+
+def test_docs_dir_with_foreign_files_is_refused(tmp_path: Path) -> None:
+    inputs = _small_site(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "precious.txt").write_text("keep me", encoding="utf-8")
+    assert _build(tmp_path, inputs) == 1
+    assert (tmp_path / "docs" / "precious.txt").read_text(encoding="utf-8") == "keep me"
+    assert not (tmp_path / "site").exists()
+
+
+def test_stale_staging_folders_are_removed(tmp_path: Path) -> None:
+    old, fresh = tmp_path / ".site.new-abc", tmp_path / ".site.old-def"
+    for folder in (old, fresh):
+        folder.mkdir()
+        (folder / "index.html").write_text("x", encoding="utf-8")
+    os.utime(old, (0, 0))
+    build.remove_stale(tmp_path / "site")
+    assert not old.exists() and fresh.exists()
+
+
+def test_unpublishable_lesson_is_listed_not_paged(tmp_path: Path) -> None:
+    inputs = _small_site(tmp_path)
+    broken = tmp_path / "content" / "broken" / "lesson.md"
+    broken.parent.mkdir()
+    text = (tmp_path / "content" / "fine" / "lesson.md").read_text(encoding="utf-8")
+    broken.write_text(text.replace("version: 0.1.0", "version: one"), encoding="utf-8")
+    report, checked = pipeline.check([str(tmp_path / "content")], pipeline.Options())
+    assert _build(tmp_path, {"report": report, "checked": checked}, allow_errors=True) == 0
+    assert inputs and not (tmp_path / "site" / "lessons" / "broken").exists()
+    home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "not published" in home and "broken/lesson.md" in home

@@ -1,0 +1,223 @@
+"""Lesson markdown -> page HTML: anchors, math, claim marks, sanitising, LaTeX error locations."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from atlas_build import pipeline
+from atlas_build.canonical import canonicalize, sections
+from atlas_build.site import docs, markup, mathml, sanitize
+from atlas_build.site.html import inline_for_markdown
+
+FRONT = """---
+schemaVersion: 1
+id: atlas-lesson-{slug}
+title: {title}
+category: learning
+format: Atlas lesson
+description: A lesson written by a test.
+canonicalUrl: https://atlas.example.org/learn/{slug}/
+publishedDate: null
+revisionDate: '2026-11-29'
+author: null
+topic: {topic}
+series: null
+license: null
+rightsUrl: null
+version: 0.1.0
+status: Draft
+evidenceScope: Test content.
+contentCoverage: published-lesson
+artifactUrl: null
+interactiveUrl: null
+related: []
+supersedes: []
+supersededBy: []
+jsonUrl: null
+markdownUrl: null
+citations:
+- title: A source
+  url: https://example.org/
+contentFormat: text/markdown
+---
+"""
+
+
+def write_lesson(
+    root: Path, slug: str, body: str, *, title: str = "A lesson", topic: str = "Testing"
+) -> Path:
+    folder = root / slug
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "lesson.md"
+    path.write_text(FRONT.format(slug=slug, title=title, topic=topic) + body, encoding="utf-8")
+    return path
+
+
+def page_of(root: Path, slug: str) -> tuple[str, docs.DocsTree]:
+    report, checked = pipeline.check([str(root)], pipeline.Options())
+    tree = docs.generate_docs(report, checked)
+    return tree.text(f"lessons/{slug}/index.md"), tree
+
+
+HOSTILE = """# Hostile
+
+<script>alert("script")</script>
+
+Text with <img src="x.png" onerror="alert('img')"> and <b onclick="alert(1)">bold</b>.
+
+[click me](javascript:alert('link')) and [data](data:text/html,<script>alert(2)</script>)
+and <a href="JaVaScRiPt:alert(3)">raw link</a> and <a href="vbscript:msgbox(4)">vb</a>.
+
+<iframe src="https://evil.example/"></iframe>
+
+<style>body { display: none }</style>
+
+<svg onload="alert(5)"><circle r="1"></circle></svg>
+
+<span id="claim-forged" class="md-header">forged id</span> <a href="../other/">relative</a>
+
+<form action="https://evil.example/"><input name="x"></form>
+
+$$
+\\href{javascript:alert(6)}{x}
+$$
+
+## Sources
+
+- [A source](https://example.org/)
+"""
+
+
+class _Elements(HTMLParser):
+    """Every start tag of a page with its attributes."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def assert_inert(html: str) -> None:
+    """No active element, no event handler, and every URL http(s), mailto or relative."""
+    parser = _Elements()
+    parser.feed(html)
+    for tag, attrs in parser.tags:
+        assert tag not in {"script", "iframe", "style", "svg", "form", "input", "object"}, tag
+        for name, value in attrs.items():
+            assert not name.startswith("on"), (tag, name)
+            if name in ("href", "src", "action", "formaction", "xlink:href"):
+                scheme = urlsplit((value or "").strip()).scheme.lower()
+                assert scheme in ("", "http", "https", "mailto"), (tag, name, value)
+            assert "alert(" not in (value or ""), (tag, name, value)
+
+
+def test_hostile_markdown_renders_inert(tmp_path: Path) -> None:
+    write_lesson(tmp_path, "hostile", HOSTILE, title="Hostile")
+    page, tree = page_of(tmp_path, "hostile")
+    assert_inert(page)
+    lowered = page.lower()
+    for forbidden in ("<script", "<iframe", "<style", "<svg", "onerror=", "onclick=", "onload="):
+        assert forbidden not in lowered, forbidden
+    assert 'href="javascript' not in lowered and 'href="data:' not in lowered
+    assert 'id="claim-forged"' not in page and "md-header" not in page
+    assert '<a href="../other/"' in page  # relative links survive
+    assert "<b>bold</b>" in page and '<img src="x.png">' in page
+    assert any(d.code == "A501" and "\\href" in d.message for d in tree.diagnostics)
+    assert '<code class="atlas-math-error">' in page
+
+
+def test_sanitiser_keeps_mathml_and_trusted_ids_only() -> None:
+    html = mathml.render(r"\frac{a}{\sqrt{b}}", display=True)
+    assert sanitize.clean(html).replace("></mspace>", "/>") == html.replace("></mspace>", "/>")
+    marked = f'<mark id="{sanitize.trusted_id("claim-x")}">a</mark><mark id="claim-y">b</mark>'
+    assert sanitize.clean(marked) == '<mark id="claim-x">a</mark><mark>b</mark>'
+    assert sanitize.untrusted(sanitize.TRUSTED + "x") == "\ufffdx"
+
+
+def test_math_is_mathml_and_errors_carry_positions() -> None:
+    html = mathml.render(r"o=\sum_j a_j v_j", display=False)
+    assert html.startswith('<span class="katex"><math') and "<msub><mo>∑</mo>" in html
+    assert "<munder>" in mathml.render(r"\sum_j a_j", display=True)
+    with pytest.raises(mathml.MathError) as error:
+        mathml.render(r"a + \foo{b}", display=True)
+    assert error.value.position == 4 and "Undefined control sequence" in error.value.message
+    with pytest.raises(mathml.MathError) as error:
+        mathml.render(r"\frac{a", display=True)
+    assert error.value.position == len(r"\frac{a")
+
+
+def test_latex_error_is_located_in_the_lesson_file(tmp_path: Path) -> None:
+    body = (
+        "# Broken math\n\nSome text.\n\n$$\nx = \\frac{1}{2} + \\nope{y}\n$$\n\nInline $a^$ too.\n"
+    )
+    path = write_lesson(tmp_path, "broken", body)
+    _, tree = page_of(tmp_path, "broken")
+    found = sorted((d.line, d.column, d.message) for d in tree.diagnostics if d.code == "A501")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    display = next(i for i, text in enumerate(lines, 1) if "\\nope" in text)
+    inline = next(i for i, text in enumerate(lines, 1) if "Inline" in text)
+    assert found[0][:2] == (display, lines[display - 1].index("\\nope") + 1)
+    assert "Undefined control sequence: \\nope" in found[0][2]
+    assert found[1][0] == inline and found[1][1] == lines[inline - 1].index("^") + 1
+    assert all(d.path == str(path) or d.path.endswith("broken/lesson.md") for d in tree.diagnostics)
+
+
+def test_headings_get_record_section_ids_and_slug_anchors(seed: dict) -> None:
+    rendered = markup.render(seed["content"], [])
+    expected = [span.id for span in sections(canonicalize(seed["content"]))]
+    assert [heading.id for heading in rendered.headings] == expected
+    assert [h.text for h in rendered.headings] == [s["title"] for s in seed["sections"]]
+    section4 = rendered.headings[3]
+    assert section4.id == "section-4" and section4.slug == "scaled-dot-product-attention"
+    assert {"section-4", "scaled-dot-product-attention"} <= rendered.ids
+
+
+def test_duplicate_and_reserved_slugs_are_made_unique() -> None:
+    text = "# Validation\n\n## Notes\n\n## Notes\n\n## Section 1\n"
+    rendered = markup.render(text, [])
+    slugs = [heading.slug for heading in rendered.headings]
+    assert slugs == ["validation", "notes", "notes_1", "section-1_1"]
+    assert "atlas-validation" not in slugs
+
+
+def test_claim_marks_wrap_each_quoted_occurrence() -> None:
+    text = "# T\n\nThe output is 5. Then more.\n\nAgain: the output is 5.\n"
+    marks = [
+        markup.Mark("claim-out", 5, 21, "atlas-claim atlas-claim-pass", "pass"),
+        markup.Mark("claim-out--2", text.rindex("the output"), len(text) - 1, "atlas-claim", "t"),
+    ]
+    rendered = markup.render(text, marks)
+    html = "".join(part.html for part in rendered.parts)
+    assert re.search(r'<mark id="claim-out" class="atlas-claim atlas-claim-pass"[^>]*>'
+                     r"The output is 5\.</mark>", html)  # fmt: skip
+    assert '<mark id="claim-out--2"' in html and {"claim-out", "claim-out--2"} <= rendered.ids
+
+
+def test_headings_survive_python_markdown_unchanged() -> None:
+    inner = 'a *b* _c_ [d](e) `f` #g {h} <code>x_y</code> &amp; <span id="s"></span>'
+    escaped = inline_for_markdown(inner)
+    assert "*" not in escaped and "_" not in escaped.replace('id="s"', "")
+    import markdown as python_markdown
+
+    converted = python_markdown.markdown(f"## {escaped} {{#section-9}}", extensions=["attr_list"])
+    assert converted.startswith('<h2 id="section-9">a &#42;b&#42;')
+    assert "<code>x&#95;y</code>" in converted and '<span id="s"></span>' in converted
+
+
+def test_links_to_lessons_in_content_become_local(tmp_path: Path) -> None:
+    body = (
+        "# Linking\n\nSee [the other](https://semiaifoundry.com/learn/atlas/other/#section-2) "
+        "and [absent](https://semiaifoundry.com/learn/atlas/absent/).\n"
+    )
+    write_lesson(tmp_path, "linking", body)
+    write_lesson(tmp_path, "other", "# Other\n\n## Part\n")
+    page, _ = page_of(tmp_path, "linking")
+    assert 'href="../other/#section-2"' in page
+    assert 'href="https://semiaifoundry.com/learn/atlas/absent/"' in page
