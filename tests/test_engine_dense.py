@@ -170,6 +170,10 @@ def test_size_guard_refuses_absurd_sizes_without_allocating():
         check_attention_size(10**9, 10**9, 64, 64)
     with pytest.raises(ValueError, match="floating-point operations"):
         check_attention_size(10**6, 10**6, 64, 64, batch=8, method="tiled")
+    huge = np.broadcast_to(np.zeros((1, 1, 64), np.float32), (1, 10**9, 64))  # a view, no memory
+    for method in ("auto", "dense", "tiled"):
+        with pytest.raises(AttentionTooLarge, match="T_q=1000000000"):
+            attention(huge, huge, huge, causal=True, method=method)
     cost = estimate_attention_cost(4096, 4096, 64, 64, batch=8, method="dense")
     assert cost.bytes > 8 * 4096 * 4096 * 4
     previous = set_size_limits(max_bytes=10**6)

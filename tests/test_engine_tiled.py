@@ -164,6 +164,14 @@ def test_tiled_strict_small_tiles_and_online_path():
         block_k=9,
     )  # fmt: skip
     np.testing.assert_allclose(np.asarray(out), ref, rtol=1e-11, atol=1e-12)
+    dout = rand(2, 37, 5, seed=42)
+    ref_g = attention_backward(q, k, v, dout, causal=True, method="dense")
+    strict = [xps.asarray(x) for x in (q, k, v, dout)]
+    out = tiled_attention(*strict[:3], causal=True, block_q=6, block_k=8)  # causal-only corners
+    np.testing.assert_allclose(np.asarray(out), dense_attention(q, k, v, causal=True), atol=1e-12)
+    got_g = tiled_attention_backward(*strict, causal=True, block_q=6, block_k=8)
+    for a, b in zip(got_g, ref_g, strict=True):
+        np.testing.assert_allclose(np.asarray(a), b, rtol=1e-10, atol=1e-11)
 
 
 def test_packed_block_costs_sum_of_squares():
@@ -196,12 +204,14 @@ def test_schedule_never_skips_an_allowed_pair():
                 if sched.kind[i, j] == FULL:
                     assert tile.all()
                 if sched.kind[i, j] == PARTIAL:
-                    built = tile_blocked(
+                    built, c0 = tile_blocked(
                         np, (i0, i1), (j0, j1), causal=causal, doc=doc, mask=None,
                         batch=slice(None), dev="cpu", need=int(sched.need[i, j]),
                     )  # fmt: skip
                     assert built is not None
-                    np.testing.assert_array_equal(np.broadcast_to(~built[0], tile.shape), tile)
+                    assert tile[:, :c0].all()
+                    got = np.broadcast_to(~built[0], tile[:, c0:].shape)
+                    np.testing.assert_array_equal(got, tile[:, c0:])
 
 
 def test_thread_pool_and_serial_give_identical_forward(monkeypatch):

@@ -49,12 +49,16 @@ def matmul_into(xp: Namespace, a: Array, b: Array, out: Array | None) -> Array:
     return xp.matmul(a, b)
 
 
-def neg_inf_where(xp: Namespace, x: Array, blocked: Array) -> Array:
-    """Set entries where ``blocked`` to ``-inf``, so that ``exp`` maps them to exactly 0."""
-    if has_out(xp):
-        xp.copyto(x, -xp.inf, where=blocked)
+def neg_inf_where(xp: Namespace, x: Array, blocked: Array | None, c0: int = 0) -> Array:
+    """Set ``x[..., c0:]`` to ``-inf`` where ``blocked``, so that ``exp`` maps it to 0."""
+    if blocked is None:
         return x
-    return xp.where(blocked, xp.asarray(-xp.inf, dtype=x.dtype, device=device(x)), x)
+    if has_out(xp):
+        xp.copyto(x[..., c0:], -xp.inf, where=blocked)
+        return x
+    fill = xp.asarray(-xp.inf, dtype=x.dtype, device=device(x))
+    tail = xp.where(blocked, fill, x[..., c0:])
+    return xp.concat([x[..., :c0], tail], axis=-1) if c0 else tail
 
 
 def cummax(xp: Namespace, x: Array) -> Array:

@@ -79,16 +79,21 @@ def tile_blocked(
     dev: Any,
     need: int = 7,
     cache: dict[tuple[int, int, int], Array] | None = None,
-) -> Array | None:
-    """Mask of the *forbidden* pairs of the tile ``rows x cols``, ``(1 | B', n, w)``; None if
-    nothing is forbidden. (Forbidden, not allowed: the kernels fill these with ``-inf`` and
-    ``copyto(where=...)`` wants exactly this polarity, saving a negation per tile.)
+) -> tuple[Array | None, int]:
+    """Mask of the *forbidden* pairs of the tile ``rows x cols`` from column ``c0`` on:
+    ``(blocked, c0)`` with ``blocked`` shaped ``(1 | B', n, w - c0)``, or ``(None, 0)``.
 
-    ``need`` (bits 1 causal, 2 doc, 4 mask, from the schedule) skips restrictions known not to
-    cut through this tile. The causal triangle depends only on the tile's diagonal offset and
-    shape, so it is memoised in ``cache``.
+    Forbidden, not allowed: the kernels fill these with ``-inf`` and ``copyto(where=...)``
+    wants exactly this polarity. When only the causal order cuts the tile, columns before
+    ``c0 = i0 + 1 - j0`` cannot be in any row's future, so the mask starts there: a diagonal
+    row block then masks only its square corner. ``need`` (bits 1 causal, 2 doc, 4 mask, from
+    the schedule) skips restrictions known not to cut through this tile. The causal triangle
+    depends only on the offset and shape, so it is memoised in ``cache``.
     """
     (i0, i1), (j0, j1) = rows, cols
+    if causal and need & 1 and not need & 6:
+        j0 = min(j1, max(j0, i0 + 1))
+    c0 = j0 - cols[0]
     blocked: Array | None = None
     if causal and need & 1:
         key = (i0 - j0, i1 - i0, j1 - j0)
@@ -107,7 +112,7 @@ def tile_blocked(
         sub = mask[batch, i0:i1, j0:j1] if mask.shape[0] > 1 else mask[:, i0:i1, j0:j1]
         sub = xp.logical_not(sub)
         blocked = sub if blocked is None else blocked | sub
-    return blocked
+    return blocked, c0
 
 
 def dense_allowed(

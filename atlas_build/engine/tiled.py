@@ -71,7 +71,10 @@ def certified_rows(
     itemsize = 8 if dtype == xp.float64 else 4
     qn = xp.sqrt(xp.vecdot(q, q, axis=-1))
     kn = xp.sqrt(xp.vecdot(k, k, axis=-1))
-    vm = xp.max(xp.abs(v), axis=-1) if int(v.shape[-1]) else xp.zeros_like(kn)
+    if int(v.shape[-1]):
+        vm = xp.maximum(xp.max(v, axis=-1), -xp.min(v, axis=-1))
+    else:
+        vm = xp.zeros_like(kn)
     if causal:
         kn, vm = cummax(xp, kn), cummax(xp, vm)
         idx = xp.clip(xp.arange(t_q, device=device(q)), max=t_k - 1)
@@ -114,12 +117,11 @@ def forward_tile(plan: ForwardPlan, batch: slice, i: int, fast: bool, dev: Any) 
                 buffer_view(xp, flat, (nb, b - a, end - j0)),
             )
             if piece_need:
-                blocked = tile_blocked(
+                blocked, c0 = tile_blocked(
                     xp, (r0, r1), (j0, end), causal=plan.causal, doc=plan.doc, mask=plan.mask,
                     batch=batch, dev=dev, need=piece_need, cache=plan.triangles,
                 )  # fmt: skip
-                if blocked is not None:
-                    s = neg_inf_where(xp, s, blocked)
+                s = neg_inf_where(xp, s, blocked, c0)
             if not fast:
                 m_old = m[:, a:b, :]
                 m_new = xp.maximum(m_old, xp.max(s, axis=-1, keepdims=True))

@@ -94,12 +94,11 @@ def backward_tile(plan: BackwardPlan, group: int, batch: slice, j: int, dev: Any
                 buffer_view(xp, flats[0], (nb, n, e)),
             )  # fmt: skip
             if piece_need:
-                blocked = tile_blocked(
+                blocked, c0 = tile_blocked(
                     xp, (r0, r1), (j0, end), causal=plan.causal, doc=plan.doc, mask=plan.mask,
                     batch=batch, dev=dev, need=piece_need, cache=plan.triangles,
                 )  # fmt: skip
-                if blocked is not None:
-                    p = neg_inf_where(xp, p, blocked)
+                p = neg_inf_where(xp, p, blocked, c0)
             p = exp_inplace(xp, p)
             dv_acc[:, :e, :] += matmul_into(
                 xp, p.mT, plan.dout[batch, r0:r1, :], buffer_view(xp, tmp_v, (nb, e, dv))
