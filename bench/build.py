@@ -235,34 +235,34 @@ def measure(count: int, repeats: int, work: Path, site: bool) -> dict[str, objec
         run("check warm, no change", check)
         run("check warm, one lesson edited", check, lambda n=round_number: edit_one(corpus, n))  # type: ignore[misc]
     if site:
-        build = [
-            *cli,
-            "build",
-            str(corpus),
-            "--cache-dir",
-            str(cache),
-            "-q",
-            "--out",
-            str(work / "build"),
-            "--site-dir",
-            str(work / "site"),
-        ]
-        for _ in range(repeats):
+        sys.path.insert(0, str(ROOT))
+        from atlas_build.site.build import mkdocs_config
+
+        docs, bare = work / "build" / "docs", work / "bare-site"
+        build = [*cli, "build", str(corpus), "--cache-dir", str(cache), "-q", "--out",
+                 str(work / "build"), "--site-dir", str(work / "site"), "--mkdocs-config",
+                 str(ROOT / "mkdocs.yml")]  # fmt: skip
+        child = work / "mkdocs-bare.yml"
+        mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(child)]
+        for round_number in range(repeats):
             run("build cold (full site)", build, lambda: shutil.rmtree(cache, ignore_errors=True))
-            docs = work / "build" / "docs"
-            mkdocs = [
-                str(BIN / "mkdocs"),
-                "build",
-                "--strict",
-                "-f",
-                str(ROOT / "mkdocs.yml"),
-                "-d",
-                str(work / "bare-site"),
-            ]
-            env_docs = {"ATLAS_DOCS_DIR": str(docs)}
-            os.environ.update(env_docs)
+            run("build warm, no change", build)
+            run(
+                "build warm, one lesson edited",
+                build,
+                lambda n=round_number: edit_one(corpus, 100 + n),
+            )  # type: ignore[misc]
+            child.write_text(mkdocs_config(ROOT / "mkdocs.yml", docs, bare), encoding="utf-8")
             run("mkdocs build (bare, same docs)", mkdocs)
+    medians = {name: statistics.median(times) for name, times in rows.items()}
+    ratios = {}
+    if "mkdocs build (bare, same docs)" in medians:
+        bare_time = medians["mkdocs build (bare, same docs)"]
+        for name in ("build cold (full site)", "build warm, no change",
+                     "build warm, one lesson edited"):  # fmt: skip
+            ratios[f"{name} / bare mkdocs"] = medians[name] / bare_time
     return {
+        "ratios": ratios,
         "lessons": count,
         "repeats": repeats,
         "median_seconds": {name: statistics.median(times) for name, times in rows.items()},
@@ -273,7 +273,7 @@ def measure(count: int, repeats: int, work: Path, site: bool) -> dict[str, objec
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lessons", type=int, nargs="+", default=[1000])
+    parser.add_argument("--lessons", type=int, nargs="+", default=[250, 500, 1000])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="30 lessons, one repeat")
     parser.add_argument("--no-site", action="store_true", help="skip the site build rows")
@@ -291,6 +291,8 @@ def main() -> int:
         for name, seconds in result["median_seconds"].items():  # type: ignore[union-attr]
             peak = result["peak_memory_bytes"][name] / 2**20  # type: ignore[index]
             print(f"{result['lessons']:>8} {name:<34} {seconds:>9.2f} {peak:>9.0f}")
+        for name, ratio in result["ratios"].items():  # type: ignore[union-attr]
+            print(f"{result['lessons']:>8} {name:<52} {ratio:>6.2f}x")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"cores": os.cpu_count(), "results": results}, indent=2))
     print(f"wrote {args.out}")

@@ -9,14 +9,17 @@ files of lessons that no longer exist are removed.
 
 from __future__ import annotations
 
+import json
 import os
+import pickle
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 from atlas_build import pipeline
 from atlas_build.atomic import write_bytes
-from atlas_build.diagnostics import Diagnostic
+from atlas_build.cache import Cache, digest, fingerprint
+from atlas_build.diagnostics import Diagnostic, Severity
 from atlas_build.report import Report
 from atlas_build.site import indexes, lesson, reference
 
@@ -40,32 +43,72 @@ class DocsTree:
         return self.files[path].decode("utf-8")
 
 
-def _materialised(
-    checked: list[pipeline.Checked], options: pipeline.Options | None
-) -> list[pipeline.Checked]:
-    """Cached check results carry only the report; load record and lesson where missing."""
-    materialize = getattr(pipeline, "materialize", None)
-    if materialize is None:
-        return checked
-    return [
-        materialize(item, options or pipeline.Options()) if item.source is None else item
-        for item in checked
-    ]
+def _publishable(item: pipeline.Checked) -> bool:
+    """A lesson whose record loaded and passed the schema (load-stage errors are A1xx)."""
+    return bool(item.report.id) and not any(
+        d.severity is Severity.ERROR and d.code.startswith("A1") for d in item.report.diagnostics
+    )
+
+
+def _page_key(item: pipeline.Checked, slugs: frozenset[str]) -> str | None:
+    """A lesson page depends on its file, its check result and the lessons it may link to."""
+    try:
+        raw = item.found.path.read_bytes()
+    except OSError:
+        return None
+    return digest(
+        fingerprint(),
+        "page",
+        raw,
+        json.dumps(item.report.to_json(), sort_keys=True, ensure_ascii=False),
+        *sorted(slugs),
+    )
+
+
+def _lesson_page(
+    item: pipeline.Checked,
+    slugs: frozenset[str],
+    options: pipeline.Options,
+    store: Cache,
+) -> lesson.LessonPage | None:
+    """The rendered page of one lesson, reused from the cache when nothing it depends on
+    changed (rendering math and figures is most of a cold build)."""
+    key = _page_key(item, slugs) if store.enabled else None
+    if key is not None and (payload := store.get("page", key)) is not None:
+        try:
+            page = pickle.loads(payload)  # noqa: S301  (our own checksummed entries)
+        except Exception:
+            page = None
+        if isinstance(page, lesson.LessonPage):
+            page.report = item.report
+            if page.added:
+                merged = item.report.diagnostics + page.added
+                item.report.diagnostics = sorted(merged, key=Diagnostic.sort_key)
+            return page
+    if item.source is None:
+        pipeline.materialize(item, options)
+    if item.source is None or item.record is None:
+        return None
+    page = lesson.build(item.source, item.record, item.report, slugs, store)
+    if key is not None:
+        store.put("page", key, pickle.dumps(page))
+    return page
 
 
 def generate_docs(
     report: Report, checked: list[pipeline.Checked], *, options: pipeline.Options | None = None
 ) -> DocsTree:
     """All pages of the site. Site findings (LaTeX errors, ...) go into `report` too."""
+    options = options or pipeline.Options()
+    store = Cache(options.cache_dir)
     tree = DocsTree()
-    items = _materialised(checked, options)
-    publishable = [i for i in items if i.record is not None and i.source is not None]
-    slugs = frozenset((i.source.slug or i.record.id) for i in publishable if i.source and i.record)
+    slugs = frozenset(
+        item.report.slug or str(item.report.id) for item in checked if _publishable(item)
+    )
     entries: list[indexes.Entry] = []
-    for item in items:
-        page = None
-        if item.source is not None and item.record is not None:
-            page = lesson.build(item.source, item.record, item.report, slugs)
+    for item in checked:
+        page = _lesson_page(item, slugs, options, store) if _publishable(item) else None
+        if page is not None:
             tree.diagnostics += page.added
             if page.slug in tree.pages:
                 page.slug = f"{page.slug}-{len(tree.pages)}"
@@ -73,9 +116,10 @@ def generate_docs(
             tree.files[f"{page.directory}/index.md"] = page.text.encode("utf-8")
             for name, data in page.files.items():
                 tree.files[f"{page.directory}/{name}"] = data
-        title = item.record.title if item.record else (item.report.id or item.report.path)
-        topic = item.record.topic if item.record else "Not published"
-        category = item.record.category if item.record else "errors"
+        record = page.record if page is not None else None
+        title = record.title if record else (item.report.id or item.report.path)
+        topic = record.topic if record else "Not published"
+        category = record.category if record else "errors"
         entries.append(indexes.Entry(item.report, page, title, topic, category))
     entries.sort(key=lambda e: (e.topic.casefold(), e.title.casefold(), e.report.path))
     topics = indexes.topic_slugs(entries)

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from atlas_build import engine
+from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.claims import file as claims_file
 from atlas_build.claims import numbers
 
@@ -258,8 +259,31 @@ def _temperature(params: dict[str, Any], temperatures: set[Any]) -> tuple[bytes,
     return _svg(draw, (7.0, 3.2)), "Grouped bars of softmax probabilities by temperature", caption
 
 
+def _drawn(group: _Group, cache: Cache | None) -> tuple[bytes, str, str] | None:
+    """Draw one figure, or reuse it: a figure depends only on its kind and params, so
+    lessons with the same worked example share it through the content-addressed cache."""
+    key = digest(fingerprint(), "figure", group.kind,
+                 json.dumps(group.params, sort_keys=True, default=str),
+                 json.dumps(sorted(map(str, group.extra))))  # fmt: skip
+    if cache is not None and (payload := cache.get("figure", key)) is not None:
+        stored = json.loads(payload)
+        return stored["svg"].encode("utf-8"), stored["alt"], stored["caption"]
+    if group.kind == "mask":
+        drawn = _mask(group.params, group.extra)
+    elif group.kind == "mixture":
+        drawn = _mixture(group.params)
+    elif len(group.extra) >= 2:
+        drawn = _temperature(group.params, group.extra)
+    else:
+        return None
+    if cache is not None:
+        record = {"svg": drawn[0].decode("utf-8"), "alt": drawn[1], "caption": drawn[2]}
+        cache.put("figure", key, json.dumps(record).encode("utf-8"))
+    return drawn
+
+
 def lesson_figures(
-    claims_path: str, results: list[dict[str, Any]], stem: str
+    claims_path: str, results: list[dict[str, Any]], stem: str, cache: Cache | None = None
 ) -> tuple[list[Figure], list[str]]:
     """The figures a lesson's claims call for, and a message for each that could not be drawn."""
     found, problems = claims_file.read(claims_path)
@@ -274,14 +298,10 @@ def lesson_figures(
     messages: list[str] = []
     for group in _groups(found.data):
         try:
-            if group.kind == "mask":
-                svg, alt, caption = _mask(group.params, group.extra)
-            elif group.kind == "mixture":
-                svg, alt, caption = _mixture(group.params)
-            elif len(group.extra) >= 2:
-                svg, alt, caption = _temperature(group.params, group.extra)
-            else:
+            drawn = _drawn(group, cache)
+            if drawn is None:
                 continue
+            svg, alt, caption = drawn
         except (ValueError, TypeError, KeyError, engine.AttentionTooLarge) as error:
             messages.append(f"no {group.kind} figure for claim {group.claim_ids[0]}: {error}")
             continue

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atlas_build import canonical
+from atlas_build.cache import Cache
 from atlas_build.claims import anchors as claim_anchors
 from atlas_build.claims import file as claims_file
 from atlas_build.diagnostics import Diagnostic, Location, at
@@ -200,7 +201,11 @@ def _body(rendered: markup.Rendered, placed: dict[int, list[str]], tail: list[st
 
 
 def build(
-    source: Source, record: LessonRecord, report: RecordReport, known_slugs: frozenset[str]
+    source: Source,
+    record: LessonRecord,
+    report: RecordReport,
+    known_slugs: frozenset[str],
+    cache: Cache | None = None,
 ) -> LessonPage:
     """Render the page; LaTeX errors and skipped figures are added to `report.diagnostics`."""
     page = LessonPage(source.slug or record.id, record, report)
@@ -223,7 +228,7 @@ def build(
         added.append(at(codes.LATEX, source.locator.content(problem.offset), problem.message))
     found: list[figures.Figure] = []
     if source.claims_path:
-        found, messages = figures.lesson_figures(source.claims_path, report.claims, "figure")
+        found, messages = figures.lesson_figures(source.claims_path, report.claims, "figure", cache)
         added += [at(codes.FIGURE, Location(source.claims_path), m) for m in messages]
     placed: dict[int, list[str]] = {}
     tail: list[str] = []
