@@ -93,7 +93,8 @@ def _pair_delimiters(tokens: Sequence[Token], max_depth: int) -> list[Token]:
             if delimiter is None or text not in table:
                 raise LatexError(
                     UNBALANCED_DELIMITER,
-                    f"\\{token.text} must be followed by one of {' '.join(sorted(table))}",
+                    f"\\{token.text} must be followed by one of "
+                    + " ".join("\\" + d if d.isalpha() else d for d in sorted(table)),
                     token.start,
                 )
             kind_out = CHAR if table[text] in "()[]" else CMD
