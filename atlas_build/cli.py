@@ -153,7 +153,6 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def _build(args: argparse.Namespace, out: Path) -> int:
     """check -> records and lesson data -> docs tree -> MkDocs site (atomic swap)."""
-    from atlas_build.authoring.emit import emit
     from atlas_build.site import cli as site_cli
 
     report, checked = _check(args)
@@ -164,19 +163,36 @@ def _build(args: argparse.Namespace, out: Path) -> int:
             "atlas-build: build stopped: fix the errors above (or --allow-errors)", file=sys.stderr
         )
         return status
-    written = 0
     options = _options(args)
-    for item in checked:
-        pipeline.materialize(item, options)
-        if item.record is None or item.lesson is None or item.source is None:
-            continue
-        if item.source.data is None:
-            continue
-        emit(item.record, item.source.data, item.lesson, item.source.slug or item.record.id, out)
-        written += 1
+    written = sum(_emit(item, options, out) for item in checked)
     print(f"wrote {written} record{'s' if written != 1 else ''} to {out / 'records'}")
     site_status = site_cli.run_build(args, report, checked, options)
     return max(status, site_status)
+
+
+def _emit(item: pipeline.Checked, options: pipeline.Options, out: Path) -> int:
+    """Write one lesson's record and lesson data, rendered once per lesson file."""
+    from atlas_build import cache as caching
+    from atlas_build.authoring import emit
+
+    store = caching.Cache(options.cache_dir)
+    try:
+        raw = item.found.path.read_bytes()
+        key = caching.digest(caching.fingerprint(), "emit", item.found.path.parent.name, raw)
+    except OSError:
+        return 0
+    payload = store.get("emit", key)
+    if payload is not None:
+        emit.write(emit.Rendered.from_json(payload), out)
+        return 1
+    pipeline.materialize(item, options)
+    source, record, lesson = item.source, item.record, item.lesson
+    if source is None or record is None or lesson is None or source.data is None:
+        return 0
+    rendered = emit.render(record, source.data, lesson, source.slug or record.id)
+    store.put("emit", key, rendered.to_json())
+    emit.write(rendered, out)
+    return 1
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

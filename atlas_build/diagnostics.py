@@ -9,7 +9,7 @@ page and `atlas-build explain CODE` are generated from the same registry.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 
@@ -90,10 +90,12 @@ class Diagnostic:
     pointer: str | None = None
     content_line: int | None = None
     content_column: int | None = None
-    extra: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+    label: str = ""  # the code's readable name, carried so cached results need no registry
 
     @property
     def name(self) -> str:
+        if self.label:
+            return self.label
         entry = _REGISTRY.get(self.code)
         return entry.name if entry else self.code
 
@@ -121,6 +123,7 @@ class Diagnostic:
             "pointer": self.pointer,
             "contentLine": self.content_line,
             "contentColumn": self.content_column,
+            "name": self.name,
         }
 
     @classmethod
@@ -135,6 +138,7 @@ class Diagnostic:
             data["pointer"],
             data["contentLine"],
             data["contentColumn"],
+            data.get("name", ""),
         )
 
     def to_json(self) -> dict[str, object]:
@@ -180,4 +184,5 @@ def at(
         pointer=location.pointer,
         content_line=location.content_line,
         content_column=location.content_column,
+        label=code.name,
     )

@@ -287,3 +287,22 @@ def test_unpublishable_lesson_is_listed_not_paged(tmp_path: Path) -> None:
     assert inputs and not (tmp_path / "site" / "lessons" / "broken").exists()
     home = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "not published" in home and "broken/lesson.md" in home
+
+
+def test_linkcheck_reports_missing_files_anchors_and_escapes(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "index.html").write_text(
+        '<html><body><p id="here">x</p>'
+        '<a href="../b/">missing page</a>'
+        '<a href="#nowhere">missing anchor</a>'
+        '<a href="#here">fine</a>'
+        '<a href="../../etc/passwd">escape</a>'
+        "<a href='#h&amp;x'>entity</a><span id=\"h&amp;x\"></span>"
+        "<!-- <a href='#commented'> --></body></html>",
+        encoding="utf-8",
+    )
+    problems = linkcheck.check(tmp_path)
+    assert any("../b/" in p and "no such file" in p for p in problems)
+    assert any("#nowhere" in p for p in problems)
+    assert any("leaves the site" in p for p in problems)
+    assert not any("#here" in p or "h&" in p or "commented" in p for p in problems)

@@ -66,22 +66,55 @@ def lesson_data(record: LessonRecord, lesson: Lesson, slug: str) -> dict[str, An
     }
 
 
-def emit(
-    record: LessonRecord, data: dict[str, Any], lesson: Lesson, slug: str, out: Path
-) -> Emitted:
-    """Write one lesson's record and lesson-data; stale lesson-data of the slug is removed."""
+@dataclass(frozen=True)
+class Rendered:
+    """The bytes a lesson publishes, before they are written anywhere."""
+
+    record_id: str
+    slug: str
+    record: bytes
+    lesson_data: bytes
+
+    def to_json(self) -> bytes:
+        return json.dumps(
+            {
+                "id": self.record_id,
+                "slug": self.slug,
+                "record": self.record.decode("utf-8"),
+                "lessonData": self.lesson_data.decode("utf-8"),
+            }
+        ).encode("utf-8")
+
+    @classmethod
+    def from_json(cls, payload: bytes) -> Rendered:
+        data = json.loads(payload)
+        return cls(
+            data["id"],
+            data["slug"],
+            data["record"].encode("utf-8"),
+            data["lessonData"].encode("utf-8"),
+        )
+
+
+def render(record: LessonRecord, data: dict[str, Any], lesson: Lesson, slug: str) -> Rendered:
+    """The published record (recordHash by atlas-build's recipe) and the lesson data."""
     published = records.with_record_hash(records.ordered(dict(data)))
-    record_path = out / "records" / f"{record.id}.json"
-    write_bytes(record_path, records.dumps(published).encode("utf-8"))
-    payload = (
-        json.dumps(lesson_data(record, lesson, slug), ensure_ascii=False, indent=2) + "\n"
-    ).encode("utf-8")
-    digest = hashlib.sha256(payload).hexdigest()[:16]
+    payload = json.dumps(lesson_data(record, lesson, slug), ensure_ascii=False, indent=2) + "\n"
+    return Rendered(
+        record.id, slug, records.dumps(published).encode("utf-8"), payload.encode("utf-8")
+    )
+
+
+def write(rendered: Rendered, out: Path) -> Emitted:
+    """Write one lesson's files atomically; stale lesson data of the slug is removed."""
+    record_path = out / "records" / f"{rendered.record_id}.json"
+    write_bytes(record_path, rendered.record)
+    digest = hashlib.sha256(rendered.lesson_data).hexdigest()[:16]
     data_dir = out / "lesson-data"
-    data_path = data_dir / f"{slug}-{digest}.json"
-    write_bytes(data_path, payload)
-    for stale in data_dir.glob(f"{slug}-*.json"):
-        suffix = stale.stem[len(slug) + 1 :]
+    data_path = data_dir / f"{rendered.slug}-{digest}.json"
+    write_bytes(data_path, rendered.lesson_data)
+    for stale in data_dir.glob(f"{rendered.slug}-*.json"):
+        suffix = stale.stem[len(rendered.slug) + 1 :]
         if (
             stale != data_path
             and len(suffix) == 16
@@ -89,3 +122,9 @@ def emit(
         ):
             stale.unlink(missing_ok=True)
     return Emitted(record_path, data_path)
+
+
+def emit(
+    record: LessonRecord, data: dict[str, Any], lesson: Lesson, slug: str, out: Path
+) -> Emitted:
+    return write(render(record, data, lesson, slug), out)
