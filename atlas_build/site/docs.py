@@ -9,11 +9,14 @@ files of lessons that no longer exist are removed.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import pickle
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
+from multiprocessing import get_context
 from pathlib import Path
 
 from atlas_build import pipeline
@@ -65,34 +68,69 @@ def _page_key(item: pipeline.Checked, slugs: frozenset[str]) -> str | None:
     )
 
 
-def _lesson_page(
-    item: pipeline.Checked,
-    slugs: frozenset[str],
-    options: pipeline.Options,
-    store: Cache,
+def _cached_page(key: str | None, store: Cache) -> lesson.LessonPage | None:
+    if key is None or (payload := store.get("page", key)) is None:
+        return None
+    try:
+        page = pickle.loads(payload)  # noqa: S301  (our own checksummed entries)
+    except Exception:
+        return None
+    return page if isinstance(page, lesson.LessonPage) else None
+
+
+def _render_page(
+    job: tuple[pipeline.Checked, frozenset[str], pipeline.Options],
 ) -> lesson.LessonPage | None:
-    """The rendered page of one lesson, reused from the cache when nothing it depends on
-    changed (rendering math and figures is most of a cold build)."""
-    key = _page_key(item, slugs) if store.enabled else None
-    if key is not None and (payload := store.get("page", key)) is not None:
-        try:
-            page = pickle.loads(payload)  # noqa: S301  (our own checksummed entries)
-        except Exception:
-            page = None
-        if isinstance(page, lesson.LessonPage):
-            page.report = item.report
-            if page.added:
-                merged = item.report.diagnostics + page.added
-                item.report.diagnostics = sorted(merged, key=Diagnostic.sort_key)
-            return page
+    """Render one lesson page (in a worker process when there are several to render)."""
+    item, slugs, options = job
     if item.source is None:
         pipeline.materialize(item, options)
     if item.source is None or item.record is None:
         return None
-    page = lesson.build(item.source, item.record, item.report, slugs, store)
-    if key is not None:
-        store.put("page", key, pickle.dumps(page))
-    return page
+    report = copy.copy(item.report)  # the page's own findings are merged by the caller
+    return lesson.build(item.source, item.record, report, slugs, Cache(options.cache_dir))
+
+
+def _render_pages(
+    jobs: list[tuple[pipeline.Checked, frozenset[str], pipeline.Options]], workers: int
+) -> list[lesson.LessonPage | None]:
+    """Math and figures make rendering the slow part of a cold build: share it out."""
+    workers = max(1, min(workers, len(jobs)))
+    if workers == 1:
+        return [_render_page(job) for job in jobs]
+    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+        return list(pool.map(_render_page, jobs, chunksize=max(1, len(jobs) // (workers * 8))))
+
+
+def _lesson_pages(
+    checked: list[pipeline.Checked], slugs: frozenset[str], options: pipeline.Options
+) -> dict[int, lesson.LessonPage]:
+    """Pages by lesson index, reused from the cache when nothing they depend on changed."""
+    store = Cache(options.cache_dir)
+    keys: dict[int, str | None] = {}
+    pages: dict[int, lesson.LessonPage] = {}
+    for index, item in enumerate(checked):
+        if not _publishable(item):
+            continue
+        keys[index] = _page_key(item, slugs) if store.enabled else None
+        cached = _cached_page(keys[index], store)
+        if cached is not None:
+            pages[index] = cached
+    missing = [index for index in keys if index not in pages]
+    rendered = _render_pages([(checked[i], slugs, options) for i in missing], options.jobs)
+    for index, page in zip(missing, rendered, strict=True):
+        if page is None:
+            continue
+        key = keys[index]
+        if key is not None:
+            store.put("page", key, pickle.dumps(page))
+        pages[index] = page
+    for index, page in pages.items():
+        report = checked[index].report
+        page.report = report
+        if page.added:
+            report.diagnostics = sorted(report.diagnostics + page.added, key=Diagnostic.sort_key)
+    return pages
 
 
 def generate_docs(
@@ -100,14 +138,14 @@ def generate_docs(
 ) -> DocsTree:
     """All pages of the site. Site findings (LaTeX errors, ...) go into `report` too."""
     options = options or pipeline.Options()
-    store = Cache(options.cache_dir)
     tree = DocsTree()
     slugs = frozenset(
         item.report.slug or str(item.report.id) for item in checked if _publishable(item)
     )
     entries: list[indexes.Entry] = []
-    for item in checked:
-        page = _lesson_page(item, slugs, options, store) if _publishable(item) else None
+    pages = _lesson_pages(checked, slugs, options)
+    for index, item in enumerate(checked):
+        page = pages.get(index)
         if page is not None:
             tree.diagnostics += page.added
             if page.slug in tree.pages:
