@@ -14,9 +14,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +23,7 @@ from atlas_build import load
 from atlas_build.diagnostics import Diagnostic
 from atlas_build.report import RecordReport, Report
 from atlas_build.source import Source
+from atlas_build.workers import pool as workers_pool
 
 if TYPE_CHECKING:
     from atlas_build.lesson import Lesson
@@ -202,7 +201,7 @@ def _execute(tasks: list[_Task], jobs: int) -> Iterator[tuple[RecordReport, floa
     if workers == 1:
         yield from map(_run_task, tasks)
         return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
+    with workers_pool(workers) as pool:
         yield from pool.map(_run_task, tasks, chunksize=max(1, len(tasks) // (workers * 8)))
 
 

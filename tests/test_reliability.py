@@ -38,6 +38,22 @@ def complete_site(site: Path, slugs: list[str]) -> bool:
     )
 
 
+def leftovers(project: Path) -> list[int]:
+    """Processes still running in the project directory (orphaned pool workers)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if Path(os.readlink(entry / "cwd")) == project.resolve():
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if state != "Z":
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A copy of the repository's content and MkDocs configuration, built once."""
@@ -85,6 +101,8 @@ def test_sigkill_mid_build_loses_nothing(project: Path) -> None:
             # killed after the swap: the new site is whole; it becomes the reference
             site_before = site_now
     assert any(not finished for _, finished in outcomes), "every build finished before the kill"
+    time.sleep(1.0)
+    assert leftovers(project) == [], "killed builds left worker processes behind"
     final = build(project)
     assert final.wait(timeout=300) == 0, final.stderr.read() if final.stderr else ""
     assert complete_site(project / "site", SLUGS)

@@ -12,9 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +20,7 @@ from atlas_build import load, pipeline
 from atlas_build.authoring import frontmatter, records
 from atlas_build.diagnostics import Severity
 from atlas_build.selftest.mutants import Mutant, generate
+from atlas_build.workers import pool as workers_pool
 
 
 @dataclass
@@ -149,7 +148,7 @@ def selftest(paths: list[str], options: pipeline.Options) -> list[LessonResult]:
     if workers == 1:
         outcomes = list(map(_run_mutant, jobs))
     else:
-        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+        with workers_pool(workers) as pool:
             outcomes = list(pool.map(_run_mutant, jobs, chunksize=4))
     for owner, outcome in zip(owners, outcomes, strict=True):
         owner.outcomes.append(outcome)

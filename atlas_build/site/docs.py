@@ -13,10 +13,8 @@ import copy
 import json
 import os
 import pickle
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
-from multiprocessing import get_context
 from pathlib import Path
 
 from atlas_build import pipeline
@@ -25,6 +23,7 @@ from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.diagnostics import Diagnostic, Severity
 from atlas_build.report import Report
 from atlas_build.site import indexes, lesson, reference
+from atlas_build.workers import pool as workers_pool
 
 ASSETS = {
     "assets/atlas.css": "assets/atlas.css",
@@ -98,7 +97,7 @@ def _render_pages(
     workers = max(1, min(workers, len(jobs)))
     if workers == 1:
         return [_render_page(job) for job in jobs]
-    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+    with workers_pool(workers) as pool:
         return list(pool.map(_render_page, jobs, chunksize=max(1, len(jobs) // (workers * 8))))
 
 

@@ -1,0 +1,37 @@
+"""Process pools that never outlive the command that started them.
+
+Pool workers are forked children. If the parent is killed (SIGKILL, an OOM kill,
+a CI timeout), Python cannot clean them up, and forked workers can sit forever on
+pipes they inherited. On Linux each worker therefore asks the kernel to kill it
+when its parent dies (PR_SET_PDEATHSIG).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import signal
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return  # not Linux: workers still exit when their queues close
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=get_context("fork"),
+        initializer=_die_with_parent,
+        initargs=(os.getpid(),),
+    )
