@@ -119,9 +119,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     report, _ = _check(args)
     output = render(report, args.format, verbose=args.verbose)
     if args.output:
-        from atlas_build.atomic import write_text
+        from atlas_build.atomic import write_bytes
 
-        write_text(args.output, output)
+        write_bytes(args.output, output.encode("utf-8", "backslashreplace"))
     else:
         sys.stdout.write(output)
     return report.exit_code()
@@ -356,6 +356,10 @@ def _authoring_error() -> type[Exception]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Lesson text can hold lone surrogates (escaped in JSON); print them escaped, never crash.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run

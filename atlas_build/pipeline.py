@@ -229,7 +229,7 @@ def _report_to_json(report: RecordReport, seconds: float) -> bytes:
     data["diagnostics"] = [diagnostic.to_cache() for diagnostic in report.diagnostics]
     data["slug"] = report.slug
     data["seconds"] = seconds
-    return json.dumps(data, ensure_ascii=False).encode("utf-8")
+    return json.dumps(data).encode("ascii")  # ASCII escapes keep lone surrogates intact
 
 
 def _report_from_json(payload: bytes) -> tuple[RecordReport, float]:

@@ -102,7 +102,11 @@ def load(text: str, *, line_offset: int = 0, max_bytes: int = MAX_BYTES) -> Docu
     """Parse one YAML document; raises YamlError with a position for anything refused."""
     if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise YamlError("unsafe", f"document exceeds {max_bytes} bytes", 1 + line_offset, 1)
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.YAMLError as error:  # the reader refuses NUL and other unprintable characters
+        mark = getattr(error, "problem_mark", None)
+        raise _error("syntax", str(getattr(error, "reason", error)), mark, line_offset) from None
     try:
         node = loader.get_single_node()
         if node is None:
@@ -120,6 +124,11 @@ def load(text: str, *, line_offset: int = 0, max_bytes: int = MAX_BYTES) -> Docu
         raise _error("syntax", str(error.problem or error.context), mark, line_offset) from None
     except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as error:
         raise _error("syntax", f"cannot be read: {error}", None, line_offset) from None
+    except (TypeError, KeyError, IndexError, AttributeError) as error:
+        # a standard tag applied to text it cannot construct (`!!int abc`, `!!float []`)
+        raise _error(
+            "syntax", f"a tagged value cannot be read: {error!r}", None, line_offset
+        ) from None
     finally:
         loader.dispose()
     document = Document(data)

@@ -53,7 +53,9 @@ def read(path: str) -> tuple[ClaimsFile | None, list[Diagnostic]]:
         message = violation.message
         message = message if len(message) < 200 else message[:200] + "..."
         diagnostics.append(at(FILE, found.at(pointer), f"{pointer or 'claims.yaml'}: {message}"))
-    ids = [claim.get("id") for claim in found.data.get("claims", []) if isinstance(claim, dict)]
+    listed = found.data.get("claims")
+    listed = listed if isinstance(listed, list) else []
+    ids = [claim.get("id") for claim in listed if isinstance(claim, dict)]
     for index, claim_id in enumerate(ids):
         if claim_id is not None and ids.index(claim_id) != index:
             diagnostics.append(

@@ -97,7 +97,7 @@ def lookup(quantities: dict[str, Any], name: str) -> Any:
     for index in indices:
         try:
             value = value[int(index)]
-        except (IndexError, TypeError, KeyError) as error:
+        except (IndexError, TypeError, KeyError, ValueError) as error:
             raise ClaimError(f"{name}: index {index} is out of range") from error
     return value
 

@@ -30,6 +30,15 @@ class _Cursor:
     def __init__(self, content: str) -> None:
         self.content = content
 
+    def link(self, href: str, start: int, end: int) -> int:
+        """Where a link's destination is written: after `](` or `<` when possible, so the
+        same URL mentioned earlier in plain text is not mistaken for it."""
+        for prefix in ("](", "]( ", "<"):
+            found = self.content.find(prefix + href, start, end) if href else -1
+            if found != -1:
+                return found + len(prefix)
+        return self.find(href, start, end)
+
     def find(self, needle: str, start: int, end: int) -> int:
         found = self.content.find(needle, start, end) if needle else -1
         return found if found != -1 else start
@@ -50,7 +59,7 @@ def _inline_parts(
                 if follower.type == "link_close":
                     break
                 text_parts.append(follower.content)
-            at = cursor.find(href, position, end)
+            at = cursor.link(href, position, end)
             links.append(Link("".join(text_parts).strip(), href, at))
             position = max(position, at)
         elif child.type == "math_inline" or child.type == "math_inline_double":
@@ -76,7 +85,7 @@ def _display_offset(content: str, token: Token, start: int, end: int) -> int:
 
 
 def parse_blocks(content: str) -> list[Block]:
-    tokens = markdown.parse(content)
+    tokens = markdown.lint_parser().parse(content)
     starts = line_starts(content) + [len(content)]
     cursor = _Cursor(content)
     counters = {"display": 0, "inline": 0}

@@ -214,7 +214,7 @@ def identity(path: Path, raw: bytes) -> str | None:
             data = yaml.load(parts[0], Loader=_FAST_LOADER) if parts else None
         else:
             data = json.loads(text)
-    except (ValueError, yaml.YAMLError, RecursionError):
+    except Exception:  # a best-effort read: the strict load reports whatever is wrong
         return None
     value = data.get("id") if isinstance(data, dict) else None
     return value if isinstance(value, str) and _ID.match(value) else None

@@ -71,7 +71,9 @@ def _merged(specs: dict[str, dict[str, Any]], claim_id: str, seen: frozenset[str
 
 
 def _groups(data: dict[str, Any]) -> list[_Group]:
-    specs = {str(c["id"]): c for c in data.get("claims", []) if isinstance(c, dict) and "id" in c}
+    listed = data.get("claims")
+    listed = listed if isinstance(listed, list) else []
+    specs = {str(c["id"]): c for c in listed if isinstance(c, dict) and "id" in c}
     groups: dict[str, _Group] = {}
     for claim_id, spec in specs.items():
         params = _merged(specs, claim_id, frozenset())
