@@ -1,0 +1,106 @@
+"""atlas-build selftest: mutants of a lesson, and how many of them its claims catch."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from atlas_build import lesson, pipeline, selftest
+from atlas_build.claims import file as claims_file
+from atlas_build.claims import numbers
+from atlas_build.selftest.mutants import MINUS, Mutant, generate, number_mutants
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = str(Path(sys.executable).parent / "atlas-build")
+
+# The attention lesson's first quiz ("What does the attention weight matrix mix?") is
+# qualitative: no claim can compute "value vectors", so swapping its answer for another
+# option survives. Every other generated mutant must be killed.
+EXPLAINED_SURVIVORS = {"What does the attention weight matrix mix?"}
+
+
+@pytest.fixture(scope="module")
+def attention_result(tmp_path_factory: pytest.TempPathFactory) -> selftest.LessonResult:
+    folder = tmp_path_factory.mktemp("selftest") / "attention"
+    shutil.copytree(ROOT / "content" / "attention", folder)
+    options = pipeline.Options(jobs=2, cache_dir=str(folder.parent / "cache"))
+    (result,) = selftest.selftest([str(folder)], options)
+    return result
+
+
+def test_attention_kill_rate_is_at_least_95_percent(attention_result) -> None:
+    assert attention_result.baseline_errors == 0
+    assert len(attention_result.outcomes) >= 50
+    assert attention_result.rate >= 0.95, selftest.render_text([attention_result])
+
+
+def test_attention_survivors_are_the_explained_ones(attention_result) -> None:
+    survivors = [o for o in attention_result.outcomes if not o.killed]
+    for outcome in survivors:
+        assert outcome.mutant.kind == "quiz", outcome.mutant
+        assert any(q[:40] in outcome.mutant.description for q in EXPLAINED_SURVIVORS)
+        assert outcome.line is not None and outcome.column is not None
+
+
+def test_every_mutant_kind_is_generated_and_killed(attention_result) -> None:
+    kinds = {o.mutant.kind for o in attention_result.outcomes}
+    assert {"number", "slots", "equation", "quiz", "sentence"} <= kinds
+    for kind in kinds - {"quiz"}:
+        assert all(o.killed for o in attention_result.outcomes if o.mutant.kind == kind), kind
+
+
+def test_killed_mutants_name_the_codes_that_caught_them(attention_result) -> None:
+    codes = {code for o in attention_result.outcomes if o.killed for code in o.by}
+    assert codes <= {c for c in codes if c.startswith("A4")}  # claims, never integrity
+    assert {"A401", "A402", "A403"} <= codes
+
+
+def test_mutants_edit_exactly_one_place() -> None:
+    content = json.loads((ROOT / "content/attention/record.json").read_text())["content"]
+    model = lesson.build(content)
+    spec, _ = claims_file.read(str(ROOT / "content/attention/claims.yaml"))
+    assert spec is not None
+    quotes = [c["quote"] for c in spec.data["claims"] if c.get("quote")]
+    mutants = generate(quotes, model)
+    assert len({(m.offset, m.original, m.replacement) for m in mutants}) == len(mutants)
+    for mutant in mutants:
+        mutated = mutant.apply(content)
+        assert mutated != content
+        assert mutated[: mutant.offset] == content[: mutant.offset]
+
+
+def test_number_mutants_change_digits_signs_and_slots() -> None:
+    (value,) = numbers.extract("is −0.75 here")
+    replacements = {text for text, _ in number_mutants(value)}
+    assert "−0.76" in replacements and "0.75" in replacements
+    (slots,) = numbers.extract("attend to slots5,6,7")
+    replacements = {text for text, _ in number_mutants(slots)}
+    assert "slots5,6" in replacements
+    (zero,) = numbers.extract("score 0 here")
+    assert MINUS + "0" not in {text for text, _ in number_mutants(zero)}  # -0 is 0
+
+
+def test_mutant_apply_refuses_a_stale_offset() -> None:
+    with pytest.raises(AssertionError):
+        Mutant("number", "x", 0, "abc", "abd").apply("xyz")
+
+
+def test_cli_json_and_fail_under(tmp_path: Path) -> None:
+    folder = tmp_path / "kv-cache"
+    shutil.copytree(ROOT / "content" / "kv-cache", folder)
+    done = subprocess.run(
+        [CLI, "selftest", str(folder), "--format", "json", "--no-cache", "--fail-under", "100"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    report = json.loads(done.stdout)
+    (entry,) = report["lessons"]
+    assert entry["mutants"] > 50 and 0 < entry["killRate"] < 1
+    assert done.returncode == 1  # some qualitative quiz answers survive, below 100%
+    assert all({"kind", "description", "line", "column"} <= set(s) for s in entry["survivors"])
