@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from atlas_build import markdown
 
@@ -69,6 +70,7 @@ def _quote_depth(line: str) -> int:
     return depth
 
 
+@lru_cache(maxsize=64)
 def canonicalize(text: str) -> str:
     """Pad list markers pandoc-style and use LF line endings (see module docstring).
 
@@ -125,7 +127,17 @@ def line_starts(text: str) -> list[int]:
     return starts
 
 
+@lru_cache(maxsize=64)
+def _sections(canonical: str) -> tuple[SectionSpan, ...]:
+    return tuple(_compute_sections(canonical))
+
+
 def sections(canonical: str) -> list[SectionSpan]:
+    """Sections of a canonical text (memoised: emission and integrity ask for the same)."""
+    return list(_sections(canonical))
+
+
+def _compute_sections(canonical: str) -> list[SectionSpan]:
     """One flat section per heading: `section-N`, heading text, start of its line, next start."""
     starts = line_starts(canonical)
     found = headings(canonical)

@@ -228,10 +228,13 @@ def cmd_fix(args: argparse.Namespace) -> int:
     for found in load.discover(args.paths or [DEFAULT_PATH]):
         if found.diagnostics:
             continue
-        status = max(
-            status,
-            _finish(sources.fix_record(found.path, max_bytes=args.max_bytes, dry_run=args.dry_run)),
-        )
+        try:
+            outcome = sources.fix_record(found.path, max_bytes=args.max_bytes, dry_run=args.dry_run)
+        except sources.AuthoringError as error:  # one bad record must not stop the others
+            print(f"atlas-build: {error}", file=sys.stderr)
+            status = max(status, EXIT_FINDINGS)
+            continue
+        status = max(status, _finish(outcome))
     return status
 
 

@@ -39,7 +39,12 @@ class _Dumper(yaml.SafeDumper):
     """Block style for multi-line strings so evidence paragraphs stay readable."""
 
 
+BREAKS = ("\x85", "\u2028", "\u2029")  # YAML reads these as line breaks in plain scalars
+
+
 def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    if any(mark in value for mark in BREAKS):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
     style = "|" if "\n" in value and not value.endswith((" ", "\n")) and "\r" not in value else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
@@ -176,6 +181,8 @@ y is proportional to x.
 def new_lesson(slug: str, content_dir: Path, *, title: str | None, topic: str) -> Outcome:
     if not SLUG.match(slug):
         raise AuthoringError(f"{slug!r} is not a slug: use lowercase letters, digits and hyphens")
+    if len(f"atlas-lesson-{slug}") > 128:
+        raise AuthoringError(f"{slug!r} is too long: lesson ids are at most 128 characters")
     folder = content_dir / slug
     if (folder / LESSON_FILE).exists() or (folder / RECORD_FILE).exists():
         raise AuthoringError(f"{folder} already holds a lesson")

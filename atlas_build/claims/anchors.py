@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from atlas_build.claims import numbers
 
@@ -53,9 +54,14 @@ class Occurrence:
     items: list[numbers.Item]  # the content's numbers, aligned with the quote's items
 
 
+@lru_cache(maxsize=4096)
+def _quote_skeleton(quote: str) -> Skeleton:
+    return skeleton(quote)
+
+
 def occurrences(quote: str, content: Skeleton) -> tuple[list[numbers.Item], list[Occurrence]]:
     """The quote's own numbers, and every place its skeleton occurs in the content."""
-    pattern = skeleton(quote.strip())
+    pattern = _quote_skeleton(quote.strip())
     needle = pattern.text.strip()
     if not needle:
         return pattern.items, []

@@ -135,7 +135,8 @@ def parse_blocks(content: str) -> list[Block]:
                     item_start = span(inner)[0]
                     block.items.append(("", item_start))
                 if inner.type == "inline":
-                    links, formulas = _inline_parts(inner, cursor, start, end, counters)
+                    item_start, item_end, _ = span(inner) if inner.map else (start, end, 0)
+                    links, formulas = _inline_parts(inner, cursor, item_start, item_end, counters)
                     block.links.extend(links)
                     block.math.extend(formulas)
                     text = markdown.plain_text(inner)
