@@ -142,19 +142,11 @@ class Diagnostic:
         )
 
     def to_json(self) -> dict[str, object]:
-        data: dict[str, object] = {
-            "severity": self.severity.value,
-            "code": self.code,
-            "name": self.name,
-            "message": self.message,
-            "path": self.path,
-            "line": self.line,
-            "column": self.column,
-            "pointer": self.pointer,
-        }
-        if self.content_line is not None:
-            data["contentLine"] = self.content_line
-            data["contentColumn"] = self.content_column
+        """The report's form: content positions only when they add information."""
+        data = self.to_cache()
+        content_line, content_column = data.pop("contentLine"), data.pop("contentColumn")
+        if content_line is not None:
+            data["contentLine"], data["contentColumn"] = content_line, content_column
         return data
 
 

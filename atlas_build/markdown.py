@@ -16,12 +16,16 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 
-@lru_cache(maxsize=1)
-def parser() -> MarkdownIt:
+def _configured() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True})
     md.enable(["table", "strikethrough"])
     md.use(dollarmath_plugin, allow_space=True, allow_digits=True, double_inline=True)
     return md
+
+
+@lru_cache(maxsize=1)
+def parser() -> MarkdownIt:
+    return _configured()
 
 
 def parse(text: str) -> list[Token]:
@@ -36,9 +40,7 @@ def lint_parser() -> MarkdownIt:
     turning the link back into plain text, which is right for rendering but would hide
     them from the checks; the lesson model parses with this parser so `A330` sees them.
     """
-    md = MarkdownIt("commonmark", {"html": True})
-    md.enable(["table", "strikethrough"])
-    md.use(dollarmath_plugin, allow_space=True, allow_digits=True, double_inline=True)
+    md = _configured()
     md.validateLink = lambda url: True  # type: ignore[method-assign]
     return md
 

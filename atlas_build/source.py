@@ -10,6 +10,7 @@ file format.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -32,6 +33,15 @@ class Locator(Protocol):
     def content(self, offset: int) -> Location:
         """Location of a code-point offset into the record's `content` as shipped."""
         ...
+
+
+def pointer_segment(part: object) -> str:
+    """One RFC 6901 reference token: `~` and `/` escaped."""
+    return str(part).replace("~", "~0").replace("/", "~1")
+
+
+def json_pointer(parts: Iterable[object]) -> str:
+    return "".join("/" + pointer_segment(part) for part in parts)
 
 
 class LineIndex:

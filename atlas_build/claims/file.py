@@ -9,6 +9,7 @@ from atlas_build import safeyaml, schemas
 from atlas_build.claims.codes import FILE
 from atlas_build.diagnostics import Diagnostic, Location, at
 from atlas_build.load import jsonfile
+from atlas_build.source import json_pointer
 
 MAX_BYTES = 512 * 1024
 
@@ -22,10 +23,6 @@ class ClaimsFile:
     def at(self, pointer: str, *, key: bool = False) -> Location:
         line, column = self.document.position(pointer, key=key)
         return Location(self.path, line, column, pointer)
-
-
-def _pointer(parts: Any) -> str:
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
 
 
 def read(path: str) -> tuple[ClaimsFile | None, list[Diagnostic]]:
@@ -49,7 +46,7 @@ def read(path: str) -> tuple[ClaimsFile | None, list[Diagnostic]]:
     diagnostics = []
     violations = sorted(validator.iter_errors(document.data), key=lambda e: list(map(str, e.path)))
     for violation in violations:
-        pointer = _pointer(violation.absolute_path)
+        pointer = json_pointer(violation.absolute_path)
         message = violation.message
         message = message if len(message) < 200 else message[:200] + "..."
         diagnostics.append(at(FILE, found.at(pointer), f"{pointer or 'claims.yaml'}: {message}"))

@@ -17,7 +17,7 @@ from typing import Any
 from json_source_map import handle, types
 
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at, define
-from atlas_build.source import LineIndex
+from atlas_build.source import LineIndex, pointer_segment
 
 STAGE = "load"
 TOO_LARGE = define(
@@ -202,7 +202,7 @@ def _duplicate(text: str, path: str, key: str) -> Diagnostic:
         token = match.group()
         top = stack[-1] if stack else None
         if token in "{[":
-            pointer = f"{top.pointer}/{_escape(top.member)}" if top else ""
+            pointer = f"{top.pointer}/{pointer_segment(top.member)}" if top else ""
             stack.append(_Container(pointer, token == "{"))
         elif token in "]}":
             if stack:
@@ -217,17 +217,13 @@ def _duplicate(text: str, path: str, key: str) -> Diagnostic:
         elif top is not None and top.is_object and top.expecting_key:
             name = json.loads(token)
             if name in top.keys:
-                pointer = f"{top.pointer}/{_escape(name)}"
+                pointer = f"{top.pointer}/{pointer_segment(name)}"
                 line, column = LineIndex(text).position(match.start())
                 location = Location(path, line, column, pointer)
                 return at(DUPLICATE_KEY, location, f"duplicate key {name!r} at {pointer}")
             top.keys.add(name)
             top.member = name
     return at(DUPLICATE_KEY, Location(path, 1, 1), f"duplicate key {key!r}")
-
-
-def _escape(segment: str) -> str:
-    return segment.replace("~", "~0").replace("/", "~1")
 
 
 class JsonLocator:

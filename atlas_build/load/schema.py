@@ -14,7 +14,7 @@ from pydantic import ValidationError as ModelError
 from atlas_build import schemas
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
 from atlas_build.model import FIELDS, LessonRecord
-from atlas_build.source import Locator
+from atlas_build.source import Locator, json_pointer
 
 STAGE = "load"
 SCHEMA = define(
@@ -92,10 +92,6 @@ _HINTS = {
 }
 
 
-def _pointer(parts: Any) -> str:
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
-
-
 def _message(error: ValidationError, pointer: str) -> str:
     where = pointer or "the record"
     if error.validator == "required":
@@ -111,7 +107,7 @@ def validate(data: Any, locator: Locator) -> tuple[LessonRecord | None, list[Dia
     checker = schemas.validator("lesson-record.schema.json")
     errors = sorted(checker.iter_errors(data), key=lambda error: list(map(str, error.path)))
     for error in errors:
-        pointer = _pointer(error.absolute_path)
+        pointer = json_pointer(error.absolute_path)
         code = _BY_KEYWORD.get(str(error.validator), SCHEMA)
         location = locator.pointer(pointer)
         if code is UNEXPECTED and isinstance(error.instance, dict):
@@ -126,7 +122,7 @@ def validate(data: Any, locator: Locator) -> tuple[LessonRecord | None, list[Dia
                 found.append(
                     at(
                         UNKNOWN_FIELD,
-                        locator.key(_pointer([key])),
+                        locator.key(json_pointer([key])),
                         f"unknown top-level field {key!r}",
                     )
                 )
@@ -136,6 +132,6 @@ def validate(data: Any, locator: Locator) -> tuple[LessonRecord | None, list[Dia
         return LessonRecord.model_validate(data), found
     except ModelError as error:  # the model must agree with the schema; say so if not
         detail = error.errors()[0]
-        pointer = _pointer(detail["loc"])
+        pointer = json_pointer(detail["loc"])
         found.append(at(SCHEMA, locator.pointer(pointer), f"{pointer}: {detail['msg']}"))
         return None, found
