@@ -112,13 +112,18 @@ def canonicalize(text: str) -> str:
 
 def headings(text: str) -> list[Heading]:
     """Headings in document order, found by the parser (a `#` line in a fence is none)."""
+    return list(_headings(text))
+
+
+@lru_cache(maxsize=16)
+def _headings(text: str) -> tuple[Heading, ...]:
     found: list[Heading] = []
     tokens = markdown.parse(text)
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.map is not None:
             title = markdown.plain_text(tokens[index + 1])
             found.append(Heading(title, int(token.tag[1]), token.map[0]))
-    return found
+    return tuple(found)
 
 
 def line_starts(text: str) -> list[int]:

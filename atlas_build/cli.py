@@ -103,12 +103,15 @@ def _options(args: argparse.Namespace) -> pipeline.Options:
     )
 
 
-def _check(args: argparse.Namespace) -> tuple[Report, list[pipeline.Checked]]:
+def _check(
+    args: argparse.Namespace, after: pipeline.After | None = None
+) -> tuple[Report, list[pipeline.Checked]]:
     """Run the pipeline with a progress bar on a terminal, quietly elsewhere."""
     from atlas_build.progress import progress_bar
 
+    paths = args.paths or [DEFAULT_PATH]
     with progress_bar(enabled=not getattr(args, "quiet", False)) as progress:
-        report, checked = pipeline.check(args.paths or [DEFAULT_PATH], _options(args), progress)
+        report, checked = pipeline.check(paths, _options(args), progress, after)
     if progress is not None and checked:
         slowest = max(checked, key=lambda item: item.seconds)
         print(f"slowest lesson: {slowest.report.path} ({slowest.seconds:.2f} s)", file=sys.stderr)
@@ -153,9 +156,13 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def _build(args: argparse.Namespace, out: Path) -> int:
     """check -> records and lesson data -> docs tree -> MkDocs site (atomic swap)."""
+    import functools
+
+    from atlas_build import outputs
     from atlas_build.site import cli as site_cli
 
-    report, checked = _check(args)
+    after = functools.partial(outputs.make, site=not getattr(args, "no_site", False))
+    report, checked = _check(args, after)
     sys.stderr.write(render(report, "text", verbose=False))
     status = report.exit_code()
     if status == EXIT_USAGE or status and not args.allow_errors:
@@ -184,6 +191,11 @@ def _emit(item: pipeline.Checked, options: pipeline.Options, out: Path) -> int:
     payload = store.get("emit", key)
     if payload is not None:
         emit.write(emit.Rendered.from_json(payload), out)
+        return 1
+    made = getattr(item.made, "emitted", None)
+    if isinstance(made, emit.Rendered):
+        store.put("emit", key, made.to_json())
+        emit.write(made, out)
         return 1
     pipeline.materialize(item, options)
     source, record, lesson = item.source, item.record, item.lesson

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from atlas_build.model import LessonRecord
 
 Progress = Callable[[int, int, str], None]
+After = Callable[["Checked", frozenset[str], "Options"], object]
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class Checked:
     source: Source | None = None
     record: LessonRecord | None = None
     lesson: Lesson | None = None
+    made: object = None  # what `after` made from this lesson in the worker that checked it
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class _Task:
     known: frozenset[str]
     slugs: frozenset[str]
     options: Options
+    after: After | None = None
 
 
 @dataclass
@@ -112,9 +115,12 @@ def check_one(
     return Checked(found, report, elapsed, False, source, record, model)
 
 
-def _run_task(task: _Task) -> tuple[RecordReport, float]:
+def _run_task(task: _Task) -> tuple[RecordReport, float, object]:
     checked = check_one(task.found, task.known, task.slugs, task.options)
-    return checked.report, checked.seconds
+    made = None
+    if task.after is not None and not checked.report.internal_error:
+        made = task.after(checked, task.slugs, task.options)
+    return checked.report, checked.seconds, made
 
 
 def _raw_id(source: Source) -> str | None:
@@ -157,9 +163,18 @@ def _lesson_key(prepared: _Prepared, context: str, options: Options) -> str:
 
 
 def check(
-    paths: list[str], options: Options, progress: Progress | None = None
+    paths: list[str],
+    options: Options,
+    progress: Progress | None = None,
+    after: After | None = None,
 ) -> tuple[Report, list[Checked]]:
-    """Run every stage on the lessons under `paths`; raises load.UsageError for bad PATHs."""
+    """Run every stage on the lessons under `paths`; raises load.UsageError for bad PATHs.
+
+    `after(checked, slugs, options)` runs in the worker right after a lesson is checked
+    (not for lessons whose report came from the cache), while its parsed source, record
+    and lesson model are at hand; its result is `Checked.made`. A build uses it to render
+    pages and records without reading and parsing every lesson a second time.
+    """
     found = load.discover(paths)
     store = caching.Cache(options.cache_dir)
     prepared = [_prepare(item, options, store) for item in found]
@@ -180,9 +195,10 @@ def check(
     done = len(prepared) - len(pending)
     if progress:
         progress(done, len(prepared), "")
-    tasks = [_Task(prepared[i].found, known, slugs, options) for i in pending]
-    for index, (record_report, seconds) in zip(pending, _execute(tasks, options.jobs), strict=True):
-        results[index] = Checked(prepared[index].found, record_report, seconds)
+    tasks = [_Task(prepared[i].found, known, slugs, options, after) for i in pending]
+    outcomes = _execute(tasks, options.jobs)
+    for index, (record_report, seconds, made) in zip(pending, outcomes, strict=True):
+        results[index] = Checked(prepared[index].found, record_report, seconds, made=made)
         key = prepared[index].key
         if key is not None and not record_report.internal_error:
             store.put("lesson", key, _report_to_json(record_report, seconds))
@@ -195,7 +211,7 @@ def check(
     return report, checked
 
 
-def _execute(tasks: list[_Task], jobs: int) -> Iterator[tuple[RecordReport, float]]:
+def _execute(tasks: list[_Task], jobs: int) -> Iterator[tuple[RecordReport, float, object]]:
     """Results in task order; a pool of `jobs` processes when there is work to share."""
     workers = max(1, min(jobs, len(tasks)))
     if workers == 1:

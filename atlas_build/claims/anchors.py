@@ -18,6 +18,7 @@ from atlas_build.claims import numbers
 
 SLOT = "\x00"
 _SPACE = re.compile(r"\s+")
+_RUNS = re.compile(r"(\s+)|\S+")
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,10 @@ class Skeleton:
     slots: list[int]  # skeleton index of each item's placeholder
 
 
+@lru_cache(maxsize=16)
 def skeleton(text: str) -> Skeleton:
+    """Memoised: the claims stage and the page both anchor quotes in the same content.
+    Treat the result as read-only."""
     items = numbers.extract(text)
     parts: list[str] = []
     origin: list[int] = []
@@ -36,15 +40,24 @@ def skeleton(text: str) -> Skeleton:
     position = 0
     for item in items + [None]:
         stop = item.start if item is not None else len(text)
-        for match in re.finditer(r"\s+|\S", text[position:stop]):
-            parts.append(" " if match.group().isspace() else match.group())
-            origin.append(position + match.start())
+        _fold(text, position, stop, parts, origin)
         if item is not None:
             slots.append(len(parts))
             parts.append(SLOT)
             origin.append(item.start)
             position = item.end
     return Skeleton("".join(parts), origin, items, slots)
+
+
+def _fold(text: str, start: int, stop: int, parts: list[str], origin: list[int]) -> None:
+    """Append text[start:stop] character by character, each white-space run as one space."""
+    for match in _RUNS.finditer(text, start, stop):
+        if match.group(1) is not None:
+            parts.append(" ")
+            origin.append(match.start())
+        else:
+            parts.extend(match.group())
+            origin.extend(range(match.start(), match.end()))
 
 
 @dataclass(frozen=True)

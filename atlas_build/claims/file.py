@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,12 +27,25 @@ class ClaimsFile:
 
 
 def read(path: str) -> tuple[ClaimsFile | None, list[Diagnostic]]:
-    here = Location(path, 1, 1)
+    """The claims file at `path`, or why it cannot be used. Treat the result as read-only:
+    the claims stage, the page and its figures each ask for it, and parsing is memoised."""
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_BYTES + 1)
     except OSError as error:
-        return None, [at(FILE, here, f"cannot read {path}: {error.strerror}")]
+        return None, [at(FILE, Location(path, 1, 1), f"cannot read {path}: {error.strerror}")]
+    found, diagnostics = _parse(path, raw)
+    return found, list(diagnostics)
+
+
+@functools.lru_cache(maxsize=32)
+def _parse(path: str, raw: bytes) -> tuple[ClaimsFile | None, tuple[Diagnostic, ...]]:
+    found, diagnostics = _parse_uncached(path, raw)
+    return found, tuple(diagnostics)
+
+
+def _parse_uncached(path: str, raw: bytes) -> tuple[ClaimsFile | None, list[Diagnostic]]:
+    here = Location(path, 1, 1)
     text, problems = jsonfile.decode(raw, path, max_bytes=MAX_BYTES)
     if text is None:
         return None, [at(FILE, problem_location(problem), problem.message) for problem in problems]

@@ -77,17 +77,33 @@ def _cached_page(key: str | None, store: Cache) -> lesson.LessonPage | None:
     return page if isinstance(page, lesson.LessonPage) else None
 
 
-def _render_page(
-    job: tuple[pipeline.Checked, frozenset[str], pipeline.Options],
+def render_page(
+    item: pipeline.Checked, slugs: frozenset[str], options: pipeline.Options
 ) -> lesson.LessonPage | None:
-    """Render one lesson page (in a worker process when there are several to render)."""
-    item, slugs, options = job
+    """Render one lesson page; None for a lesson that cannot be published."""
+    if not _publishable(item):
+        return None
     if item.source is None:
         pipeline.materialize(item, options)
     if item.source is None or item.record is None:
         return None
     report = copy.copy(item.report)  # the page's own findings are merged by the caller
     return lesson.build(item.source, item.record, report, slugs, Cache(options.cache_dir))
+
+
+def _render_page(
+    job: tuple[pipeline.Checked, frozenset[str], pipeline.Options],
+) -> lesson.LessonPage | None:
+    return render_page(*job)
+
+
+def _made_page(item: pipeline.Checked, slugs: frozenset[str]) -> lesson.LessonPage | None:
+    """The page the check's worker rendered, if it saw the same set of linkable lessons."""
+    made = item.made
+    page = getattr(made, "page", None)
+    if isinstance(page, lesson.LessonPage) and getattr(made, "slugs", None) == slugs:
+        return page
+    return None
 
 
 def _render_pages(
@@ -113,6 +129,9 @@ def _lesson_pages(
             continue
         keys[index] = _page_key(item, slugs) if store.enabled else None
         cached = _cached_page(keys[index], store)
+        if cached is None and (cached := _made_page(item, slugs)) is not None:
+            if keys[index] is not None:
+                store.put("page", str(keys[index]), pickle.dumps(cached))
         if cached is not None:
             pages[index] = cached
     missing = [index for index in keys if index not in pages]

@@ -105,12 +105,17 @@ def _number(value: Any) -> float:
     return float(numbers.parse_number(str(value)))
 
 
-def _svg(draw: Callable[[Any], None], size: tuple[float, float]) -> bytes:
+def _svg(
+    draw: Callable[[Any], None], size: tuple[float, float], margins: dict[str, float]
+) -> bytes:
+    """Fixed margins per kind of figure, sized for its labels: a layout engine measures
+    every text extent and doubled the cost of each figure."""
     import matplotlib.style
     from matplotlib.figure import Figure as MplFigure
 
     with matplotlib.style.context(["default", STYLE]):
-        figure = MplFigure(figsize=size, layout="constrained")
+        figure = MplFigure(figsize=size)
+        figure.subplots_adjust(**margins)
         draw(figure)
         buffer = io.BytesIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})
@@ -173,7 +178,8 @@ def _mask(params: dict[str, Any], queries: set[Any]) -> tuple[bytes, str, str]:
         "and not in the future. Black lines mark document boundaries."
     )
     alt = f"Heatmap of allowed attention keys for a {size}-slot packed block"
-    return _svg(draw, (7.6, 5.4)), alt, caption
+    margins = {"left": 0.09, "right": 0.62, "bottom": 0.04, "top": 0.88}
+    return _svg(draw, (7.6, 5.4), margins), alt, caption
 
 
 def _annotate(ax: Any, bars: Any, values: np.ndarray) -> None:
@@ -228,7 +234,8 @@ def _mixture(params: dict[str, Any]) -> tuple[bytes, str, str]:
         f"[{', '.join(f'{g:.4g}' for g in grads)}]."
     ).replace("-", "−")
     alt = "Bar charts of scores, softmax probabilities and score gradients"
-    return _svg(draw, (7.6, 3.0)), alt, caption
+    margins = {"left": 0.07, "right": 0.99, "bottom": 0.17, "top": 0.8, "wspace": 0.32}
+    return _svg(draw, (7.6, 3.0), margins), alt, caption
 
 
 def _temperature(params: dict[str, Any], temperatures: set[Any]) -> tuple[bytes, str, str]:
@@ -258,7 +265,9 @@ def _temperature(params: dict[str, Any], temperatures: set[Any]) -> tuple[bytes,
         f"at temperatures {', '.join(f'{t:g}' for t in taus)}: lower τ sharpens, higher τ "
         "flattens."
     )
-    return _svg(draw, (7.0, 3.2)), "Grouped bars of softmax probabilities by temperature", caption
+    margins = {"left": 0.09, "right": 0.8, "bottom": 0.12, "top": 0.95}
+    alt = "Grouped bars of softmax probabilities by temperature"
+    return _svg(draw, (7.0, 3.2), margins), alt, caption
 
 
 def _drawn(group: _Group, cache: Cache | None) -> tuple[bytes, str, str] | None:

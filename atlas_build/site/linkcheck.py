@@ -29,6 +29,7 @@ _TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)(\s[^>]*)?>")
 _ATTRIBUTE = re.compile(
     r"""([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))"""
 )
+_RELEVANT = re.compile(r"(?:id|name|href|src)\s*=", re.IGNORECASE)
 _SKIP = re.compile(r"<(script|style)\b.*?</\1>|<!--.*?-->", re.DOTALL | re.IGNORECASE)
 
 
@@ -44,12 +45,15 @@ def _parse(path: Path) -> _Page:
     page = _Page()
     text = _SKIP.sub(_opening_tag, path.read_text(encoding="utf-8", errors="replace"))
     for tag in _TAG.finditer(text):
+        raw = tag.group(2)
+        if not raw or not _RELEVANT.search(raw):
+            continue  # most tags (MathML above all) carry no id, name, href or src
         name = tag.group(1).lower()
         attributes = {
             match.group(1).lower(): html.unescape(
                 next(g for g in match.groups()[1:] if g is not None)
             )
-            for match in _ATTRIBUTE.finditer(tag.group(2) or "")
+            for match in _ATTRIBUTE.finditer(raw)
         }
         if attributes.get("id"):
             page.ids.add(attributes["id"])

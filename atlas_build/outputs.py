@@ -1,0 +1,43 @@
+"""What a build makes from each lesson: its published record and its site page.
+
+Both need the lesson's parsed source, record and lesson model, which the check has
+just built in its worker process. `make` runs there (as `pipeline.check`'s `after`),
+so a cold build reads, validates and parses every lesson once, and the rendering is
+shared out over the same workers. Lessons whose check came from the cache get their
+record and page from the cache too (see `cli._emit` and `site.docs`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from atlas_build import pipeline
+
+if TYPE_CHECKING:
+    from atlas_build.authoring.emit import Rendered
+    from atlas_build.site.lesson import LessonPage
+
+
+@dataclass
+class Made:
+    slugs: frozenset[str]  # the lessons the page may link to when it was rendered
+    emitted: Rendered | None = None
+    page: LessonPage | None = None
+
+
+def make(
+    checked: pipeline.Checked, slugs: frozenset[str], options: pipeline.Options, site: bool
+) -> Made:
+    from atlas_build.authoring import emit
+
+    made = Made(slugs)
+    source, record, lesson = checked.source, checked.record, checked.lesson
+    if source is None or record is None or lesson is None or source.data is None:
+        return made
+    made.emitted = emit.render(record, source.data, lesson, source.slug or record.id)
+    if site:
+        from atlas_build.site import docs
+
+        made.page = docs.render_page(checked, slugs, options)
+    return made
