@@ -143,11 +143,12 @@ def _prepare(found: load.Found, options: Options, store: caching.Cache) -> _Prep
         return prepared
     raw = _read_bytes(found.path, options.max_bytes)
     claims = found.path.parent / load.CLAIMS_FILE
-    claims_raw = _read_bytes(claims, 1 << 20) if claims.is_file() else b""
-    file_digest = caching.digest(raw)
+    claims_digest = (  # an empty claims file is an error; no claims file is not
+        caching.digest(_read_bytes(claims, 1 << 20)) if claims.is_file() else "absent"
+    )
     prepared.lesson_id = load.identity(found.path, raw)
     prepared.slug = found.path.parent.name
-    prepared.extra = {"file": file_digest, "claims": caching.digest(claims_raw)}
+    prepared.extra = {"file": caching.digest(raw), "claims": claims_digest}
     return prepared
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 from collections.abc import Callable
@@ -30,6 +31,7 @@ from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 
 Fail = Callable[[Code, Location, str], None]
+Stored = tuple[Outcome, list[tuple[int, int] | None]]
 FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
 
 
@@ -138,9 +140,10 @@ class LessonClaims:
                 stored = pickle.loads(payload)  # noqa: S301  (our own checksummed entries)
             except Exception:
                 stored = None
-            if isinstance(stored, Outcome):
-                self.outcomes[claim_id] = stored
-                return stored
+            placed = self._placed(stored)
+            if placed is not None:
+                self.outcomes[claim_id] = placed
+                return placed
         self._running.append(claim_id)
         try:
             result = kind.run(params, context)
@@ -149,8 +152,9 @@ class LessonClaims:
             raise
         finally:
             self._running.pop()
-        if kind.cacheable and not resolved:  # what reads other claims is not content-addressed
-            self.cache.put("claim", key, pickle.dumps(result))
+        portable = self._portable(result) if kind.cacheable and not resolved else None
+        if portable is not None:  # what reads other claims is not content-addressed
+            self.cache.put("claim", key, pickle.dumps(portable))
         self.outcomes[claim_id] = result
         return result
 
@@ -165,6 +169,44 @@ class LessonClaims:
             json.dumps([math.latex for math in self.lesson.display_math]),
             json.dumps(texts, ensure_ascii=False),
         )
+
+    def _portable(self, outcome: Outcome) -> Stored | None:
+        """`outcome` for the cache, with each check's offset as (display equation, offset
+        within it): the key holds the equations' text, not where they sit, so a lesson that
+        moves an equation, or another lesson sharing it, gets its own positions back.
+        None (not cached) when a check lies outside every display equation."""
+        places: list[tuple[int, int] | None] = []
+        for check in outcome.checks:
+            if check.offset is None:
+                places.append(None)
+                continue
+            math = next(
+                (m for m in self.lesson.display_math
+                 if m.offset <= check.offset <= m.offset + len(m.latex)),
+                None,
+            )  # fmt: skip
+            if math is None:
+                return None
+            places.append((math.index, check.offset - math.offset))
+        return outcome, places
+
+    def _placed(self, stored: object) -> Outcome | None:
+        """The cached outcome with its checks located in this lesson's content."""
+        if not (isinstance(stored, tuple) and len(stored) == 2):
+            return None
+        outcome, places = stored
+        if not isinstance(outcome, Outcome) or len(places) != len(outcome.checks):
+            return None
+        equations = self.lesson.display_math
+        checks = []
+        for check, place in zip(outcome.checks, places, strict=True):
+            if place is not None:
+                index, within = place
+                if index >= len(equations):
+                    return None
+                check = dataclasses.replace(check, offset=equations[index].offset + within)
+            checks.append(check)
+        return dataclasses.replace(outcome, checks=checks)
 
     def _params(self, claim_id: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
         """A claim's params on top of those of the claim it `extends`."""

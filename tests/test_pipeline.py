@@ -1,0 +1,395 @@
+"""The per-lesson cache and the process pool of `pipeline.check`, on copies of content/.
+
+Proven here: a warm run serves every lesson from the cache with a report identical to
+the cold one (in every output format); editing a lesson or its claims.yaml recomputes
+exactly that lesson, and an edit that breaks a quoted number is reported (A401), never
+served as a stale pass; reverting an edit serves the original entry again; a changed
+tool version (a library's or atlas_build's) recomputes every lesson; a damaged
+per-lesson or per-claim entry is recomputed and rewritten, with an unchanged report;
+changing the set of checked lessons (adding or renaming one) recomputes the lessons
+whose cross-reference checks depend on it; `-j 1` and `-j 2` give identical reports.
+
+One cold run of the three real lessons is made per module and its content/ and cache/
+copied into each test: runs are made from that copy as the working directory with the
+relative PATH `content`, because a lesson's key includes its displayed path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.metadata
+import json
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from atlas_build import cache as caching
+from atlas_build import pipeline
+from atlas_build.cache import Cache, fingerprint
+from atlas_build.report import FORMATS, Report, render
+
+CONTENT = Path(__file__).resolve().parent.parent / "content"
+SLUGS = ("attention", "kv-cache", "softmax-temperature")
+ALL_CACHED = dict.fromkeys(SLUGS, True)
+NONE_CACHED = dict.fromkeys(SLUGS, False)
+LESSON_PATHS = [
+    "content/attention/record.json",
+    "content/kv-cache/lesson.md",
+    "content/softmax-temperature/lesson.md",
+]
+
+
+@dataclass
+class Run:
+    report: Report
+    checked: list[pipeline.Checked]
+
+    @property
+    def json(self) -> dict[str, Any]:
+        return self.report.to_json()
+
+    @property
+    def cached(self) -> dict[str, bool]:
+        """slug -> whether that lesson's report came from the per-lesson cache."""
+        return {Path(item.report.path).parent.name: item.cached for item in self.checked}
+
+    def record(self, slug: str) -> dict[str, Any]:
+        (found,) = [r for r in self.json["records"] if Path(r["path"]).parent.name == slug]
+        return found
+
+    def codes(self, slug: str, severity: str = "error") -> list[str]:
+        return [d["code"] for d in self.record(slug)["diagnostics"] if d["severity"] == severity]
+
+
+def check(jobs: int = 1, cache: str | None = "cache") -> Run:
+    """pipeline.check on `content` in the working directory, caching into `cache`."""
+    return Run(*pipeline.check(["content"], pipeline.Options(jobs=jobs, cache_dir=cache)))
+
+
+def timeless(report: dict[str, Any]) -> dict[str, Any]:
+    """A JSON report without claims[].seconds, the wall-clock time a claim took."""
+    report = json.loads(json.dumps(report))
+    for record in report["records"]:
+        for claim in record["claims"]:
+            claim.pop("seconds")
+    return report
+
+
+@contextlib.contextmanager
+def library_version(name: str, version: str) -> Iterator[None]:
+    """importlib.metadata reports `version` for `name` while inside; fingerprint()'s memo
+    is cleared on entry and after the patch is undone, so no other test sees it."""
+    real = importlib.metadata.version
+
+    def fake(distribution: str) -> str:
+        return version if distribution == name else real(distribution)
+
+    fingerprint.cache_clear()
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(caching.importlib.metadata, "version", fake)
+            yield
+    finally:
+        fingerprint.cache_clear()
+
+
+@contextlib.contextmanager
+def atlas_build_version(version: str) -> Iterator[None]:
+    fingerprint.cache_clear()
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(caching, "__version__", version)
+            yield
+    finally:
+        fingerprint.cache_clear()
+
+
+@dataclass
+class Baseline:
+    root: Path
+    cold: Run
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory: pytest.TempPathFactory) -> Baseline:
+    """One cold, cached run of the three real lessons."""
+    root = tmp_path_factory.mktemp("baseline")
+    shutil.copytree(CONTENT, root / "content")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        cold = check()
+    return Baseline(root, cold)
+
+
+@pytest.fixture
+def tree(baseline: Baseline, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private copy of the baseline's content/ and warm cache/, as working directory."""
+    shutil.copytree(baseline.root, tmp_path, dirs_exist_ok=True)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def lesson_entry(tree: Path, slug: str) -> Path:
+    """The file of the per-lesson cache entry whose report is that of `slug`."""
+    found = []
+    for path in (tree / "cache" / "lesson").rglob("*"):
+        if path.is_file():
+            payload = path.read_bytes().partition(b"\n")[2]
+            if Path(json.loads(payload)["path"]).parent.name == slug:
+                found.append(path)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_cold_run_caches_nothing_and_warm_run_serves_all_identically(
+    baseline: Baseline, tree: Path
+) -> None:
+    assert baseline.cold.cached == NONE_CACHED
+    assert baseline.cold.json["summary"]["claims"] > 40  # the claims really ran
+    warm = check()
+    assert warm.cached == ALL_CACHED
+    assert warm.json == baseline.cold.json  # timings included: they are cached too
+    for output_format in FORMATS:
+        expected = render(baseline.cold.report, output_format, verbose=True)
+        assert render(warm.report, output_format, verbose=True) == expected, output_format
+
+
+def _append_prose(text: str) -> str:
+    return text + "\nA closing sentence that states no number at all.\n"
+
+
+def _append_comment(text: str) -> str:
+    return text + "# reviewed again; the bytes change, the claims do not\n"
+
+
+THREE_LOGITS = "the probabilities to three decimals are \\[0.665,0.245,0.090\\]"
+THREE_LOGITS_BIND = "    bind: [logits, temperature, probabilities]\n    params: {logits: [2, 1, 0]"
+
+
+def _misquote_probability(text: str) -> str:
+    assert text.count(THREE_LOGITS) == 1
+    return text.replace(THREE_LOGITS, THREE_LOGITS.replace("0.665", "0.675"))
+
+
+def _tighten_tolerance(text: str) -> str:
+    # 0.665 is 0.665241 rounded: right to three decimals, wrong to within 1e-9
+    assert text.count(THREE_LOGITS_BIND) == 1
+    return text.replace(THREE_LOGITS_BIND, "    tolerance: 1e-9\n" + THREE_LOGITS_BIND)
+
+
+# id: (lesson folder, file, edit, error codes it must cause in that lesson)
+EDITS: dict[str, tuple[str, str, Callable[[str], str], list[str]]] = {
+    "lesson-prose": ("softmax-temperature", "lesson.md", _append_prose, []),
+    "claims-comment": ("kv-cache", "claims.yaml", _append_comment, []),
+    "record-claims-comment": ("attention", "claims.yaml", _append_comment, []),
+    "lesson-quoted-number": ("softmax-temperature", "lesson.md", _misquote_probability, ["A401"]),
+    "claims-tolerance": ("softmax-temperature", "claims.yaml", _tighten_tolerance, ["A401"]),
+}
+
+
+@pytest.mark.parametrize(("slug", "name", "edit", "errors"), EDITS.values(), ids=EDITS.keys())
+def test_an_edit_recomputes_exactly_its_lesson(
+    baseline: Baseline,
+    tree: Path,
+    slug: str,
+    name: str,
+    edit: Callable[[str], str],
+    errors: list[str],
+) -> None:
+    """Only the edited lesson is recomputed; what the edit breaks is reported, never a
+    stale pass; reverting serves the original entry again."""
+    path = tree / "content" / slug / name
+    original = path.read_bytes()
+    path.write_bytes(edit(original.decode("utf-8")).encode("utf-8"))
+
+    edited = check()
+    assert edited.cached == {**ALL_CACHED, slug: False}
+    assert baseline.cold.codes(slug) == []
+    assert edited.codes(slug) == errors
+    if errors:
+        assert edited.json["summary"]["claimsFailed"] == 1
+        assert edited.report.exit_code() == 1
+    else:
+        assert timeless(edited.json) == timeless(baseline.cold.json)
+    for other in SLUGS:
+        if other != slug:
+            assert edited.record(other) == baseline.cold.record(other)
+    assert check().cached == ALL_CACHED  # the recomputed report was stored
+
+    path.write_bytes(original)
+    reverted = check()
+    assert reverted.cached == ALL_CACHED
+    assert reverted.json == baseline.cold.json
+
+
+@pytest.mark.parametrize(
+    "bump",
+    [
+        lambda: library_version("sympy", "0.0.1-test"),
+        lambda: atlas_build_version(caching.__version__ + ".post1"),
+    ],
+    ids=["sympy-version", "atlas-build-version"],
+)
+def test_a_changed_tool_version_recomputes_every_lesson(
+    baseline: Baseline, tree: Path, bump: Callable[[], contextlib.AbstractContextManager[None]]
+) -> None:
+    with bump():
+        bumped = check()
+        assert bumped.cached == NONE_CACHED
+        assert check().cached == ALL_CACHED
+    assert timeless(bumped.json) == timeless(baseline.cold.json)
+    back = check()  # the real versions again: the original entries are still valid
+    assert back.cached == ALL_CACHED
+    assert back.json == baseline.cold.json
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "empty"])
+def test_a_damaged_lesson_entry_is_recomputed(baseline: Baseline, tree: Path, damage: str) -> None:
+    path = lesson_entry(tree, "kv-cache")
+    data = path.read_bytes()
+    if damage == "truncate":
+        path.write_bytes(data[: len(data) // 2])
+    elif damage == "flip":
+        path.write_bytes(data[:-2] + bytes([data[-2] ^ 0x01]) + data[-1:])
+    else:
+        path.write_bytes(b"")
+
+    run = check()
+    assert run.cached == {**ALL_CACHED, "kv-cache": False}
+    assert timeless(run.json) == timeless(baseline.cold.json)
+    assert lesson_entry(tree, "kv-cache") == path  # rewritten, and valid again
+    assert check().cached == ALL_CACHED
+
+
+def test_damaged_claim_entries_are_recomputed(
+    baseline: Baseline, tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every per-claim entry damaged (and the per-lesson entries gone, so that the claims
+    are evaluated): each is looked up, refused, recomputed and rewritten; same report."""
+    claim_dir = tree / "cache" / "claim"
+    entries = sorted(path for path in claim_dir.rglob("*") if path.is_file())
+    assert len(entries) > 20
+    for number, path in enumerate(entries):
+        data = path.read_bytes()
+        damaged = [data[:-1], data[:-2] + bytes([data[-2] ^ 0x01]) + data[-1:], b""]
+        path.write_bytes(damaged[number % 3])
+    shutil.rmtree(tree / "cache" / "lesson")
+
+    lookups: dict[str, bool] = {}
+    real_get = Cache.get
+
+    def spy(self: Cache, namespace: str, key: str) -> bytes | None:
+        payload = real_get(self, namespace, key)
+        if namespace == "claim":
+            lookups[key] = payload is not None
+        return payload
+
+    monkeypatch.setattr(Cache, "get", spy)
+    run = check(jobs=1)  # in this process, so the spy sees every lookup
+    monkeypatch.undo()
+
+    assert run.cached == NONE_CACHED
+    assert {path.name for path in entries} <= set(lookups)
+    assert not any(lookups[path.name] for path in entries)  # none was trusted
+    assert timeless(run.json) == timeless(baseline.cold.json)
+    store = Cache(tree / "cache")
+    assert all(store.get("claim", path.name) is not None for path in entries)
+
+
+def test_jobs_1_and_jobs_2_report_identically(run_cli: Callable[..., Any], tree: Path) -> None:
+    """Through the CLI, without cache: same exit code, records in the same order, same
+    report (claims[].seconds is wall-clock time, so it is left out of the comparison)."""
+    serial = run_cli("check", "--format", "json", "--no-cache", "-q", "-j", "1", "content")
+    pooled = run_cli("check", "--format", "json", "--no-cache", "-q", "-j", "2", "content")
+    assert serial.code == pooled.code == 0
+    paths = [record["path"] for record in serial.json()["records"]]
+    assert paths == LESSON_PATHS
+    assert [record["path"] for record in pooled.json()["records"]] == paths
+    assert timeless(pooled.json()) == timeless(serial.json())
+    assert not (tree / ".atlas-cache").exists()
+
+
+def test_pool_results_are_cached_like_serial_ones(baseline: Baseline, tree: Path) -> None:
+    """A cold `-j 2` run fills the cache that a `-j 1` run then serves, identically."""
+    shutil.rmtree(tree / "cache")
+    pooled = check(jobs=2)
+    assert pooled.cached == NONE_CACHED
+    assert timeless(pooled.json) == timeless(baseline.cold.json)
+    for output_format in set(FORMATS) - {"json"}:
+        expected = render(baseline.cold.report, output_format, verbose=True)
+        assert render(pooled.report, output_format, verbose=True) == expected, output_format
+    serial = check(jobs=1)
+    assert serial.cached == ALL_CACHED
+    assert serial.json == pooled.json
+
+
+def test_adding_a_related_lesson_recomputes_every_lesson(baseline: Baseline, tree: Path) -> None:
+    """softmax-temperature relates to atlas-lesson-kv-cache, and attention links
+    /learn/atlas/kv-cache/. Whether those resolve (A240 and A332) depends on the checked
+    set, not on the lesson's own bytes, so a lesson's key includes the set of ids and
+    slugs of the run: when it changes, every lesson is recomputed, as it must be."""
+    shutil.rmtree(tree / "cache" / "lesson")  # keep the claim entries: runs stay quick
+    shutil.rmtree(tree / "content" / "kv-cache")
+    without = check()
+    assert without.cached == {"attention": False, "softmax-temperature": False}
+    assert without.codes("softmax-temperature", "warning") == ["A240"]
+    assert "kv-cache" in json.dumps(without.record("softmax-temperature")["diagnostics"])
+    assert "'kv-cache'" in json.dumps(without.record("attention")["diagnostics"])
+    assert check().cached == {"attention": True, "softmax-temperature": True}
+
+    shutil.copytree(CONTENT / "kv-cache", tree / "content" / "kv-cache")
+    added = check()
+    assert added.cached == NONE_CACHED
+    assert added.codes("softmax-temperature", "warning") == []
+    assert timeless(added.json) == timeless(baseline.cold.json)
+
+
+def test_renaming_a_lesson_folder_recomputes_lessons_linking_to_it(
+    baseline: Baseline, tree: Path
+) -> None:
+    """Same ids, other slugs: attention's link to /learn/atlas/kv-cache/ no longer
+    resolves (A332), so its cached report must not be served."""
+    (tree / "content" / "kv-cache").rename(tree / "content" / "kv-cache-renamed")
+    renamed = check()
+    assert not any(renamed.cached.values())
+    notes = renamed.record("attention")["diagnostics"]
+    assert any(d["code"] == "A332" and "'kv-cache'" in d["message"] for d in notes)
+    assert not any(
+        d["code"] == "A332" and "'kv-cache'" in d["message"]
+        for d in baseline.cold.record("attention")["diagnostics"]
+    )
+
+
+def test_creating_an_empty_claims_file_invalidates_the_lesson(tree: Path) -> None:
+    claims = tree / "content" / "softmax-temperature" / "claims.yaml"
+    claims.unlink()
+    assert check().codes("softmax-temperature") == []  # no claims file: nothing to check
+    claims.write_bytes(b"")
+    run = check()
+    assert check(cache=None).codes("softmax-temperature") == ["A400"]
+    assert run.cached["softmax-temperature"] is False
+    assert run.codes("softmax-temperature") == ["A400"]
+
+
+JACOBIAN = r"=\frac{p_i\left(\delta_{ij}-p_j\right)}{\tau},"
+
+
+def test_a_failing_check_is_located_where_the_equation_now_is(tree: Path) -> None:
+    lesson = tree / "content" / "softmax-temperature" / "lesson.md"
+    text = lesson.read_text(encoding="utf-8")
+    assert text.count(JACOBIAN) == 1
+    text = text.replace(JACOBIAN, JACOBIAN.replace(r"{\tau}", r"{2\tau}"))
+    lesson.write_text(text, encoding="utf-8")
+    broken = check().record("softmax-temperature")["diagnostics"]
+    (before,) = [d for d in broken if d["code"] == "A403"]
+
+    lesson.write_text(text.replace("## The mechanism\n", "## The mechanism\n\nOne.\n\nTwo.\n"))
+    moved = check().record("softmax-temperature")["diagnostics"]
+    (after,) = [d for d in moved if d["code"] == "A403"]
+    assert (after["line"], after["column"]) == (before["line"] + 4, before["column"])
+    fresh = check(cache=None).record("softmax-temperature")["diagnostics"]
+    assert [d for d in fresh if d["code"] == "A403"] == [after]
