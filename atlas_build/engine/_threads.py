@@ -102,6 +102,11 @@ def _workers(parallel: bool, n_tasks: int) -> int:
     return size
 
 
+def worker_count() -> int:
+    """Workers a parallel ``run_tasks`` would use (1 when the pool is not used)."""
+    return _workers(True, 2)
+
+
 def run_tasks(fn: Callable[[T], None], tasks: Iterable[T], parallel: bool) -> None:
     """Run ``fn`` on every task, on the pool when ``parallel`` and a pool is worthwhile.
 

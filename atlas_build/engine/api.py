@@ -6,7 +6,7 @@ from typing import Any
 
 from array_api_compat import is_numpy_namespace
 
-from ._threads import run_groups, run_tasks
+from ._threads import run_groups, run_tasks, worker_count
 from ._xp import Array, Namespace, device
 from .dense import dense_backward, dense_forward
 from .masks import dense_allowed
@@ -25,6 +25,12 @@ __all__ = [
 
 METHODS = ("auto", "dense", "tiled")
 DENSE_MAX_ELEMENTS = 128 * 128
+# NumPy forward tuning, measured at fp32, d = 64 on the 2-core benchmark machine (docs/engine.md):
+# row blocks of 32 rows on the causal diagonal (a 512-square diagonal tile computes 17/32 of its
+# scores) and 128 elsewhere; up to 8 heads per task, at least 2 tasks per worker.
+NUMPY_PIECE_ROWS = (32, 128)
+MAX_HEADS_PER_TASK = 8
+TASKS_PER_WORKER = 2
 
 
 def _method(method: Any, q: Any, k: Any) -> str:
@@ -59,10 +65,22 @@ def _shape_out(p: Problem, out: Array) -> Array:
 
 
 def _batches(p: Problem) -> list[slice]:
-    """NumPy: one head per task (threads share the heads); elsewhere: all heads per kernel."""
+    """Backward: on NumPy one head per task (threads share the heads); elsewhere all heads."""
     if is_numpy_namespace(p.xp):
         return [slice(b, b + 1) for b in range(p.B)]
     return [slice(0, p.B)]
+
+
+def _head_groups(p: Problem, n_tiles: int) -> list[slice]:
+    """Heads per forward task. On NumPy every array operation then covers several heads, so the
+    interpreter and GIL hand-over between operations (which two workers otherwise wait on) is
+    paid once for all of them; groups stay small enough to leave ``TASKS_PER_WORKER`` tasks
+    per worker for load balance. Elsewhere all heads form one batch."""
+    if not is_numpy_namespace(p.xp):
+        return [slice(0, p.B)]
+    tasks = TASKS_PER_WORKER * worker_count()
+    size = max(1, min(MAX_HEADS_PER_TASK, p.B * n_tiles // tasks))
+    return [slice(b, min(p.B, b + size)) for b in range(0, p.B, size)]
 
 
 def _tiled_forward(
@@ -72,15 +90,15 @@ def _tiled_forward(
     dev = device(p.q)
     bq, bk = _blocks(xp, block_q, block_k)
     sched = build_schedule(p.t_q, p.t_k, bq, bk, causal=p.causal, doc_host=p.doc_host, mask=p.mask)
-    ones = xp.ones((p.B, p.t_k, 1), dtype=p.v.dtype, device=dev)
     certified = certified_rows(xp, p.q, p.k, p.v, p.scale, p.causal)
     if force_online:
         certified = xp.zeros_like(certified)
     plan = ForwardPlan(
         xp=xp,
-        qs=p.q * p.scale,
+        q=p.q,
         k=p.k,
-        va=xp.concat([p.v, ones], axis=-1),
+        v=p.v,
+        scale=p.scale,
         certified=certified,
         schedule=sched,
         causal=p.causal,
@@ -88,14 +106,15 @@ def _tiled_forward(
         mask=p.mask,
         out=xp.zeros((p.B, p.t_q, p.d_v), dtype=p.q.dtype, device=dev),
         lse=xp.zeros((p.B, p.t_q, 1), dtype=p.q.dtype, device=dev),
+        piece_rows=NUMPY_PIECE_ROWS if is_numpy_namespace(xp) else None,
     )
     cert_host = to_host(certified)[:, :, 0]
+    costs = [(i, c) for i in range(len(sched.rows)) if (c := len(sched.keys_of(i)))]
     tasks = []
-    for bs in _batches(p):
-        for i, (i0, i1) in enumerate(sched.rows):
-            cost = len(sched.keys_of(i))
-            if cost:
-                tasks.append((cost, bs, i, bool(cert_host[bs, i0:i1].all())))
+    for bs in _head_groups(p, len(costs)):
+        for i, cost in costs:
+            i0, i1 = sched.rows[i]
+            tasks.append((cost, bs, i, bool(cert_host[bs, i0:i1].all())))
     tasks.sort(key=lambda t: -t[0])
     run_tasks(
         lambda t: forward_tile(plan, t[1], t[2], t[3], dev),

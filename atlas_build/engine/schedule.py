@@ -34,6 +34,7 @@ __all__ = [
     "TileSchedule",
     "build_schedule",
     "causal_pieces",
+    "row_pieces",
 ]
 
 SKIP, FULL, PARTIAL = 0, 1, 2
@@ -135,21 +136,42 @@ def build_schedule(
 def causal_pieces(
     rows: tuple[int, int], cols: tuple[int, int], need: int, causal: bool, min_rows: int = 128
 ) -> list[tuple[int, int, int, int]]:
-    """Split a tile the causal diagonal crosses into row blocks with trimmed key ranges.
+    """Split a tile the causal diagonal crosses into up to 4 row blocks (see ``row_pieces``).
 
-    Returns ``(r0, r1, j_end, need)`` pieces: rows ``r0:r1`` visit keys ``j0:j_end`` only,
-    since later keys are in their future. With up to 4 row blocks a 512-square diagonal tile
-    computes 5/8 of its scores; blocks stay >= ``min_rows`` so the GEMMs stay efficient.
+    With 4 blocks a 512-square diagonal tile computes 5/8 of its scores; blocks stay
+    >= ``min_rows`` so the GEMMs stay efficient. Other tiles stay whole.
     """
-    (i0, i1), (j0, j1) = rows, cols
+    (i0, i1), (_, j1) = rows, cols
     if not (causal and need & NEED_CAUSAL):
         return [(i0, i1, j1, need)]
     parts = max(1, min(4, (i1 - i0) // min_rows))
-    height = -(-(i1 - i0) // parts)
+    return row_pieces(rows, cols, need, causal, -(-(i1 - i0) // parts))
+
+
+def row_pieces(
+    rows: tuple[int, int],
+    cols: tuple[int, int],
+    need: int,
+    causal: bool,
+    height: int,
+    full_height: int | None = None,
+) -> list[tuple[int, int, int, int]]:
+    """Split a tile into row blocks of ``height`` as ``(r0, r1, j_end, need)`` pieces.
+
+    Where the causal diagonal crosses the tile each block stops at its last row's key, so
+    with blocks of ``h`` rows a ``w``-square diagonal tile computes ``(w + h) / 2w`` of its
+    scores and masks only the ``h``-square corners; blocks below the diagonal drop
+    ``NEED_CAUSAL``. Elsewhere the blocks only bound the size of the score buffer.
+    """
+    (i0, i1), (j0, j1) = rows, cols
+    diagonal = causal and need & NEED_CAUSAL
+    if not diagonal:
+        height = full_height or i1 - i0
     pieces = []
-    for r0 in range(i0, i1, height):
+    for r0 in range(i0, i1, max(1, height)):
         r1 = min(i1, r0 + height)
-        end = min(j1, r1)
+        end = min(j1, r1) if diagonal else j1
         if end > j0:
-            pieces.append((r0, r1, end, need if end - 1 > r0 else need & ~NEED_CAUSAL))
+            cut = not diagonal or end - 1 > r0
+            pieces.append((r0, r1, end, need if cut else need & ~NEED_CAUSAL))
     return pieces
