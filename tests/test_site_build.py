@@ -14,6 +14,7 @@ import yaml
 from test_site_render import assert_inert, write_lesson
 
 from atlas_build import outputs, pipeline
+from atlas_build.cache import Cache
 from atlas_build.diagnostics import registry
 from atlas_build.site import build, cli, docs, linkcheck, reference
 
@@ -308,6 +309,19 @@ def test_linkcheck_reports_missing_files_anchors_and_escapes(tmp_path):
     assert any("#nowhere" in p for p in problems)
     assert any("leaves the site" in p for p in problems)
     assert not any("#here" in p or "h&" in p or "commented" in p for p in problems)
+
+
+def test_linkcheck_cache_reuses_pages_by_their_bytes(tmp_path: Path) -> None:
+    site, store = tmp_path / "site", Cache(tmp_path / "cache")
+    (site / "b").mkdir(parents=True)
+    (site / "index.html").write_text('<a href="b/#x">b</a>', encoding="utf-8")
+    (site / "b" / "index.html").write_text('<p id="x">here</p>', encoding="utf-8")
+    assert linkcheck.check(site, cache=store) == []
+    assert store.misses == 2 and store.hits == 0
+    assert linkcheck.check(site, cache=store) == []
+    assert store.hits == 2
+    (site / "b" / "index.html").write_text('<p id="y">moved</p>', encoding="utf-8")
+    assert linkcheck.check(site, cache=store) == ["index.html: b/#x (no element with id 'x')"]
 
 
 def _tree(folder: Path) -> dict[str, bytes]:

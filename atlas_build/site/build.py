@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TextIO
 
 from atlas_build import pipeline
+from atlas_build.cache import Cache
 from atlas_build.diagnostics import Severity
 from atlas_build.report import Report
 from atlas_build.report.text import line
@@ -147,7 +148,8 @@ def build_site(
             problems = run_mkdocs(Path(config), docs_path, staged)
             for problem in problems:
                 print(f"{config}: error {codes.MKDOCS.code} {problem}", file=out)
-            broken = [] if problems else linkcheck.check(staged)
+            store = Cache(options.cache_dir if options else None)
+            broken = [] if problems else linkcheck.check(staged, cache=store)
             severity = "warning" if allow_errors else "error"
             for problem in broken:
                 print(f"{site_path}/{problem}: {severity} {codes.LINK.code} broken link", file=out)
