@@ -7,13 +7,13 @@ from typing import Any
 from array_api_compat import is_numpy_namespace
 
 from ._threads import run_groups, run_tasks, worker_count
-from ._xp import Array, Namespace, device
+from ._xp import Array, Namespace, device, has_out
 from .dense import dense_backward, dense_forward
 from .masks import dense_allowed
 from .problem import Problem, prepare, to_host, unbroadcast
 from .schedule import build_schedule
 from .tiled import ForwardPlan, certified_rows, forward_tile
-from .tiled_backward import BackwardPlan, backward_tile
+from .tiled_backward import BackwardPlan, backward_cost, backward_tile
 
 __all__ = [
     "attention",
@@ -31,6 +31,10 @@ DENSE_MAX_ELEMENTS = 128 * 128
 NUMPY_PIECE_ROWS = (32, 128)
 MAX_HEADS_PER_TASK = 8
 TASKS_PER_WORKER = 2
+# Backward (same machine, docs/engine.md): 64-row blocks on the diagonal, 256 elsewhere, up to
+# 4 heads per task (1-8 heads and 32-128-row diagonal blocks measured within noise).
+NUMPY_BACKWARD_PIECE_ROWS = (64, 256)
+MAX_HEADS_PER_BACKWARD_TASK = 4
 
 
 def _method(method: Any, q: Any, k: Any) -> str:
@@ -64,22 +68,15 @@ def _shape_out(p: Problem, out: Array) -> Array:
     return xp.astype(out, p.out_dtype, copy=False)
 
 
-def _batches(p: Problem) -> list[slice]:
-    """Backward: on NumPy one head per task (threads share the heads); elsewhere all heads."""
-    if is_numpy_namespace(p.xp):
-        return [slice(b, b + 1) for b in range(p.B)]
-    return [slice(0, p.B)]
-
-
-def _head_groups(p: Problem, n_tiles: int) -> list[slice]:
-    """Heads per forward task. On NumPy every array operation then covers several heads, so the
-    interpreter and GIL hand-over between operations (which two workers otherwise wait on) is
-    paid once for all of them; groups stay small enough to leave ``TASKS_PER_WORKER`` tasks
-    per worker for load balance. Elsewhere all heads form one batch."""
+def _head_groups(p: Problem, n_tiles: int, max_heads: int = MAX_HEADS_PER_TASK) -> list[slice]:
+    """Heads per task (at most ``max_heads``). On NumPy every array operation then covers
+    several heads, so the interpreter and GIL hand-over between operations (which two workers
+    otherwise wait on) is paid once for all of them; groups stay small enough to leave
+    ``TASKS_PER_WORKER`` tasks per worker for load balance. Elsewhere all heads form one batch."""
     if not is_numpy_namespace(p.xp):
         return [slice(0, p.B)]
     tasks = TASKS_PER_WORKER * worker_count()
-    size = max(1, min(MAX_HEADS_PER_TASK, p.B * n_tiles // tasks))
+    size = max(1, min(max_heads, p.B * n_tiles // tasks))
     return [slice(b, min(p.B, b + size)) for b in range(0, p.B, size)]
 
 
@@ -132,37 +129,49 @@ def _tiled_backward(
     bq, bk = _blocks(xp, block_q, block_k)
     sched = build_schedule(p.t_q, p.t_k, bq, bk, causal=p.causal, doc_host=p.doc_host, mask=p.mask)
     assert p.dout is not None
-    ones = xp.ones((p.B, p.t_k, 1), dtype=p.q.dtype, device=dev)
-    qs = p.q * p.scale
-    delta = xp.sum(p.dout * out, axis=-1, keepdims=True)
     plan = BackwardPlan(
         xp=xp,
-        qa=xp.concat([qs, -lse], axis=-1),
-        qs=qs,
-        ka=xp.concat([p.k, ones], axis=-1),
+        q=p.q,
         k=p.k,
+        v=p.v,
         dout=p.dout,
-        doa=xp.concat([p.dout, -delta], axis=-1),
-        va=xp.concat([p.v, ones], axis=-1),
+        out=out,
+        lse=lse,
+        scale=p.scale,
         schedule=sched,
         causal=p.causal,
         doc=p.doc,
         mask=p.mask,
-        dk=xp.zeros(p.k.shape, dtype=p.q.dtype, device=dev),
-        dv=xp.zeros(p.v.shape, dtype=p.q.dtype, device=dev),
+        dq=_zeroed(xp, tuple(p.q.shape), p.q.dtype, dev),
+        dk=_zeroed(xp, tuple(p.k.shape), p.q.dtype, dev),
+        dv=_zeroed(xp, tuple(p.v.shape), p.q.dtype, dev),
+        piece_rows=NUMPY_BACKWARD_PIECE_ROWS if is_numpy_namespace(xp) else None,
     )
-    tasks = []
-    for bs in _batches(p):
-        for j in range(len(sched.cols)):
-            cost = len(sched.queries_of(j))
-            if cost:
-                tasks.append((float(cost), (bs, j)))
+    costs = [(j, c) for j in range(len(sched.cols)) if (c := backward_cost(plan, j))]
+    groups = _head_groups(p, len(costs), MAX_HEADS_PER_BACKWARD_TASK)
+    tasks = [(float(c * (bs.stop - bs.start)), (bs, j)) for bs in groups for j, c in costs]
     run_groups(lambda g, t: backward_tile(plan, g, t[0], t[1], dev), tasks, is_numpy_namespace(xp))
-    parts = [plan.dq_parts[g] for g in sorted(plan.dq_parts)]
-    dq = parts[0] if parts else xp.zeros(p.q.shape, dtype=p.q.dtype, device=dev)
-    for part in parts[1:]:
-        dq = dq + part
+    dq = plan.dq
+    for g in sorted(plan.dq_parts):
+        if has_out(xp):
+            xp.add(dq, plan.dq_parts[g], out=dq)
+        else:
+            dq = dq + plan.dq_parts[g]
+    plan.release()
+    if has_out(xp):
+        return xp.multiply(dq, p.scale, out=dq), plan.dk, plan.dv
     return dq * p.scale, plan.dk, plan.dv
+
+
+def _zeroed(xp: Namespace, shape: tuple[int, ...], dtype: Any, dev: Any) -> Array:
+    """Zeros written by this thread. A fresh array's pages are mapped on first touch; two
+    workers faulting in pages of the same process at once took ~10 ms more per key-tile GEMM
+    sweep at T = 1024 (docs/engine.md), so the outputs are touched here, serially, once."""
+    if not has_out(xp):
+        return xp.zeros(shape, dtype=dtype, device=dev)
+    x = xp.empty(shape, dtype=dtype, device=dev)
+    x[...] = 0
+    return x
 
 
 def _grads(p: Problem, grads: tuple[Array, Array, Array], q: Any, k: Any, v: Any) -> Any:
@@ -171,7 +180,8 @@ def _grads(p: Problem, grads: tuple[Array, Array, Array], q: Any, k: Any, v: Any
     for g, shape, x in zip(grads, p.shapes, (q, k, v), strict=True):
         g = unbroadcast(xp, g, p.batch_shape, shape)
         dtype = getattr(x, "dtype", p.out_dtype)
-        result.append(xp.astype(g, dtype if xp.isdtype(dtype, "real floating") else p.out_dtype))
+        target = dtype if xp.isdtype(dtype, "real floating") else p.out_dtype
+        result.append(xp.astype(g, target, copy=False))
     return tuple(result)
 
 
@@ -338,8 +348,8 @@ def tiled_attention_backward(
     if out is None:
         o, lse_arr = _tiled_forward(p, block_q, block_k, False)
     else:
-        o = xp.reshape(xp.astype(out, p.q.dtype), (p.B, p.t_q, p.d_v))
-        lse_arr = xp.astype(lse, p.q.dtype)
+        o = xp.reshape(xp.astype(out, p.q.dtype, copy=False), (p.B, p.t_q, p.d_v))
+        lse_arr = xp.astype(lse, p.q.dtype, copy=False)
         if tuple(lse_arr.shape) != (p.B, p.t_q, 1):
             raise ValueError(f"lse must have shape {(p.B, p.t_q, 1)}, got {tuple(lse.shape)}")
     grads = _tiled_backward(p, o, lse_arr, block_q, block_k)
