@@ -157,17 +157,38 @@ def load(text: str, *, line_offset: int = 0, max_bytes: int = MAX_BYTES) -> Docu
     return _read(_Loader, text, line_offset)
 
 
+def _position(text: str, index: int) -> Any:
+    """A mark-like (0-based line, column) for a character index of `text`."""
+    start = text.rfind("\n", 0, index) + 1
+    return yaml.Mark("", index, text.count("\n", 0, index), index - start, None, 0)
+
+
+def _unconstructible(loader: Any, entries: list[tuple[str, Node, Node | None]]) -> Any:
+    """The mark of the first scalar the constructor cannot read on its own, if one is."""
+    for _, node, _ in entries:
+        if isinstance(node, ScalarNode):
+            loader.constructed_objects, loader.recursive_objects = {}, {}
+            try:
+                loader.construct_object(node)
+            except Exception:  # noqa: BLE001  (whatever it raises, this is the value)
+                return node.start_mark
+    return None
+
+
 def _read(kind: Any, text: str, line_offset: int) -> Document:
     try:
         loader = kind(text)
-    except yaml.YAMLError as error:  # the reader refuses NUL and other unprintable characters
+    except yaml.reader.ReaderError as error:  # NUL and other unprintable characters
+        where = _position(text, error.position)
+        raise _error("syntax", str(error.reason), where, line_offset) from None
+    except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         raise _error("syntax", str(getattr(error, "reason", error)), mark, line_offset) from None
+    entries: list[tuple[str, Node, Node | None]] = []
     try:
         node = loader.get_single_node()
         if node is None:
             return Document(None)
-        entries = []
         for entry in _walk(node, "", 0):
             entries.append(entry)
             if len(entries) > MAX_NODES:
@@ -179,12 +200,13 @@ def _read(kind: Any, text: str, line_offset: int) -> Document:
         mark = error.problem_mark or error.context_mark
         raise _error("syntax", str(error.problem or error.context), mark, line_offset) from None
     except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as error:
-        raise _error("syntax", f"cannot be read: {error}", None, line_offset) from None
+        mark = _unconstructible(loader, entries)
+        raise _error("syntax", f"cannot be read: {error}", mark, line_offset) from None
     except (TypeError, KeyError, IndexError, AttributeError) as error:
-        # a standard tag applied to text it cannot construct (`!!int abc`, `!!float []`)
-        raise _error(
-            "syntax", f"a tagged value cannot be read: {error!r}", None, line_offset
-        ) from None
+        # a standard tag applied to text it cannot construct (`!!int ""`, `!!bool maybe`)
+        mark = _unconstructible(loader, entries)
+        message = f"a tagged value cannot be read: {error!r}"
+        raise _error("syntax", message, mark, line_offset) from None
     finally:
         loader.dispose()
     document = Document(data)
