@@ -388,7 +388,7 @@ def write_lesson(content_dir: Path):
     return write
 
 
-LESSON_CODES = {"A301", "A302", "A310", "A311", "A330", "A331", "A332"}
+LESSON_CODES = {"A301", "A302", "A310", "A311", "A330", "A331", "A332", "A333"}
 
 
 def found(diagnostics, code: str) -> list[tuple[int | None, int | None]]:
@@ -539,3 +539,55 @@ def test_the_seed_notes_its_lessons_outside_content(diagnose):
     messages = [d.message for d in diagnostics if d.code == "A332"]
     assert any("'embedding'" in message for message in messages)
     assert not [d for d in diagnostics if d.code in LESSON_CODES - {"A332"}]
+
+
+@pytest.mark.parametrize(
+    ("html", "needle"),
+    [
+        ("<script>alert(1)</script>", "<script>"),
+        ('<img src="x.png" onerror="alert(1)">', "onerror"),
+        ('<a href="javascript:alert(1)">x</a>', 'href="javascript'),
+        ('<iframe src="https://example.org/"></iframe>', "<iframe"),
+        ("<style>body{display:none}</style>", "<style>"),
+    ],
+)
+def test_active_raw_html_is_a333_at_the_tag(write_lesson, diagnose, locate, html, needle):
+    body = BODY.replace("A lesson written for the tests.", f"Look: {html} here.")
+    path, text = write_lesson(body)
+    diagnostics = diagnose(path.parent)
+    assert found(diagnostics, "A333") == [locate(text, needle)]
+    assert [d.severity for d in diagnostics if d.code == "A333"] == ["error"]
+
+
+def test_active_raw_html_in_a_list_item_and_an_html_block(write_lesson, diagnose, locate):
+    body = BODY + '- a <b onclick="x()">bold</b> item\n\n<div>\n<script>1</script>\n</div>\n'
+    path, text = write_lesson(body)
+    assert found(diagnose(path.parent), "A333") == [
+        locate(text, "onclick"),
+        locate(text, "<script>"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        '<span title="onion=1">quoted look-alike</span>',
+        "<details><summary>More</summary>Text.</details>",
+        '<a href="https://example.org/">fine</a>',
+        "`<script>` in a code span",
+    ],
+)
+def test_inert_raw_html_and_code_are_not_a333(write_lesson, diagnose, html):
+    body = BODY.replace("A lesson written for the tests.", f"Look: {html} here.")
+    path, _ = write_lesson(body)
+    assert found(diagnose(path.parent), "A333") == []
+
+
+def test_a333_drops_what_the_site_sanitiser_drops() -> None:
+    from atlas_build.lesson.checks import html
+    from atlas_build.site import sanitize
+
+    assert html.DROPPED == sanitize._DROP_WITH_CONTENT
+    for fragment in ('<img src="x" onerror="y()">', '<a href="javascript:y()">a</a>'):
+        assert list(html.findings(fragment))
+        assert sanitize.clean(fragment) != fragment

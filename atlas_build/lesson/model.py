@@ -18,6 +18,14 @@ class Link:
 
 
 @dataclass(frozen=True, slots=True)
+class RawHtml:
+    """HTML written in the markdown (a block or an inline tag); `offset` is where it starts."""
+
+    text: str
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
 class Math:
     """A `$$` display block or `$` inline formula; `offset` is where `latex` starts."""
 
@@ -41,6 +49,7 @@ class Block:
     ordered: bool = False
     links: list[Link] = field(default_factory=list)
     math: list[Math] = field(default_factory=list)
+    html: list[RawHtml] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +108,10 @@ class Lesson:
     @property
     def links(self) -> list[Link]:
         return [link for block in self.blocks for link in block.links]
+
+    @property
+    def raw_html(self) -> list[RawHtml]:
+        return [html for block in self.blocks for html in block.html]
 
     def section_of(self, offset: int) -> Block | None:
         """The heading whose section holds `offset` (None before the first heading)."""

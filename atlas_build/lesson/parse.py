@@ -6,7 +6,7 @@ from markdown_it.token import Token
 
 from atlas_build import markdown
 from atlas_build.canonical import line_starts
-from atlas_build.lesson.model import Block, Link, Math
+from atlas_build.lesson.model import Block, Link, Math, RawHtml
 
 _CONTAINERS = {
     "bullet_list_open": "list",
@@ -46,9 +46,10 @@ class _Cursor:
 
 def _inline_parts(
     inline: Token, cursor: _Cursor, start: int, end: int, counters: dict[str, int]
-) -> tuple[list[Link], list[Math]]:
+) -> tuple[list[Link], list[Math], list[RawHtml]]:
     links: list[Link] = []
     formulas: list[Math] = []
+    html: list[RawHtml] = []
     position = start
     children = inline.children or []
     for index, child in enumerate(children):
@@ -68,7 +69,11 @@ def _inline_parts(
             formulas.append(Math(child.content, at, False, counters["inline"]))
             counters["inline"] += 1
             position = max(position, at)
-    return links, formulas
+        elif child.type == "html_inline":
+            at = cursor.find(child.content, position, end)
+            html.append(RawHtml(child.content, at))
+            position = max(position, at)
+    return links, formulas, html
 
 
 def _display_offset(content: str, token: Token, start: int, end: int) -> int:
@@ -105,20 +110,21 @@ def parse_blocks(content: str) -> list[Block]:
         if token.type == "heading_open":
             start, end, line = span(token)
             inline = tokens[index + 1]
-            links, formulas = _inline_parts(inline, cursor, start, end, counters)
+            links, formulas, html = _inline_parts(inline, cursor, start, end, counters)
             text = markdown.plain_text(inline)
-            blocks.append(
-                Block(
-                    "heading", text, start, end, line, int(token.tag[1]), links=links, math=formulas
-                )
-            )
+            level = int(token.tag[1])
+            heading = Block("heading", text, start, end, line, level, links=links, math=formulas)
+            heading.html = html
+            blocks.append(heading)
             index += 3
         elif token.type == "paragraph_open":
             start, end, line = span(token)
             inline = tokens[index + 1]
-            links, formulas = _inline_parts(inline, cursor, start, end, counters)
+            links, formulas, html = _inline_parts(inline, cursor, start, end, counters)
             text = markdown.plain_text(inline)
-            blocks.append(Block("paragraph", text, start, end, line, links=links, math=formulas))
+            paragraph = Block("paragraph", text, start, end, line, links=links, math=formulas)
+            paragraph.html = html
+            blocks.append(paragraph)
             index += 3
         elif token.type in _CONTAINERS:
             start, end, line = span(token)
@@ -136,13 +142,16 @@ def parse_blocks(content: str) -> list[Block]:
                     block.items.append(("", item_start))
                 if inner.type == "inline":
                     item_start, item_end, _ = span(inner) if inner.map else (start, end, 0)
-                    links, formulas = _inline_parts(inner, cursor, item_start, item_end, counters)
-                    block.links.extend(links)
-                    block.math.extend(formulas)
+                    parts = _inline_parts(inner, cursor, item_start, item_end, counters)
+                    block.links.extend(parts[0])
+                    block.math.extend(parts[1])
+                    block.html.extend(parts[2])
                     text = markdown.plain_text(inner)
                     texts.append(text)
                     if block.items and not block.items[-1][0]:
                         block.items[-1] = (text, block.items[-1][1])
+                elif inner.type == "html_block":
+                    block.html.append(RawHtml(inner.content, span(inner)[0]))
                 elif inner.type == "math_block":
                     offset = _display_offset(content, inner, *span(inner)[:2])
                     block.math.append(Math(inner.content, offset, True, counters["display"]))
@@ -158,6 +167,8 @@ def parse_blocks(content: str) -> list[Block]:
                 offset = _display_offset(content, token, start, end)
                 block.math.append(Math(token.content, offset, True, counters["display"]))
                 counters["display"] += 1
+            elif block.kind == "html":
+                block.html.append(RawHtml(token.content, start))
             blocks.append(block)
             index += 1
         else:
