@@ -17,7 +17,6 @@ relative PATH `content`, because a lesson's key includes its displayed path.
 from __future__ import annotations
 
 import contextlib
-import importlib.metadata
 import json
 import shutil
 from collections.abc import Callable, Iterator
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cache import library_version
 
 from atlas_build import cache as caching
 from atlas_build import pipeline
@@ -77,24 +77,6 @@ def timeless(report: dict[str, Any]) -> dict[str, Any]:
         for claim in record["claims"]:
             claim.pop("seconds")
     return report
-
-
-@contextlib.contextmanager
-def library_version(name: str, version: str) -> Iterator[None]:
-    """importlib.metadata reports `version` for `name` while inside; fingerprint()'s memo
-    is cleared on entry and after the patch is undone, so no other test sees it."""
-    real = importlib.metadata.version
-
-    def fake(distribution: str) -> str:
-        return version if distribution == name else real(distribution)
-
-    fingerprint.cache_clear()
-    try:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(caching.importlib.metadata, "version", fake)
-            yield
-    finally:
-        fingerprint.cache_clear()
 
 
 @contextlib.contextmanager
