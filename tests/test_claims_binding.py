@@ -5,123 +5,24 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 import xml.etree.ElementTree as ElementTree
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import jsonschema
 import pytest
+from test_claims_kinds import Checked, at, check, position, write_lesson, yaml_string
 
 REPO = Path(__file__).resolve().parent.parent
-
-FRONT_MATTER = """\
----
-schemaVersion: 1
-id: atlas-lesson-{slug}
-title: Binding probe
-category: learning
-format: Atlas lesson
-description: A small lesson written for the claims binding tests.
-canonicalUrl: https://atlas.example.org/learn/{slug}/
-publishedDate: null
-revisionDate: "2026-11-29"
-author: null
-topic: Transformer computation
-series: null
-license: null
-rightsUrl: https://atlas.example.org/licenses.html
-version: "1.0.0"
-status: Published educational lesson
-evidenceScope: Authored arithmetic for tests.
-contentCoverage: published-lesson
-artifactUrl: null
-interactiveUrl: null
-related: []
-supersedes: []
-supersededBy: []
-jsonUrl: null
-markdownUrl: null
-citations: []
-contentFormat: text/markdown
----
-Transformer computation · Atlas v1.0.0
-
-# Binding probe
-
-"""
-
-
-@dataclass
-class Checked:
-    folder: Path
-    lesson_text: str
-    claims_text: str
-    record: Any  # RecordReport
-
-    def status(self) -> dict[str, str]:
-        return {claim["id"]: claim["status"] for claim in self.record.claims}
-
-    def claim(self, claim_id: str) -> dict[str, Any]:
-        return next(claim for claim in self.record.claims if claim["id"] == claim_id)
-
-    def found(self, code: str) -> list[Any]:
-        return [d for d in self.record.diagnostics if d.code == code]
-
-    def errors(self) -> list[Any]:
-        return [d for d in self.record.diagnostics if d.severity.value == "error"]
-
-    def lesson_at(self, needle: str, occurrence: int = 0, shift: int = 0) -> tuple[int, int]:
-        return position(self.lesson_text, needle, occurrence, shift)
-
-    def claims_at(self, needle: str, shift: int = 0) -> tuple[int, int]:
-        return position(self.claims_text, needle, 0, shift)
-
-
-def position(text: str, needle: str, occurrence: int = 0, shift: int = 0) -> tuple[int, int]:
-    index = -1
-    for _ in range(occurrence + 1):
-        index = text.index(needle, index + 1)
-    index += shift
-    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
-
-
-def write_lesson(root: Path, slug: str, body: str, claims: str) -> Path:
-    folder = root / slug
-    folder.mkdir(parents=True)
-    text = FRONT_MATTER.format(slug=slug) + textwrap.dedent(body).lstrip()
-    (folder / "lesson.md").write_text(text, encoding="utf-8")
-    (folder / "claims.yaml").write_text(textwrap.dedent(claims).lstrip(), encoding="utf-8")
-    return folder
 
 
 @pytest.fixture
 def lesson(tmp_path: Path):
     """Write lesson.md + claims.yaml under tmp_path and run the real pipeline on them."""
-    from atlas_build import pipeline
 
     def make(body: str, claims: str, slug: str = "probe") -> Checked:
-        folder = write_lesson(tmp_path, slug, body, claims)
-        report, _ = pipeline.check([str(folder)], pipeline.Options())
-        [record] = report.records
-        return Checked(
-            folder,
-            (folder / "lesson.md").read_text(encoding="utf-8"),
-            (folder / "claims.yaml").read_text(encoding="utf-8"),
-            record,
-        )
+        return check(write_lesson(tmp_path, slug, body, claims))
 
     return make
-
-
-def at(diagnostic: Any) -> tuple[int, int]:
-    return diagnostic.line, diagnostic.column
-
-
-def yaml_string(text: str) -> str:
-    """A YAML double-quoted scalar (JSON strings are valid YAML)."""
-    return json.dumps(text, ensure_ascii=False)
 
 
 def mixture_claim(claim_id: str, quote: str, bind: str, extra: str = "") -> str:
