@@ -185,6 +185,11 @@ def _grads(p: Problem, grads: tuple[Array, Array, Array], q: Any, k: Any, v: Any
     return tuple(result)
 
 
+def _zero_grads(p: Problem) -> tuple[Array, Array, Array]:
+    xp = p.xp
+    return xp.zeros_like(p.q), xp.zeros_like(p.k), xp.zeros_like(p.v)
+
+
 def _zeros_out(p: Problem) -> Array:
     xp = p.xp
     return xp.zeros((p.B, p.t_q, p.d_v), dtype=p.q.dtype, device=device(p.q))
@@ -233,10 +238,7 @@ def _forward(
         out = _zeros_out(p)
         lse = xp.zeros((p.B, p.t_q, 1), dtype=p.q.dtype, device=device(p.q))
     elif method == "dense":
-        allowed = dense_allowed(
-            xp, p.t_q, p.t_k, causal=p.causal, doc=p.doc, mask=p.mask, dev=device(p.q)
-        )
-        out, lse = dense_forward(xp, p.q, p.k, p.v, p.scale, allowed)
+        out, lse = dense_forward(xp, p.q, p.k, p.v, p.scale, dense_allowed(p))
     else:
         out, lse = _tiled_forward(p, block_q, block_k, force_online)
     return _shape_out(p, out), lse, p
@@ -310,12 +312,8 @@ def attention_backward(
     xp = p.xp
     assert p.dout is not None
     if _empty(p):
-        grads = (xp.zeros_like(p.q), xp.zeros_like(p.k), xp.zeros_like(p.v))
-    else:
-        allowed = dense_allowed(
-            xp, p.t_q, p.t_k, causal=p.causal, doc=p.doc, mask=p.mask, dev=device(p.q)
-        )
-        grads = dense_backward(xp, p.q, p.k, p.v, p.dout, p.scale, allowed)
+        return _grads(p, _zero_grads(p), q, k, v)
+    grads = dense_backward(xp, p.q, p.k, p.v, p.dout, p.scale, dense_allowed(p))
     return _grads(p, grads, q, k, v)
 
 
@@ -341,8 +339,7 @@ def tiled_attention_backward(
     )
     xp = p.xp
     if _empty(p):
-        zeros = (xp.zeros_like(p.q), xp.zeros_like(p.k), xp.zeros_like(p.v))
-        return _grads(p, zeros, q, k, v)
+        return _grads(p, _zero_grads(p), q, k, v)
     if (out is None) != (lse is None):
         raise ValueError("pass both out and lse (from tiled_attention(return_lse=True)) or neither")
     if out is None:

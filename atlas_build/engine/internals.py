@@ -64,7 +64,7 @@ def attention_internals(
     p = prepare(q, k, v, causal=causal, doc_ids=doc_ids, mask=mask, scale=scale, method="internals")
     xp = p.xp
     dev = device(p.q)
-    allowed = dense_allowed(xp, p.t_q, p.t_k, causal=p.causal, doc=p.doc, mask=p.mask, dev=dev)
+    allowed = dense_allowed(p)
     if allowed is None:
         allowed = xp.ones((1, p.t_q, p.t_k), dtype=xp.bool, device=dev)
     allowed = xp.broadcast_to(allowed, (p.B, p.t_q, p.t_k))

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ._xp import Array, Namespace, array_namespace, device
-from .problem import to_host
+from .problem import Problem, to_host
 
 __all__ = ["allowed_key_slots", "allowed_keys", "dense_allowed", "tile_blocked"]
 
@@ -115,25 +115,19 @@ def tile_blocked(
     return blocked, c0
 
 
-def dense_allowed(
-    xp: Namespace,
-    t_q: int,
-    t_k: int,
-    *,
-    causal: bool,
-    doc: Array | None,
-    mask: Array | None,
-    dev: Any,
-) -> Array | None:
-    """Full allowed-mask ``(1 | B, T_q, T_k)`` for the dense method; None if unrestricted."""
+def dense_allowed(p: Problem) -> Array | None:
+    """Full allowed-mask ``(1 | B, T_q, T_k)`` of a problem for the dense method; None if
+    unrestricted."""
+    xp, dev = p.xp, device(p.q)
     allowed: Array | None = None
-    if causal:
-        qi = xp.arange(t_q, device=dev)
-        kj = xp.arange(t_k, device=dev)
+    if p.causal:
+        qi = xp.arange(p.t_q, device=dev)
+        kj = xp.arange(p.t_k, device=dev)
         allowed = (qi[:, None] >= kj[None, :])[None, :, :]
-    if doc is not None:
+    if p.doc is not None:
+        doc = p.doc
         same = (doc[:, None] == doc[None, :]) & (doc[:, None] >= 0)
         allowed = _restrict(allowed, same[None, :, :])
-    if mask is not None:
-        allowed = _restrict(allowed, mask)
+    if p.mask is not None:
+        allowed = _restrict(allowed, p.mask)
     return allowed
