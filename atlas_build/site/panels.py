@@ -129,13 +129,17 @@ def claim_rows(
     return "\n".join(rows)
 
 
-def claims_table(rows: str, *, with_lesson: bool = False) -> str:
-    lesson = "<th>Lesson</th>" if with_lesson else ""
+def _findings_table(headers: tuple[str, ...], rows: str, with_lesson: bool) -> str:
+    head = "".join(f"<th>{name}</th>" for name in ("Lesson",) * with_lesson + headers)
     return (
-        f'<div class="atlas-findings"><table><thead><tr>{lesson}<th>Status</th>'
-        "<th>Claim</th><th>Result: quoted vs computed</th><th>Location</th></tr></thead>"
+        f'<div class="atlas-findings"><table><thead><tr>{head}</tr></thead>'
         f"<tbody>\n{rows}\n</tbody></table></div>"
     )
+
+
+def claims_table(rows: str, *, with_lesson: bool = False) -> str:
+    headers = ("Status", "Claim", "Result: quoted vs computed", "Location")
+    return _findings_table(headers, rows, with_lesson)
 
 
 def diagnostic_rows(
@@ -161,12 +165,7 @@ def diagnostic_rows(
 
 
 def diagnostics_table(rows: str, *, with_lesson: bool = False) -> str:
-    lesson = "<th>Lesson</th>" if with_lesson else ""
-    return (
-        f'<div class="atlas-findings"><table><thead><tr>{lesson}<th>Severity</th>'
-        "<th>Code</th><th>Message</th><th>Location</th></tr></thead>"
-        f"<tbody>\n{rows}\n</tbody></table></div>"
-    )
+    return _findings_table(("Severity", "Code", "Message", "Location"), rows, with_lesson)
 
 
 def coverage(data: dict[str, Any] | None) -> str:
