@@ -78,27 +78,36 @@ def _sorted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return sorted(diagnostics, key=Diagnostic.sort_key)
 
 
+def _load(
+    found: load.Found, options: Options
+) -> tuple[Source, LessonRecord | None, Lesson | None, list[Diagnostic]]:
+    """Read, validate and parse one lesson: what the checks, records and pages start from."""
+    from atlas_build import lesson
+    from atlas_build.load import schema
+
+    source = load.read(found, max_bytes=options.max_bytes)
+    diagnostics = list(source.diagnostics)
+    record = None
+    if source.data is not None:
+        record, problems = schema.validate(source.data, source.locator)
+        diagnostics.extend(problems)
+    model = lesson.build(record.content) if record is not None else None
+    return source, record, model, diagnostics
+
+
 def check_one(
     found: load.Found, known: frozenset[str], slugs: frozenset[str], options: Options
 ) -> Checked:
     """Every stage for one lesson, in this process."""
     from atlas_build import claims, integrity, lesson
-    from atlas_build.load import schema
 
     started = time.perf_counter()
-    source = load.read(found, max_bytes=options.max_bytes)
-    diagnostics = list(source.diagnostics)
-    record = None
-    model = None
+    source, record, model, diagnostics = _load(found, options)
     evaluation = None
-    if source.data is not None:
-        record, problems = schema.validate(source.data, source.locator)
-        diagnostics.extend(problems)
-    if record is not None:
+    if record is not None and model is not None:
         integrity_options = integrity.Options(require_record_hash=options.require_record_hash)
         subject = integrity.Subject(source, record, known, integrity_options)
         diagnostics.extend(integrity.run(subject))
-        model = lesson.build(record.content)
         diagnostics.extend(lesson.run(lesson.LessonSubject(source, record, model, slugs)))
         if source.claims_path:
             store = caching.Cache(options.cache_dir)
@@ -228,16 +237,8 @@ def default_jobs() -> int:
 
 def materialize(checked: Checked, options: Options) -> Checked:
     """Load the record and lesson model of a (possibly cached) result, for emitters."""
-    from atlas_build import lesson
-    from atlas_build.load import schema
-
     if checked.source is None:
-        source = load.read(checked.found, max_bytes=options.max_bytes)
-        checked.source = source
-        if source.data is not None:
-            checked.record = schema.validate(source.data, source.locator)[0]
-        if checked.record is not None:
-            checked.lesson = lesson.build(checked.record.content)
+        checked.source, checked.record, checked.lesson, _ = _load(checked.found, options)
     return checked
 
 
