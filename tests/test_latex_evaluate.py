@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 import sympy as sp
+from test_latex_parse import ATTENTION, GRADIENT, MATRICES
 
 from atlas_build.latex import (
     ERROR_CODES,
@@ -21,13 +22,6 @@ from atlas_build.latex import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-ATTENTION = (
-    r"\begin{aligned}A&=\operatorname{softmax}_{\mathrm{rows}}\!\left(\frac{QK^{\mathsf T}}"
-    r"{\sqrt{d_k}}+M\right),\qquad Y=AV\\\operatorname{Var}(q^{\mathsf T}k)&\approx d_k"
-    r"\end{aligned}"
-)
-GRADIENT = r"o=\sum_j a_jv_j,\qquad \frac{\partial o}{\partial s_j}=a_j(v_j-o)"
-MATRICES = {"Q", "K", "V", "A", "M", "Y"}
 
 
 def softmax(x: Any) -> Any:
