@@ -69,14 +69,13 @@ def _add_check_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="lessons checked in parallel (default: the number of cores)",
     )
-    parser.add_argument(
-        "--no-cache", action="store_true", help=f"neither read nor write {caching.DEFAULT_DIR}/"
-    )
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     parser.add_argument(
         "--cache-dir",
-        default=caching.DEFAULT_DIR,
+        default=None,
         metavar="DIR",
-        help=f"where results are cached (default {caching.DEFAULT_DIR})",
+        help=f"where results are cached (default ${caching.DIR_ENV}, else "
+        "$XDG_CACHE_HOME/atlas-build; entries are authenticated, see docs/reliability.md)",
     )
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="no progress bar, even on a terminal"
@@ -99,7 +98,7 @@ def _options(args: argparse.Namespace) -> pipeline.Options:
         require_record_hash=args.require_record_hash,
         max_bytes=args.max_bytes,
         jobs=args.jobs or pipeline.default_jobs(),
-        cache_dir=None if args.no_cache else args.cache_dir,
+        cache_dir=None if args.no_cache else (args.cache_dir or caching.default_dir()),
     )
 
 
@@ -180,6 +179,7 @@ def _build(args: argparse.Namespace, out: Path) -> int:
 def _emit(item: pipeline.Checked, options: pipeline.Options, out: Path) -> int:
     """Write one lesson's record and lesson data, rendered once per lesson file."""
     from atlas_build import cache as caching
+    from atlas_build import paths
     from atlas_build.authoring import emit
 
     store = caching.Cache(options.cache_dir)
@@ -189,21 +189,24 @@ def _emit(item: pipeline.Checked, options: pipeline.Options, out: Path) -> int:
     except OSError:
         return 0
     payload = store.get("emit", key)
-    if payload is not None:
-        emit.write(emit.Rendered.from_json(payload), out)
-        return 1
-    made = getattr(item.made, "emitted", None)
-    if isinstance(made, emit.Rendered):
-        store.put("emit", key, made.to_json())
-        emit.write(made, out)
-        return 1
-    pipeline.materialize(item, options)
-    source, record, lesson = item.source, item.record, item.lesson
-    if source is None or record is None or lesson is None or source.data is None:
+    rendered = emit.Rendered.from_json(payload) if payload is not None else None
+    if rendered is None:
+        made = getattr(item.made, "emitted", None)
+        if isinstance(made, emit.Rendered):
+            rendered = made
+        else:
+            pipeline.materialize(item, options)
+            source, record, lesson = item.source, item.record, item.lesson
+            if source is None or record is None or lesson is None or source.data is None:
+                return 0
+            slug = paths.publish_slug(source.slug, record.id)
+            rendered = emit.render(record, source.data, lesson, slug)
+        store.put("emit", key, rendered.to_json())
+    try:
+        emit.write(rendered, out)
+    except paths.UnsafePath as error:
+        print(f"atlas-build: error: {item.report.path}: not written: {error}", file=sys.stderr)
         return 0
-    rendered = emit.render(record, source.data, lesson, source.slug or record.id)
-    store.put("emit", key, rendered.to_json())
-    emit.write(rendered, out)
     return 1
 
 

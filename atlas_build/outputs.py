@@ -29,13 +29,16 @@ class Made:
 def make(
     checked: pipeline.Checked, slugs: frozenset[str], options: pipeline.Options, site: bool
 ) -> Made:
+    from atlas_build import paths
     from atlas_build.authoring import emit
 
     made = Made(slugs)
     source, record, lesson = checked.source, checked.record, checked.lesson
     if source is None or record is None or lesson is None or source.data is None:
         return made
-    made.emitted = emit.render(record, source.data, lesson, source.slug or record.id)
+    made.emitted = emit.render(
+        record, source.data, lesson, paths.publish_slug(source.slug, record.id)
+    )
     if site:
         from atlas_build.site import docs
 

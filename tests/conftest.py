@@ -5,11 +5,14 @@ Kept small and generic on purpose; every test module may use these.
 
 from __future__ import annotations
 
+import atexit
 import copy
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +25,15 @@ if TYPE_CHECKING:
 
 # atlas_build is imported inside the helpers, so that a module broken mid-edit elsewhere in
 # the package cannot stop unrelated test modules from being collected.
+
+# The cache key and default cache live in the user's config and cache folders: tests get
+# their own, so they never read or write the developer's (and every subprocess inherits it).
+_HOME = tempfile.mkdtemp(prefix="atlas-test-home-")
+atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
+os.environ["XDG_CACHE_HOME"] = os.path.join(_HOME, "cache")
+for _name in ("ATLAS_BUILD_CACHE_KEY", "ATLAS_BUILD_CACHE_DIR"):
+    os.environ.pop(_name, None)
 
 REPO = Path(__file__).resolve().parent.parent
 SEED_PATH = REPO / "content" / "attention" / "record.json"

@@ -2,18 +2,25 @@
 
 Proven here: `digest` is length-prefixed; entries round-trip byte for byte per
 namespace; a disabled cache stores nothing; every kind of damaged entry (truncated,
-flipped payload byte, foreign magic with a valid checksum, empty, trailing bytes) is
-refused, deleted and can be written afresh; writes leave no temporary files, and a
-write that fails keeps the previous entry; the environment fingerprint is
-deterministic and changes with any library version and with atlas_build's version.
-(tests/test_reliability.py covers the plain "damaged entry reads as None" case.)
+flipped payload byte, foreign magic, empty, trailing bytes) is refused, deleted and can
+be written afresh; entries are authenticated: an entry made with another key, a
+plain-checksum entry, or one moved to another key or namespace is refused; the key comes
+from ATLAS_BUILD_CACHE_KEY or a 0600 key file outside the repository; a symbolic link
+anywhere in the cache is never followed; writes leave no temporary files, and a write
+that fails keeps the previous entry; the environment fingerprint is deterministic and
+changes with any library version and with atlas_build's version.
+(tests/test_reliability.py covers the plain "damaged entry reads as None" case;
+tests/test_cache_security.py a whole repository that commits a crafted cache.)
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import importlib.metadata
+import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -118,7 +125,7 @@ def _flip_payload_byte(data: bytes) -> bytes:
 
 
 def _foreign_magic(data: bytes) -> bytes:
-    # the checksum still matches the payload: only the format version is wrong
+    # the tag still matches the payload: only the format version is wrong
     return data.replace(MAGIC, b"ATLAS-CACHE 0 ", 1)
 
 
@@ -159,11 +166,119 @@ def test_damaged_entry_is_refused_deleted_and_rewritable(
     assert store.get("lesson", KEY) == PAYLOAD
 
 
-def test_entry_header_is_the_payload_sha256(store: Cache) -> None:
+def _hmac(secret: bytes, namespace: str, key: str, payload: bytes) -> bytes:
+    message = digest(namespace, key, payload).encode()
+    return hmac.new(secret, message, hashlib.sha256).hexdigest().encode()
+
+
+def test_entry_header_is_an_hmac_of_namespace_key_and_payload(store: Cache) -> None:
     store.put("claim", KEY, PAYLOAD)
     header, _, payload = entry(store, "claim").read_bytes().partition(b"\n")
     assert payload == PAYLOAD
-    assert header == MAGIC + hashlib.sha256(PAYLOAD).hexdigest().encode()
+    assert header == MAGIC + _hmac(caching.secret(), "claim", KEY, PAYLOAD)
+    assert header != MAGIC + hashlib.sha256(PAYLOAD).hexdigest().encode()
+
+
+def _forge(store: Cache, header: bytes, namespace: str = "lesson", key: str = KEY) -> Path:
+    path = entry(store, namespace, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(header + b"\n" + PAYLOAD)
+    return path
+
+
+FORGERIES: dict[str, Callable[[], bytes]] = {
+    "plain-sha256": lambda: MAGIC + hashlib.sha256(PAYLOAD).hexdigest().encode(),
+    "other-secret": lambda: MAGIC + _hmac(b"x" * 32, "lesson", KEY, PAYLOAD),
+    "other-namespace": lambda: MAGIC + _hmac(caching.secret(), "claim", KEY, PAYLOAD),
+    "other-key": lambda: MAGIC + _hmac(caching.secret(), "lesson", OTHER_KEY, PAYLOAD),
+    "old-format": lambda: b"ATLAS-CACHE 1 " + hashlib.sha256(PAYLOAD).hexdigest().encode(),
+}
+
+
+@pytest.mark.parametrize("forge", FORGERIES.values(), ids=FORGERIES.keys())
+def test_entries_without_a_valid_tag_are_refused(store: Cache, forge: Callable[[], bytes]) -> None:
+    path = _forge(store, forge())
+    assert store.get("lesson", KEY) is None
+    assert not path.exists()
+
+
+def test_the_right_tag_is_accepted(store: Cache) -> None:
+    _forge(store, MAGIC + _hmac(caching.secret(), "lesson", KEY, PAYLOAD))
+    assert store.get("lesson", KEY) == PAYLOAD
+
+
+def test_key_comes_from_the_environment_when_set(
+    store: Cache, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.put("lesson", KEY, PAYLOAD)
+    caching.secret.cache_clear()
+    try:
+        monkeypatch.setenv(caching.KEY_ENV, "a CI secret")
+        assert caching.secret() == hashlib.sha256(b"a CI secret").digest()
+        assert store.get("lesson", KEY) is None  # written under the file key
+        store.put("lesson", KEY, PAYLOAD)
+        assert store.get("lesson", KEY) == PAYLOAD
+    finally:
+        monkeypatch.undo()
+        caching.secret.cache_clear()
+
+
+def test_key_file_is_private_and_outside_the_working_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    caching.secret.cache_clear()
+    try:
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+        monkeypatch.delenv(caching.KEY_ENV, raising=False)
+        first = caching.secret()
+        path = tmp_path / "config" / "atlas-build" / "cache-key"
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert bytes.fromhex(path.read_text()) == first and len(first) == 32
+        caching.secret.cache_clear()
+        assert caching.secret() == first  # read back, not regenerated
+        assert not str(caching.key_file()).startswith(os.getcwd() + os.sep)
+    finally:
+        monkeypatch.undo()
+        caching.secret.cache_clear()
+
+
+def test_default_cache_is_outside_the_working_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(caching.DIR_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere/cache")
+    assert caching.default_dir() == "/somewhere/cache/atlas-build"
+    monkeypatch.setenv(caching.DIR_ENV, "/ci/cache")
+    assert caching.default_dir() == "/ci/cache"
+
+
+def test_symbolic_links_in_the_cache_are_never_followed(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    root = tmp_path / "cache"
+    (root / "lesson").mkdir(parents=True)
+    (root / "lesson" / KEY[:2]).symlink_to(elsewhere)
+    store = Cache(root)
+    store.put("lesson", KEY, PAYLOAD)
+    assert list(elsewhere.iterdir()) == []  # nothing written through the link
+    assert store.get("lesson", KEY) is None
+    linked = Cache(tmp_path / "linked-root")
+    (tmp_path / "linked-root").symlink_to(elsewhere)
+    linked.put("claim", KEY, PAYLOAD)
+    assert list(elsewhere.iterdir()) == []
+    target = tmp_path / "target"
+    target.write_bytes(b"precious")
+    plain = Cache(tmp_path / "plain")
+    plain.put("lesson", KEY, PAYLOAD)
+    entry(plain).unlink()
+    entry(plain).symlink_to(target)
+    assert plain.get("lesson", KEY) is None
+    assert target.read_bytes() == b"precious"
+
+
+@pytest.mark.parametrize("key", ["../x" * 8, "/etc/passwd", "a", "AB" * 32, "ab\x00" * 20])
+def test_keys_that_are_not_digests_are_refused(store: Cache, key: str) -> None:
+    store.put("lesson", key, PAYLOAD)
+    assert store.get("lesson", key) is None
+    assert store.root is not None and not store.root.exists()
 
 
 def test_puts_leave_no_temporary_files(store: Cache) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from atlas_build import paths
 from atlas_build.atomic import write_bytes
 from atlas_build.authoring import records
 from atlas_build.lesson.model import Lesson
@@ -86,14 +87,22 @@ class Rendered:
         ).encode("utf-8")
 
     @classmethod
-    def from_json(cls, payload: bytes) -> Rendered:
-        data = json.loads(payload)
-        return cls(
-            data["id"],
-            data["slug"],
-            data["record"].encode("utf-8"),
-            data["lessonData"].encode("utf-8"),
-        )
+    def from_json(cls, payload: bytes) -> Rendered | None:
+        """A cached rendering, or None when the entry is not one (never trusted as a path)."""
+        try:
+            data = json.loads(payload)
+            fields = [data[name] for name in ("id", "slug", "record", "lessonData")]
+        except (ValueError, TypeError, KeyError):
+            return None
+        if not all(isinstance(value, str) for value in fields):
+            return None
+        identifier, slug, record, lesson_data = fields
+        if not (paths.is_slug(identifier) and paths.is_slug(slug)):
+            return None
+        try:
+            return cls(identifier, slug, record.encode("utf-8"), lesson_data.encode("utf-8"))
+        except UnicodeEncodeError:
+            return None
 
 
 def render(record: LessonRecord, data: dict[str, Any], lesson: Lesson, slug: str) -> Rendered:
@@ -106,17 +115,25 @@ def render(record: LessonRecord, data: dict[str, Any], lesson: Lesson, slug: str
 
 
 def write(rendered: Rendered, out: Path) -> Emitted:
-    """Write one lesson's files atomically; stale lesson data of the slug is removed."""
-    record_path = out / "records" / f"{rendered.record_id}.json"
+    """Write one lesson's files atomically; stale lesson data of the slug is removed.
+
+    The id and slug are checked again here (they may come from a cache entry), so no
+    value can place a file outside `out/records` and `out/lesson-data`.
+    """
+    record_id = paths.slug(rendered.record_id, "record id")
+    slug = paths.slug(rendered.slug, "lesson slug")
+    record_path = paths.inside(out, f"records/{record_id}.json")
     write_bytes(record_path, rendered.record)
     digest = hashlib.sha256(rendered.lesson_data).hexdigest()[:16]
-    data_dir = out / "lesson-data"
-    data_path = data_dir / f"{rendered.slug}-{digest}.json"
+    data_path = paths.inside(out, f"lesson-data/{slug}-{digest}.json")
     write_bytes(data_path, rendered.lesson_data)
-    for stale in data_dir.glob(f"{rendered.slug}-*.json"):
-        suffix = stale.stem[len(rendered.slug) + 1 :]
+    for stale in data_path.parent.iterdir():
+        name = stale.name
+        suffix = name[len(slug) + 1 : -len(".json")]
         if (
             stale != data_path
+            and name.startswith(f"{slug}-")
+            and name.endswith(".json")
             and len(suffix) == 16
             and all(c in "0123456789abcdef" for c in suffix)
         ):

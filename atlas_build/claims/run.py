@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from atlas_build.cache import Cache, digest, fingerprint
-from atlas_build.claims import anchors, codes, numbers
+from atlas_build.claims import anchors, codec, codes, numbers
 from atlas_build.claims.compare import compare, parse_tolerance, show
 from atlas_build.claims.file import ClaimsFile
 from atlas_build.claims.registry import (
@@ -31,7 +30,6 @@ from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 
 Fail = Callable[[Code, Location, str], None]
-Stored = tuple[Outcome, list[tuple[int, int] | None]]
 FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
 
 
@@ -135,15 +133,10 @@ class LessonClaims:
         context = Context(self.lesson, claim_id, texts, resolve)
         key = self._key(spec["kind"], params, texts)
         payload = self.cache.get("claim", key) if kind.cacheable else None
-        if payload is not None:
-            try:
-                stored = pickle.loads(payload)  # noqa: S301  (our own checksummed entries)
-            except Exception:
-                stored = None
-            placed = self._placed(stored)
-            if placed is not None:
-                self.outcomes[claim_id] = placed
-                return placed
+        placed = self._placed(payload) if payload is not None else None
+        if placed is not None:
+            self.outcomes[claim_id] = placed
+            return placed
         self._running.append(claim_id)
         try:
             result = kind.run(params, context)
@@ -154,7 +147,7 @@ class LessonClaims:
             self._running.pop()
         portable = self._portable(result) if kind.cacheable and not resolved else None
         if portable is not None:  # what reads other claims is not content-addressed
-            self.cache.put("claim", key, pickle.dumps(portable))
+            self.cache.put("claim", key, portable)
         self.outcomes[claim_id] = result
         return result
 
@@ -170,11 +163,12 @@ class LessonClaims:
             json.dumps(texts, ensure_ascii=False),
         )
 
-    def _portable(self, outcome: Outcome) -> Stored | None:
-        """`outcome` for the cache, with each check's offset as (display equation, offset
+    def _portable(self, outcome: Outcome) -> bytes | None:
+        """`outcome` as cache JSON, with each check's offset as (display equation, offset
         within it): the key holds the equations' text, not where they sit, so a lesson that
         moves an equation, or another lesson sharing it, gets its own positions back.
-        None (not cached) when a check lies outside every display equation."""
+        None (not cached) when a check lies outside every display equation, or a quantity
+        has no safe JSON form."""
         places: list[tuple[int, int] | None] = []
         for check in outcome.checks:
             if check.offset is None:
@@ -188,14 +182,17 @@ class LessonClaims:
             if math is None:
                 return None
             places.append((math.index, check.offset - math.offset))
-        return outcome, places
-
-    def _placed(self, stored: object) -> Outcome | None:
-        """The cached outcome with its checks located in this lesson's content."""
-        if not (isinstance(stored, tuple) and len(stored) == 2):
+        try:
+            encoded = codec.encode_outcome(outcome, places)
+        except codec.Unsupported:
             return None
-        outcome, places = stored
-        if not isinstance(outcome, Outcome) or len(places) != len(outcome.checks):
+        return json.dumps(encoded, ensure_ascii=True).encode("ascii")
+
+    def _placed(self, payload: bytes) -> Outcome | None:
+        """The cached outcome with its checks located in this lesson's content."""
+        try:
+            outcome, places = codec.decode_outcome(json.loads(payload))
+        except (ValueError, TypeError, ArithmeticError, RecursionError):
             return None
         equations = self.lesson.display_math
         checks = []

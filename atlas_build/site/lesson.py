@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from atlas_build import canonical
+from atlas_build import canonical, paths
 from atlas_build.cache import Cache
 from atlas_build.claims import anchors as claim_anchors
 from atlas_build.claims import file as claims_file
@@ -208,7 +208,7 @@ def build(
     cache: Cache | None = None,
 ) -> LessonPage:
     """Render the page; LaTeX errors and skipped figures are added to `report.diagnostics`."""
-    page = LessonPage(source.slug or record.id, record, report)
+    page = LessonPage(paths.publish_slug(source.slug, record.id), record, report)
     specs = _specs(source.claims_path)
     content = record.content
     marks = _marks(content, report.claims)
