@@ -73,8 +73,16 @@ def heading(
 
 
 def front_matter(fields: dict[str, object]) -> str:
-    """YAML front matter; JSON scalars are valid YAML, so any title survives quoting."""
-    lines = [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in fields.items()]
+    """YAML front matter; JSON scalars are valid YAML, so any title survives quoting.
+
+    Text values are HTML-escaped: MkDocs and the theme put page meta into `<title>`,
+    `<meta content="...">`, the header and the search index without escaping them, so a
+    lesson title is inert only if it arrives as text already.
+    """
+    lines = [
+        f"{key}: {json.dumps(esc(value) if isinstance(value, str) else value, ensure_ascii=False)}"
+        for key, value in fields.items()
+    ]
     return "---\n" + "\n".join(lines) + "\n---\n"
 
 
