@@ -93,6 +93,8 @@ def test_glossary_text_and_latex_give_the_same_name(written, latex, name):
         ("V_DS,sat", ["V_DS_sat"]),
         ("p(x)", ["p"]),
         ("Ν", ["N"]),  # Greek capital nu is written N
+        ("ħ", ["hbar"]),
+        ("ℏ", ["hbar"]),
     ],
 )
 def test_canonical_names(written, names):
@@ -218,3 +220,64 @@ def test_scan_positions_point_at_the_name():
 )
 def test_the_scan_accepts_any_input(latex):
     scan(latex)
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        "\\mathbf{" * 20_000 + "x+" + "}" * 20_000,
+        "\\hat" * 20_000 + "+",
+        "\\text{" + "a " * 50_000 + "}",
+        "x_{a}" * 20_000,
+    ],
+)
+def test_the_scan_of_deeply_nested_input_is_linear(latex):
+    """Quadratic work on these would take minutes; linear work takes well under a second."""
+    scan(latex)
+
+
+# --- the parser's names: the same convention --------------------------------------------------
+
+PARSED = [
+    (r"y=d_k", "d_k", "d_k"),
+    (r"y=H_{\mathrm{kv}}", "H_kv", "H_kv"),
+    (r"y=B_{\text{tok}}", "B_tok", "B_tok"),
+    (r"y=\tau", "τ", "tau"),
+    (r"y=\hat{x}_i", "x̂_i", "x_hat_i"),
+    (r"y=\mathbf{x}", "𝐱", "x"),
+    (r"y=\varepsilon", "ε", "varepsilon"),
+]
+
+
+@pytest.mark.parametrize(("latex", "written", "name"), PARSED)
+def test_parsed_names_match_the_glossary(latex, written, name):
+    from atlas_build.latex import parse_relations
+    from atlas_build.lesson.usage import tree_names
+
+    (relation,) = parse_relations(latex)
+    found = tree_names([relation.lhs, relation.rhs])
+    assert list(found.names) == ["y", name]
+    assert [key(n) for n in canonical(written)] == [key(name)]
+
+
+def test_hand_built_trees_for_notation_the_parser_may_not_read_yet():
+    """`\\Delta V`, `f'`, `x^{*}`, `\\mathcal{P}`, a bound accented family: named by the
+    convention, the glossary spellings find them."""
+    import sympy
+
+    from atlas_build.lesson.usage import tree_names
+
+    i, n = sympy.symbols("i n")
+    x_hat = sympy.IndexedBase("x_hat")
+    expression = (
+        sympy.Sum(x_hat[i] * sympy.Symbol("f_prime"), (i, 1, n))
+        + sympy.Symbol("DeltaV") * sympy.Symbol("x_star")
+        + sympy.Symbol("P_cal")
+        + sympy.Function("softmax")(sympy.Symbol("z"))
+    )
+    found = tree_names([expression])
+    keys = {key(name) for name in (*found.names, *found.bases)}
+    for written in ("ΔV", "f′", "x*", "𝒫", "z"):
+        assert key(canonical(written)[0]) in keys
+    assert "x_hat" in found.bases and set(found.bound) == {"i", "n"}
+    assert list(found.functions) == ["softmax"]

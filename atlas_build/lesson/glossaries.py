@@ -11,16 +11,19 @@ an entry should start) leaves a `GlossaryNote` saying where and why.
 
 from __future__ import annotations
 
+import re
+
 from atlas_build.lesson import shapes, symbols
 from atlas_build.lesson.model import Block, Glossary, GlossaryEntry, GlossaryNote
 
 MAX_SYMBOL_LENGTH = 48
 MAX_SYMBOL_WORDS = 4
+_WORD = re.compile(r"^[A-Z][a-z]{4,}$")  # `Capacitance`: a meaning where a symbol should be
 
 
 def _symbol_cell(text: str) -> symbols.SymbolCell | None:
     """The symbol a paragraph names, or None when it cannot be a glossary symbol."""
-    if not 0 < len(text) <= MAX_SYMBOL_LENGTH or text.endswith(":"):
+    if not 0 < len(text) <= MAX_SYMBOL_LENGTH or text.endswith(":") or _WORD.match(text):
         return None
     cell = symbols.read(text)
     if cell.kind == symbols.NONE:

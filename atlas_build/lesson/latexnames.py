@@ -33,11 +33,12 @@ _ANGULAR = frozenset({"omega", "theta", "phi", "varphi", "pi", "alpha", "beta", 
 _STAR = (["*"], ["\\ast"], ["\\star"])
 _MARKS = {"\\dagger": "dagger", "+": "plus", "-": "minus"}
 _TRANSPOSES = (["\\top"], ["\\intercal"], ["\\mathsf", "T"], ["\\mathrm", "T"], ["\\sf", "T"])
-_INTEGRAL = re.compile(r"\\i+nt|\\oint")
-_DIFFERENTIAL = re.compile(
-    r"(?:\\frac\s*\{|\}\s*\{)\s*(?:\\mathrm\s*\{\s*d\s*\}|d)\s*"
-    r"(?:\^\s*\{?\s*\d+\s*\}?\s*)?(?:[A-Za-z]|\\[A-Za-z])"
-)
+_INTEGRALS = frozenset({"int", "iint", "iiint", "oint"})
+_FRACTIONS = frozenset({"frac", "dfrac", "tfrac"})
+MAX_WORD_TOKENS = 200
+"""A name is short; reading one gives up after this many tokens, so nested groups cost
+linear time however deep they go."""
+MAX_COMMAND_CHAIN = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +120,11 @@ class _Scanner:
             index += 1
         return index
 
+    def skip_back(self, index: int) -> int:
+        while index >= 0 and self.tokens[index].kind == SPACE:
+            index -= 1
+        return index
+
     def argument(self, index: int) -> tuple[int, int, int]:
         """(first, end, next) token indices of the TeX argument at `index`: a braced group,
         or one token (with the argument of a font or accent command it starts)."""
@@ -129,7 +135,11 @@ class _Scanner:
             close = self.pairs.get(index, len(self.tokens))
             return index + 1, close, min(close + 1, len(self.tokens))
         first = index
+        chain = 0
         while self.tokens[index].kind == CMD and self._takes_argument(self.tokens[index].text):
+            chain += 1
+            if chain > MAX_COMMAND_CHAIN:
+                return first, first + 1, first + 1
             index = self.skip_spaces(index + 1)
             if index >= len(self.tokens):
                 return first, index, index
@@ -149,6 +159,8 @@ class _Scanner:
     def word(self, first: int, end: int, text_mode: bool = False) -> str | None:
         """The tokens as one name (`kv`, `SiO_2`, `Gen5_one_way`), or None if they are not one."""
         pieces: list[str] = []
+        if end - first > MAX_WORD_TOKENS:
+            return None
         for token in self.tokens[first:end]:
             if token.kind in (LETTER, NUMBER):
                 spelled = naming.letter(token.text) if token.kind == LETTER else None
@@ -365,14 +377,36 @@ class _Scanner:
         return False
 
 
+def _differential(scanner: _Scanner) -> bool:
+    """Whether a `d` is written as a differential: `\\frac{dy}{dx}`, `\\int f\\,dt`."""
+    tokens = scanner.tokens
+    integral = any(t.kind == CMD and t.text in _INTEGRALS for t in tokens)
+    for index, token in enumerate(tokens):
+        if token.kind != LETTER or token.text != "d":
+            continue
+        following = scanner.skip_spaces(index + 1)
+        if following >= len(tokens):
+            continue
+        nxt = tokens[following]
+        named = nxt.kind == LETTER or (nxt.kind == CMD and nxt.text in naming.GREEK)
+        if not (named or scanner.is_char(following, "^")):
+            continue
+        if integral:
+            return True
+        before = scanner.skip_back(index - 1)
+        if before >= 0 and scanner.is_char(before, "{"):
+            previous = scanner.skip_back(before - 1)
+            if previous >= 0 and (
+                (tokens[previous].kind == CMD and tokens[previous].text in _FRACTIONS)
+                or scanner.is_char(previous, "}")
+            ):
+                return True
+    return False
+
+
 def scan(latex: str) -> Scan:
     """The names `latex` mentions, and what it writes that is not a symbol (see `Scan`)."""
-    found = _Scanner(latex).run()
-    found.differential = (
-        found.differential
-        or bool(_DIFFERENTIAL.search(latex))
-        or (
-            bool(_INTEGRAL.search(latex)) and bool(re.search(r"(?<![A-Za-z\\])d\s*[A-Za-z]", latex))
-        )
-    )
+    scanner = _Scanner(latex)
+    found = scanner.run()
+    found.differential = found.differential or _differential(scanner)
     return found

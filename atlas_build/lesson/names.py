@@ -98,6 +98,7 @@ _GREEK_SPECIAL = {
     "\u2113": "ell",  # SCRIPT SMALL L, LaTeX \ell
     "\u210f": "hbar",
     "\u210e": "h",  # PLANCK CONSTANT, the italic h
+    "\u0127": "hbar",  # LATIN SMALL LETTER H WITH STROKE, written for the reduced constant
 }
 _STYLES = (("DOUBLE-STRUCK", "bb"), ("FRAKTUR", "frak"), ("BLACK-LETTER", "frak"))
 

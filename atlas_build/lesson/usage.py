@@ -138,11 +138,7 @@ def _prose_text(lesson: Lesson, skip: frozenset[int]) -> list[str]:
     for block in lesson.blocks:
         if block.kind not in _PROSE_KINDS or block.start in skip:
             continue
-        text = block.text
-        for math in block.math:
-            if not math.display:
-                text = text.replace(math.latex, " ", 1)
-        texts.append(text)
+        texts.append(block.text)  # inline LaTeX left in is no name, and is scanned apart
     return texts
 
 

@@ -11,6 +11,7 @@ conservative scan of their names, but never produce A321.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator
 
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
@@ -85,10 +86,11 @@ class _Uses:
         base = family_base(name)
         if base is not None and key(base) in self.families:
             return True
-        prefix = name + "_"
-        return (qualified or not is_letter(name)) and any(
-            other.startswith(prefix) for other in self.names
-        )
+        if not qualified and is_letter(name):
+            return False
+        prefix = name + "_"  # `softmax` is used by `softmax_rows`, `B_Gen5` by `B_Gen5_one_way`
+        at_prefix = bisect.bisect_left(self.names, prefix)
+        return at_prefix < len(self.names) and self.names[at_prefix].startswith(prefix)
 
 
 def _entries(subject: LessonSubject) -> list[tuple[GlossaryEntry, symbols.SymbolCell]]:
