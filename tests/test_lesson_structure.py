@@ -85,6 +85,12 @@ def test_quiz_headings(text, expected):
     assert shapes.is_quiz_heading(text) is expected
 
 
+def test_a_glossary_of_terms_stays_plain():
+    content = "## Terms\n\nNotation\n\nAttention\n\nA weighted mixture of values\n\nmixing\n"
+    assert lesson.build(content).glossaries == []
+    assert not shapes.is_glossary_mark("Glossary")
+
+
 def test_marks_followed_by_prose_stay_plain():
     content = (
         "## Notes\n\nNotation\n\nWe write vectors in bold throughout. Matrices are capitals.\n"

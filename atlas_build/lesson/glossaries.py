@@ -52,7 +52,8 @@ def _what(block: Block | None) -> str:
 
 def read_glossary(blocks: list[Block], mark: int, section: str) -> tuple[Glossary | None, int]:
     """The glossary whose mark is `blocks[mark]`, and the index after what it used. A mark
-    followed by neither an entry nor a dangling symbol is no glossary (None)."""
+    followed by neither an entry nor a dangling symbol is no glossary (None): it stays
+    plain, like a glossary of terms."""
     run_end = mark + 1
     while run_end < len(blocks) and not _ends_block(blocks[run_end]):
         run_end += 1
@@ -64,6 +65,8 @@ def read_glossary(blocks: list[Block], mark: int, section: str) -> tuple[Glossar
         if shapes.is_prose(head.text):
             break
         cell = _symbol_cell(head.text)
+        if cell is None and not entries:
+            break  # a mark followed by no entry (a glossary of terms) is no symbol table
         if cell is None:
             reason = (
                 f"glossary entries stop at {head.text[:60]!r}, which cannot be a symbol "

@@ -34,11 +34,10 @@ def _marked(text: str, vocabulary: frozenset[str], heads: frozenset[str]) -> boo
 
 
 _GLOSSARY_HEADS = frozenset(
-    {"symbols", "symbol", "notation", "variables", "variable", "nomenclature", "glossary"}
-    | {"quantities"}
+    {"symbols", "symbol", "notation", "variables", "variable", "nomenclature", "quantities"}
 )
 _GLOSSARY_WORDS = _GLOSSARY_HEADS | frozenset(
-    {"and", "units", "unit", "of", "key", "the", "used", "their", "definitions", "meanings"}
+    {"and", "units", "unit", "of", "key", "the", "used", "their", "meanings"}
 )
 _QUIZ_HEADS = frozenset(
     {"quiz", "questions", "question", "understanding", "yourself", "self", "knowledge"}
