@@ -16,11 +16,9 @@ import re
 from dataclasses import dataclass, field
 
 from atlas_build.lesson import names as naming
+from atlas_build.lesson.latextokens import CHAR, CMD, LETTER, NUMBER, SPACE, pairs, tokens
 
 __all__ = ["Scan", "scan"]
-
-LETTER, NUMBER, CMD, SPACE, CHAR = "letter", "number", "cmd", "space", "char"
-_TOKEN = re.compile(r"\\([A-Za-z]+)|\\(.)|(\d+(?:\.\d+)?|\.\d+)|(\s+)|(.)", re.S)
 
 PLAIN_FONTS = frozenset({"mathbf", "bm", "boldsymbol", "mathit", "mathsf", "pmb", "mathnormal"})
 STYLE_FONTS = {"mathcal": "cal", "mathscr": "scr", "mathbb": "bb", "mathfrak": "frak"}
@@ -41,13 +39,6 @@ linear time however deep they go."""
 MAX_COMMAND_CHAIN = 16
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    kind: str
-    text: str
-    start: int
-
-
 @dataclass
 class Scan:
     """What a formula names; every collection in first-seen order."""
@@ -62,44 +53,10 @@ class Scan:
     positions: dict[str, int] = field(default_factory=dict)  # first offset of each name
 
 
-def _tokens(latex: str) -> list[Token]:
-    found: list[Token] = []
-    for match in _TOKEN.finditer(latex):
-        command, symbol, number, space, char = match.groups()
-        if command is not None:
-            found.append(Token(CMD, command, match.start()))
-        elif symbol is not None:
-            found.append(Token(CMD, symbol, match.start()))
-        elif number is not None:
-            found.append(Token(NUMBER, number, match.start()))
-        elif space is not None:
-            found.append(Token(SPACE, space, match.start()))
-        elif char.isalpha():
-            found.append(Token(LETTER, char, match.start()))
-        else:
-            found.append(Token(CHAR, char, match.start()))
-    return found
-
-
-def _pairs(tokens: list[Token]) -> dict[int, int]:
-    """Index of each `{` -> index of its `}` and back (unclosed ones run to the end)."""
-    pairs: dict[int, int] = {}
-    stack: list[int] = []
-    for index, token in enumerate(tokens):
-        if token.kind == CHAR and token.text == "{":
-            stack.append(index)
-        elif token.kind == CHAR and token.text == "}" and stack:
-            opening = stack.pop()
-            pairs[opening], pairs[index] = index, opening
-    for opening in stack:
-        pairs[opening] = len(tokens)
-    return pairs
-
-
 class _Scanner:
     def __init__(self, latex: str) -> None:
-        self.tokens = _tokens(latex)
-        self.pairs = _pairs(self.tokens)
+        self.tokens = tokens(latex)
+        self.pairs = pairs(self.tokens)
         self.names: dict[str, int] = {}
         self.bases: dict[str, None] = {}
         self.functions: dict[str, None] = {}
