@@ -79,7 +79,7 @@ dimensionless
 
 - [Primary source](https://example.org/primary)
 """
-SEEDS = ("0", "1", "7", "42", "1234")
+SEEDS = ("0", "1", "7", "42")
 TIMING = re.compile(rb'"seconds": [0-9.eE+-]+')
 
 
