@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import itertools
 import re
 from collections.abc import Callable
 
@@ -75,7 +74,8 @@ def _tracking(rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInlin
         start, count = state.pos, len(state.tokens)
         matched = rule(state, silent)
         if matched and not silent:
-            for token in itertools.islice(state.tokens, count, None):
+            for index in range(count, len(state.tokens)):
+                token = state.tokens[index]
                 if token.type != "text":  # pending text pushed before the rule's own token
                     token.meta["inline_pos"] = _interesting(state, token, start)
                     break
