@@ -47,6 +47,9 @@ SCRIPT_CASES = (
     "content-crlf",
     "body-link-javascript",
     "lone-surrogate-escape-in-key",
+    "front-matter-int-hex-digits",
+    "claims-timeout-nan",
+    "id-markdown-injection",
 )
 LOCATION_BUG = "BUG: wrong location"
 
@@ -122,7 +125,7 @@ def test_corpus_is_large_enough_and_small() -> None:
     assert len(CASES) >= 50
     files = [path for path in CORPUS.rglob("*") if path.is_file()]
     size = sum(path.stat().st_size for path in files if "__pycache__" not in path.parts)
-    assert size < 2_500_000, f"the committed corpus grew to {size} bytes"
+    assert size < 3_000_000, f"the committed corpus grew to {size} bytes"
     for name in CASES:
         expected = expected_of(name)
         assert set(expected) <= {"about", "codes", "exit", "locations", "xfail", "gap"}, name

@@ -1168,6 +1168,158 @@ for name, latex, about in (
     )
 
 
+# --- hostile input: numbers, surrogates, output, locations (issue 14) ----------------------
+
+digits = "9" * 1001
+text = replace_once(BASE_TEXT, f'"contentLength": {length}', f'"contentLength": {digits}')
+case(
+    "json-number-1001-characters",
+    "a number literal one character over the 1,000-character limit",
+    {"record.json": text},
+    ["A104"],
+    locations=[at("A104", text, digits)],
+)
+digits = "9" * 1000
+text = replace_once(BASE_TEXT, f'"contentLength": {length}', f'"contentLength": {digits}')
+case(
+    "json-number-1000-characters",
+    "a 1,000-digit contentLength: read (the limit is inclusive), then wrong for the content",
+    {"record.json": text},
+    ["A204"],
+    locations=[at("A204", text, digits)],
+)
+text = replace_once(BASE_TEXT, '  "title"', '  "x-scale": -1e999,\n  "title"')
+case(
+    "json-float-overflow-in-unknown-field",
+    "an unknown field -1e999: no schema type catches it, so the reader must",
+    {"record.json": text},
+    ["A106"],
+    locations=[at("A106", text, "-1e999")],
+)
+text = BASE_TEXT[: BASE_TEXT.index('"evidenceScope"') + 17] + '"' + '\\"' * 5000
+case(
+    "json-unterminated-string-escaped-quotes",
+    "a string that never ends, holding 5,000 escaped quotes (quadratic for a regex that "
+    "restarts at each quote)",
+    {"record.json": text},
+    ["A104"],
+    locations=[at("A104", text, '"\\"')],
+)
+text = dumps(edited(lambda r: r.__setitem__("id", "x|y\n![a](https://evil.example/a.png)")))
+case(
+    "id-markdown-injection",
+    "an id holding a pipe, a newline and a markdown image (rejected, and escaped in every "
+    "output format)",
+    {"record.json": text},
+    ["A115"],
+    locations=[at("A115", text, '"x|y')],
+)
+
+for name, literal in (
+    ("hex", "0x" + "f" * 5000),
+    ("octal", "0" + "7" * 5000),
+    ("binary", "0b" + "1" * 5000),
+    ("sexagesimal", "1" + ":59" * 400),
+    ("decimal", "9" * 5000),
+):
+    text = front(lambda f, literal=literal: replace_once(f, "series: null", "series: " + literal))
+    case(
+        f"front-matter-int-{name}-digits",
+        f"a {name} integer of {len(literal)} characters in front matter (PyYAML builds it; "
+        "printing it raised 'Exceeds the limit (4300 digits)')",
+        {"lesson.md": text},
+        ["A132"],
+        locations=[at("A132", text, literal)],
+    )
+for name, literal in (("inf", ".inf"), ("nan", ".nan"), ("overflow", "-1.0e+999")):
+    text = front(lambda f, literal=literal: replace_once(f, "series: null", "series: " + literal))
+    case(
+        f"front-matter-float-{name}",
+        f"series: {literal} in front matter, a number no JSON record can hold",
+        {"lesson.md": text},
+        ["A106"],
+        locations=[at("A106", text, literal)],
+    )
+text = front(lambda f: replace_once(f, "title: Self-attention", 'title: "\\ud800 attention"'))
+case(
+    "lesson-md-lone-surrogate-title",
+    "a lone surrogate escape in a lesson.md title: A110 at the title, not a recordHash finding",
+    {"lesson.md": text},
+    ["A110"],
+    locations=[at("A110", text, '"\\ud800')],
+)
+
+for name, value in (("nan", ".nan"), ("inf", ".inf"), ("negative-inf", "-.Inf")):
+    text = CLAIMS_HEAD + "defaults: {timeout: " + value + "}\nclaims:\n" + MIXTURE
+    claims_case(
+        f"claims-timeout-{name}",
+        f"defaults.timeout {value}: JSON Schema's maximum is false for NaN, so the reader refuses",
+        text,
+        ["A400"],
+        locations=[at("A400", text, value)],
+    )
+for name, literal in (("hex", "0x" + "f" * 5000), ("sexagesimal", "1" + ":30" * 600)):
+    text = CLAIMS_HEAD + "claims:\n" + MIXTURE.replace("values: [2, 6]", f"values: [2, {literal}]")
+    claims_case(
+        f"claims-int-{name}-digits",
+        f"a claim parameter written as a {name} integer of {len(literal)} characters",
+        text,
+        ["A400"],
+        locations=[at("A400", text, literal)],
+    )
+text = (
+    CLAIMS_HEAD
+    + "claims:\n"
+    + MIXTURE.replace("    bind:", '    description: "\\udc00"\n    bind:')
+)
+claims_case(
+    "claims-lone-surrogate",
+    "a claim description holding a lone surrogate escape",
+    text,
+    ["A400"],
+    locations=[at("A400", text, '"\\udc00"')],
+)
+
+LINE = (
+    '\nSee [one](javascript:alert("a")) and [two](<data:text/html,a b>) and '
+    "[three](javascript:x&amp;y) here.\n"
+)
+text = lesson_text(body=seed()["content"] + LINE)
+case(
+    "body-links-unsafe-several-on-one-line",
+    "three unsafe links on one line whose destinations markdown-it normalises (quotes, a "
+    "space inside <...>, &amp;): each at its own column",
+    {"lesson.md": text},
+    ["A330"],
+    locations=[
+        at("A330", text, 'javascript:alert("a")'),
+        at("A330", text, "data:text/html,a b"),
+        at("A330", text, "javascript:x&amp;y"),
+    ],
+)
+text = lesson_text(
+    body=seed()["content"]
+    + "\nSee [one][r1] and [two][r2] here.\n\n[r1]: javascript:a\n[r2]: javascript:b\n"
+)
+case(
+    "body-links-reference-style-on-one-line",
+    "two reference links to javascript: definitions on one line: each at its own `[`",
+    {"lesson.md": text},
+    ["A330"],
+    locations=[at("A330", text, "[one]"), at("A330", text, "[two]")],
+)
+text = lesson_text(
+    body=seed()["content"] + '\nTwo <b onclick="a()">x</b> and <i onclick="b()">y</i> here.\n'
+)
+case(
+    "html-event-handlers-on-one-line",
+    "two inline tags with event handlers on one line: each at its own attribute",
+    {"lesson.md": text},
+    ["A333"],
+    locations=[at("A333", text, "onclick", 0), at("A333", text, "onclick", 1)],
+)
+
+
 # --- writing -----------------------------------------------------------------------------------
 
 
