@@ -4,7 +4,11 @@ PyYAML's safe loader still expands aliases (the billion-laughs shape), silently
 keeps the last of duplicate keys and turns `2026-10-07` into a date. This
 reader composes the node tree itself and refuses aliases, non-standard tags,
 duplicate keys, oversized documents and deep nesting, and keeps dates as
-strings. It returns the data plus the 1-based position of every value and key
+strings. Numbers are checked before they are built: a literal over 1,000 characters
+is refused (PyYAML turns `0x...`, `0o...` and `1:2:3...` of any length into an
+integer, sexagesimal ones in quadratic time, and printing such an integer raises), and
+so are floats that are not finite (`.inf`, `.nan`, `1e99999`), which no JSON record or
+comparison can hold. It returns the data plus the 1-based position of every value and key
 by JSON pointer, so callers can report `file:line:col`.
 
 Speed: most documents are read with libyaml's scanner and parser (C) feeding the
@@ -18,6 +22,7 @@ differential test holds the two paths to the same results.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -40,6 +45,8 @@ except (ImportError, AttributeError):  # PyYAML built without libyaml: the Pytho
 MAX_BYTES = 256 * 1024
 MAX_NODES = 20_000
 MAX_DEPTH = 32
+MAX_NUMBER_CHARS = 1000
+_INT, _FLOAT = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
 STANDARD_TAGS = frozenset(
     f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "seq", "map")
 )
@@ -47,7 +54,7 @@ Position = tuple[int, int]
 
 
 class YamlError(Exception):
-    """`kind` is "syntax", "unsafe" or "duplicate"; line and column are 1-based."""
+    """`kind` is "syntax", "unsafe", "duplicate" or "non-finite"; line and column are 1-based."""
 
     def __init__(self, kind: str, message: str, line: int = 1, column: int = 1) -> None:
         super().__init__(message)
@@ -123,11 +130,31 @@ class _Refused(Exception):
         self.kind, self.message, self.mark = kind, message, mark
 
 
+_FLOATS = SafeConstructor()
+
+
+def _number(node: ScalarNode) -> None:
+    """Refuse a number literal too long to build safely, or a float that is not finite."""
+    if len(node.value) > MAX_NUMBER_CHARS:
+        message = f"a number written with {len(node.value)} characters; the limit is "
+        raise _Refused("unsafe", message + str(MAX_NUMBER_CHARS), node.start_mark)
+    if node.tag == _FLOAT:
+        try:
+            value = _FLOATS.construct_yaml_float(node)
+        except (ValueError, TypeError):  # not a float after all: construction reports it
+            return
+        if not math.isfinite(value):
+            message = f"{node.value!r} is not a finite number (infinity and NaN are refused)"
+            raise _Refused("non-finite", message, node.start_mark)
+
+
 def _walk(node: Node, pointer: str, depth: int) -> Iterator[tuple[str, Node, Node | None]]:
     if depth > MAX_DEPTH:
         raise _Refused("unsafe", f"nesting deeper than {MAX_DEPTH} levels", node.start_mark)
     if node.tag not in STANDARD_TAGS:
         raise _Refused("unsafe", f"tag {node.tag!r} is not allowed", node.start_mark)
+    if isinstance(node, ScalarNode) and node.tag in (_INT, _FLOAT):
+        _number(node)
     yield pointer, node, None
     if isinstance(node, MappingNode):
         seen: set[str] = set()

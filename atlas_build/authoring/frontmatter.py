@@ -3,8 +3,10 @@
 Front matter is untrusted input, so it is composed node by node with PyYAML's
 safe loader and refused outright when it uses aliases (the billion-laughs
 shape), non-standard tags, duplicate keys, or exceeds a size cap. Dates stay
-strings, exactly as the record stores them. The record the rest of the
-pipeline sees is the front matter plus fields computed from the body.
+strings, exactly as the record stores them. Numbers a JSON record cannot hold (`.inf`,
+`.nan`) are A106 and strings that are not Unicode (a `"\\ud800"` escape) A110 at the
+value, as for a record.json, before any field is computed from them. The record the
+rest of the pipeline sees is the front matter plus fields computed from the body.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from typing import Any
 from atlas_build import safeyaml
 from atlas_build.authoring import records
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at, define
+from atlas_build.load.jsonfile import NON_FINITE
+from atlas_build.load.schema import SCHEMA, lone_surrogates, not_unicode
 from atlas_build.model import COMPUTED_FIELDS
-from atlas_build.source import LineIndex, Source
+from atlas_build.source import LineIndex, Source, json_pointer
 
 STAGE = "load"
 MAX_FRONT_MATTER = 64 * 1024
@@ -128,7 +132,7 @@ def read_lesson(text: str, path: str) -> Source:
 def _front_matter(
     front: str, front_start: int, locator: LessonLocator, path: str
 ) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
-    codes = {"syntax": SYNTAX, "unsafe": HOSTILE, "duplicate": DUPLICATE}
+    codes = {"syntax": SYNTAX, "unsafe": HOSTILE, "duplicate": DUPLICATE, "non-finite": NON_FINITE}
     try:
         document = safeyaml.load(
             front, line_offset=locator.line_of(front_start) - 1, max_bytes=MAX_FRONT_MATTER
@@ -141,8 +145,22 @@ def _front_matter(
         return None, [at(SYNTAX, where, "front matter must be a mapping of record fields")]
     locator.document = document
     problems = [
+        at(SCHEMA, locator.key(pointer) if is_key else locator.pointer(pointer), message)
+        for pointer, is_key, message in _not_unicode(document.data)
+    ]
+    problems += [
         at(COMPUTED, locator.key(f"/{name}"), f"{name} is computed from the body; remove it")
         for name in document.data
         if name in COMPUTED_FIELDS
     ]
     return (None if problems else document.data), problems
+
+
+def _not_unicode(data: Any) -> list[tuple[str, bool, str]]:
+    """(pointer, is_key, message) for each string holding a lone surrogate escape."""
+    found = []
+    for path, is_key in lone_surrogates(data):
+        pointer = json_pointer(path)
+        what = f"the key {path[-1]!r}" if is_key else pointer
+        found.append((pointer, is_key, f"front matter: {not_unicode(what)}"))
+    return found

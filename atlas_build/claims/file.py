@@ -1,8 +1,15 @@
-"""Reading `claims.yaml`: safe YAML, validated against schemas/claims.schema.json."""
+"""Reading `claims.yaml`: safe YAML, validated against schemas/claims.schema.json.
+
+Everything the safe reader refuses (aliases, tags, numbers over 1,000 characters,
+`.inf`/`.nan` anywhere, which JSON Schema's `maximum` cannot catch since comparisons
+with NaN are false) and every string that is not Unicode is one located A400; schema
+violations are capped per file and shortened as they are found.
+"""
 
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +17,7 @@ from atlas_build import safeyaml, schemas
 from atlas_build.claims.codes import FILE
 from atlas_build.diagnostics import Diagnostic, Location, at
 from atlas_build.load import jsonfile
+from atlas_build.load.schema import MAX_FINDINGS, lone_surrogates, not_unicode
 from atlas_build.source import json_pointer
 
 MAX_BYTES = 512 * 1024
@@ -56,23 +64,43 @@ def _parse_uncached(path: str, raw: bytes) -> tuple[ClaimsFile | None, list[Diag
     found = ClaimsFile(path, document.data if isinstance(document.data, dict) else {}, document)
     if not isinstance(document.data, dict):
         return None, [at(FILE, here, "claims.yaml must be a mapping with a `claims` list")]
+    diagnostics = [
+        at(FILE, found.at(json_pointer(path), key=is_key), not_unicode(_what(path, is_key)))
+        for path, is_key in lone_surrogates(document.data)
+    ]
+    diagnostics += _violations(found)
+    listed = found.data.get("claims")
+    seen: set[str] = set()
+    for index, claim in enumerate(listed if isinstance(listed, list) else []):
+        claim_id = claim.get("id") if isinstance(claim, dict) else None
+        if isinstance(claim_id, str) and claim_id in seen:
+            message = f"claim id {claim_id[:80]!r} is used twice"
+            diagnostics.append(at(FILE, found.at(f"/claims/{index}/id"), message))
+        elif isinstance(claim_id, str):
+            seen.add(claim_id)
+    return (None if diagnostics else found), diagnostics
+
+
+def _what(path: list[Any], is_key: bool) -> str:
+    return f"the key {path[-1]!r}" if is_key else json_pointer(path) or "claims.yaml"
+
+
+def _violations(found: ClaimsFile) -> list[Diagnostic]:
+    """The first MAX_FINDINGS schema violations, in file order, each message shortened."""
     validator = schemas.validator("claims.schema.json")
     diagnostics = []
-    violations = sorted(validator.iter_errors(document.data), key=lambda e: list(map(str, e.path)))
-    for violation in violations:
+    for violation in itertools.islice(validator.iter_errors(found.data), MAX_FINDINGS + 1):
+        if len(diagnostics) == MAX_FINDINGS:
+            message = f"more than {MAX_FINDINGS} schema violations; the first are listed"
+            diagnostics.append(at(FILE, found.at(""), message))
+            break
         pointer = json_pointer(violation.absolute_path)
         message = violation.message
         message = message if len(message) < 200 else message[:200] + "..."
         diagnostics.append(at(FILE, found.at(pointer), f"{pointer or 'claims.yaml'}: {message}"))
-    listed = found.data.get("claims")
-    listed = listed if isinstance(listed, list) else []
-    ids = [claim.get("id") for claim in listed if isinstance(claim, dict)]
-    for index, claim_id in enumerate(ids):
-        if claim_id is not None and ids.index(claim_id) != index:
-            diagnostics.append(
-                at(FILE, found.at(f"/claims/{index}/id"), f"claim id {claim_id!r} is used twice")
-            )
-    return (None if diagnostics else found), diagnostics
+    return sorted(
+        diagnostics, key=lambda diagnostic: (diagnostic.line or 0, diagnostic.column or 0)
+    )
 
 
 def problem_location(problem: Diagnostic) -> Location:

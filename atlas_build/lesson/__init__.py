@@ -1,4 +1,9 @@
-"""Lesson-model stage: parse the body once; rules check the parts Atlas lessons use."""
+"""Lesson-model stage: parse the body once; rules check the parts Atlas lessons use.
+
+`canonical(text)` turns a glossary symbol as written (`N₀`, `x̂_i`, `T_q,T_k`) into the
+names the LaTeX parser gives the same symbols, for any stage that looks glossary
+entries up by symbol.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,10 @@ from atlas_build.lesson import checks, structure
 from atlas_build.lesson.context import RULES, LessonSubject
 from atlas_build.lesson.model import Lesson
 from atlas_build.lesson.parse import parse_blocks
+from atlas_build.lesson.symbols import canonical
 from atlas_build.ruler import Timings
 
-__all__ = ["RULES", "Lesson", "LessonSubject", "build", "checks", "run"]
+__all__ = ["RULES", "Lesson", "LessonSubject", "build", "canonical", "checks", "run"]
 
 
 def build(content: str) -> Lesson:
@@ -18,9 +24,10 @@ def build(content: str) -> Lesson:
         content=content,
         blocks=blocks,
         glossaries=structure.glossaries(blocks),
-        quizzes=structure.quizzes(blocks),
+        quizzes=structure.quizzes(blocks, content),
         assumptions=structure.assumptions(blocks),
         sources=structure.sources(blocks),
+        specifications=structure.specifications(blocks),
     )
 
 

@@ -54,27 +54,81 @@ class Block:
 
 @dataclass(frozen=True, slots=True)
 class GlossaryEntry:
+    """One (symbol, meaning, unit) triple; `offset` is where the symbol paragraph starts.
+
+    `names` are the symbols it defines under the naming convention (`symbols.canonical`),
+    empty when the entry names a value (`32 × 10⁹ bits/s`); `end` is the end of the unit
+    paragraph, so `content[offset:end]` is the whole entry.
+    """
+
     symbol: str
     meaning: str
     unit: str
     offset: int
+    names: tuple[str, ...] = ()
+    meaning_offset: int = 0
+    unit_offset: int = 0
+    end: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryNote:
+    """Where and why reading a glossary stopped before the block ended."""
+
+    offset: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class Glossary:
+    """A glossary block; `offset` is where its mark starts, `mark` the mark as written."""
+
     section: str
     entries: tuple[GlossaryEntry, ...]
     offset: int
+    mark: str = ""
+    end: int = 0
+    notes: tuple[GlossaryNote, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Quiz:
+    """One question. `options` are (text, offset) of each numbered option. The answer mark
+    (`Answer and reasoning`) starts at `mark_offset`; the answer is
+    `content[answer_offset:answer_end]` unless given inline after the mark (`Answer: 4`);
+    the reasoning spans `reasoning_offset:end`, so a page can fold mark to `end` away."""
+
     question: str
     options: tuple[tuple[str, int], ...]
     answer: str | None
     answer_offset: int | None
     reasoning: str
     offset: int
+    section: str = ""
+    options_end: int | None = None
+    mark: str | None = None
+    mark_offset: int | None = None
+    answer_end: int | None = None
+    reasoning_offset: int | None = None
+    end: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Specification:
+    """A label / value / context row of a specifications section (`Dense score shape` /
+    `T × T per head` / `T is sequence length; ...`). Interface rows have no context and a
+    role (`Representations Input` -> role `input`). Offsets are paragraph starts."""
+
+    section: str
+    group: str  # the subsection heading (`Interfaces`), or "" for rows directly under it
+    label: str
+    value: str
+    context: str
+    offset: int
+    value_offset: int
+    context_offset: int | None
+    end: int
+    role: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +146,7 @@ class Lesson:
     quizzes: list[Quiz] = field(default_factory=list)
     assumptions: list[Assumption] = field(default_factory=list)
     sources: list[Link] = field(default_factory=list)
+    specifications: list[Specification] = field(default_factory=list)
 
     @property
     def headings(self) -> list[Block]:

@@ -8,20 +8,17 @@ read arbitrary files.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from atlas_build import safeyaml
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at, define
 from atlas_build.load import jsonfile
 from atlas_build.load.schema import WRONG_TYPE
 from atlas_build.source import Source
 
-_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 STAGE = "load"
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 RECORD_FILE = "record.json"
@@ -201,20 +198,23 @@ _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 def identity(path: Path, raw: bytes) -> str | None:
     """A lesson's id, read cheaply for cross-references (related ids, lesson links).
 
-    Only the id is needed here, so record files are parsed with plain `json` and
-    front matter with PyYAML's C loader; anything unreadable simply has no id, and
-    the full strict load reports why.
+    Only the id is needed here; anything unreadable simply has no id, and the full
+    strict load reports why. Front matter goes through the same safe reader and size
+    cap as the strict load (PyYAML's own loader would build a `1:2:3...` integer of
+    any length, in quadratic time), and a record through the same linear pre-scan.
     """
     try:
         text = raw.decode("utf-8")
         if path.suffix == ".md":
-            from atlas_build.authoring.frontmatter import split
+            from atlas_build.authoring.frontmatter import MAX_FRONT_MATTER, split
 
             parts = split(text)
-            data = yaml.load(parts[0], Loader=_FAST_LOADER) if parts else None
+            data = safeyaml.load(parts[0], max_bytes=MAX_FRONT_MATTER).data if parts else None
         else:
-            data = json.loads(text)
-    except Exception:  # a best-effort read: the strict load reports whatever is wrong
+            data, _ = jsonfile.parse(text, str(path))
+    except MemoryError:
+        raise
+    except Exception:  # best effort: the strict load of this lesson reports what is wrong
         return None
     value = data.get("id") if isinstance(data, dict) else None
     return value if isinstance(value, str) and _ID.match(value) else None

@@ -2,22 +2,26 @@
 
 Python's `json` accepts things a validator must not: duplicate keys (last one
 silently wins), `NaN`/`Infinity`, and it raises `RecursionError` on deep nesting.
-This module refuses all of them with a file position, and maps JSON pointers and
-positions inside the `content` string back to `line:col` using json-source-map.
+This module refuses all of them with a file position, after a linear pre-scan
+(`jsonscan`) has refused what `json` would be slow or unbounded on: nesting beyond 64
+levels and number literals longer than 1,000 characters. `jsonlocate` maps JSON
+pointers and positions inside the `content` string back to `line:col`.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
-from json_source_map import handle, types
-
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at, define
+from atlas_build.load import jsonscan
+from atlas_build.load.jsonlocate import JsonLocator
 from atlas_build.source import LineIndex, pointer_segment
+
+__all__ = ["JsonLocator", "decode", "parse"]
 
 STAGE = "load"
 TOO_LARGE = define(
@@ -69,7 +73,8 @@ NON_FINITE = define(
     "A106",
     "non-finite-number",
     Severity.ERROR,
-    "`NaN`, `Infinity` or `-Infinity` appear; they are not JSON.",
+    "`NaN`, `Infinity` or `-Infinity` appear, or a number too large for a double (`1e400`); "
+    "they are not JSON numbers any reader can hold.",
     example='{"contentLength": NaN}',
     fix="Use a finite number or null.",
     stage=STAGE,
@@ -85,9 +90,6 @@ TOO_DEEP = define(
 )
 
 MAX_DEPTH = 64
-_NON_FINITE = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
-_LONG_NUMBER = re.compile(r"-?[0-9]{1000,}")
-_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|([\[\]{}])')
 
 
 class _DuplicateKey(Exception):
@@ -112,23 +114,11 @@ def _constant(name: str) -> Any:
     raise _NonFinite(name)
 
 
-def _max_depth(text: str) -> tuple[int, int]:
-    """Deepest nesting and the offset where the limit is first passed (strings skipped)."""
-    depth = deepest = 0
-    where = -1
-    for match in _NESTING.finditer(text):
-        bracket = match.group(1)
-        if bracket is None:
-            continue
-        if bracket in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if depth == MAX_DEPTH + 1:
-                    where = match.start(1)
-        else:
-            depth -= 1
-    return deepest, where
+def _float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _NonFinite(literal)
+    return value
 
 
 def decode(raw: bytes, path: str, *, max_bytes: int) -> tuple[str | None, list[Diagnostic]]:
@@ -150,13 +140,21 @@ def decode(raw: bytes, path: str, *, max_bytes: int) -> tuple[str | None, list[D
 
 def parse(text: str, path: str) -> tuple[Any, list[Diagnostic]]:
     """Parse JSON strictly; on failure return `None` and one located diagnostic."""
-    deepest, where = _max_depth(text)
-    if deepest > MAX_DEPTH:
-        line, column = LineIndex(text).position(where)
-        message = f"nesting depth {deepest} exceeds the limit of {MAX_DEPTH}"
-        return None, [at(TOO_DEEP, Location(path, line, column), message)]
+    scan = jsonscan.prescan(text, MAX_DEPTH)
+    if scan.deepest > MAX_DEPTH:
+        message = f"nesting depth {scan.deepest} exceeds the limit of {MAX_DEPTH}"
+        return None, [at(TOO_DEEP, _where(text, path, scan.too_deep_at), message)]
+    if scan.long_number_at >= 0:
+        message = (
+            f"a number written with {scan.long_number_length} characters; "
+            f"the limit is {jsonscan.MAX_NUMBER_CHARS}"
+        )
+        return None, [at(SYNTAX, _where(text, path, scan.long_number_at), message)]
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant), []
+        data = json.loads(
+            text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float
+        )
+        return data, []
     except json.JSONDecodeError as error:
         message = error.msg
         if message == "Extra data":
@@ -165,20 +163,32 @@ def parse(text: str, path: str) -> tuple[Any, list[Diagnostic]]:
             message = f"{message} (the file ends early: truncated?)"
         return None, [at(SYNTAX, Location(path, error.lineno, error.colno), message)]
     except _NonFinite as error:
-        match = next(m for m in _NON_FINITE.finditer(text) if m.group(1))
-        line, column = LineIndex(text).position(match.start(1))
-        return None, [at(NON_FINITE, Location(path, line, column), f"{error.args[0]} is not JSON")]
+        return None, [_non_finite(text, path, str(error.args[0]), scan)]
     except _DuplicateKey as error:
         return None, [_duplicate(text, path, error.key)]
     except RecursionError:
         return None, [at(TOO_DEEP, Location(path, 1, 1), "structure is nested too deeply")]
-    except ValueError as error:  # e.g. an integer literal beyond Python's digit limit
-        long_number = _LONG_NUMBER.search(text)
-        line, column = LineIndex(text).position(long_number.start()) if long_number else (1, 1)
-        return None, [at(SYNTAX, Location(path, line, column), f"unreadable number: {error}")]
 
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]')
+def _where(text: str, path: str, offset: int) -> Location:
+    start = text.rfind("\n", 0, offset) + 1
+    return Location(path, text.count("\n", 0, offset) + 1, offset - start + 1)
+
+
+def _non_finite(text: str, path: str, literal: str, scan: jsonscan.Prescan) -> Diagnostic:
+    """`NaN`/`Infinity` (found by the pre-scan) or a literal that overflows a double."""
+    if literal in ("NaN", "Infinity", "-Infinity"):
+        return at(
+            NON_FINITE, _where(text, path, max(scan.non_finite_at, 0)), f"{literal} is not JSON"
+        )
+    offset = next(
+        (start for start, number in jsonscan.number_literals(text) if number == literal), 0
+    )
+    message = f"{literal} is too large for a double (it would read as infinity)"
+    return at(NON_FINITE, _where(text, path, offset), message)
+
+
+_TOKEN = re.compile(jsonscan.STRING + r"|[\[\]{}:,]", re.DOTALL)
 
 
 @dataclass
@@ -215,92 +225,15 @@ def _duplicate(text: str, path: str, key: str) -> Diagnostic:
         elif token == ":" and top is not None:
             top.expecting_key = False
         elif top is not None and top.is_object and top.expecting_key:
-            name = json.loads(token)
+            try:
+                name = json.loads(token)
+            except ValueError:  # a key cut off by the end of the file
+                break
             if name in top.keys:
                 pointer = f"{top.pointer}/{pointer_segment(name)}"
-                line, column = LineIndex(text).position(match.start())
-                location = Location(path, line, column, pointer)
+                where = _where(text, path, match.start())
+                location = Location(path, where.line, where.column, pointer)
                 return at(DUPLICATE_KEY, location, f"duplicate key {name!r} at {pointer}")
             top.keys.add(name)
             top.member = name
     return at(DUPLICATE_KEY, Location(path, 1, 1), f"duplicate key {key!r}")
-
-
-class JsonLocator:
-    """Pointer and content-offset locations for a parsed JSON record file."""
-
-    def __init__(self, path: str, text: str) -> None:
-        self.path = path
-        self._text = text
-        self._lines = LineIndex(text)
-
-    @cached_property
-    def _map(self) -> dict[str, Any]:
-        try:
-            return dict(handle.value(source=self._text, current_location=types.Location(0, 0, 0)))
-        except Exception:
-            return {}
-
-    def _entry(self, pointer: str) -> tuple[str, Any] | None:
-        while True:
-            # json-source-map joins raw keys with "/" (no RFC 6901 escaping)
-            raw = "/".join(
-                part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")
-            )
-            entry = self._map.get(raw)
-            if entry is not None or not pointer:
-                return (pointer, entry) if entry is not None else None
-            pointer = pointer.rsplit("/", 1)[0]
-
-    def pointer(self, pointer: str) -> Location:
-        found = self._entry(pointer)
-        if found is None:
-            return Location(self.path, 1, 1, pointer)
-        start = found[1].value_start
-        return Location(self.path, start.line + 1, start.column + 1, pointer)
-
-    def key(self, pointer: str) -> Location:
-        found = self._entry(pointer)
-        if found is None or found[1].key_start is None:
-            return self.pointer(pointer)
-        start = found[1].key_start
-        return Location(self.path, start.line + 1, start.column + 1, pointer)
-
-    @cached_property
-    def _content_positions(self) -> list[int]:
-        """Source index of each decoded code point of the `content` string, plus its end."""
-        found = self._entry("/content")
-        if found is None or found[0] != "/content":
-            return []
-        index = found[1].value_start.position
-        text = self._text
-        if index >= len(text) or text[index] != '"':
-            return []
-        positions: list[int] = []
-        index += 1
-        while index < len(text) and text[index] != '"':
-            positions.append(index)
-            if text[index] != "\\":
-                index += 1
-            elif text[index + 1] != "u":
-                index += 2
-            elif 0xD800 <= int(text[index + 2 : index + 6], 16) < 0xDC00:
-                index += 12  # a surrogate pair decodes to one code point
-            else:
-                index += 6
-        positions.append(index)
-        return positions
-
-    @cached_property
-    def _content_lines(self) -> LineIndex:
-        positions = self._content_positions
-        return LineIndex(json.loads(self._text[positions[0] - 1 : positions[-1] + 1]))
-
-    def content(self, offset: int) -> Location:
-        positions = self._content_positions
-        if not positions:
-            return self.pointer("/content")
-        offset = max(0, min(offset, len(positions) - 1))
-        line, column = self._lines.position(positions[offset])
-        content_line, content_column = self._content_lines.position(offset)
-        return Location(self.path, line, column, "/content", content_line, content_column)

@@ -1,10 +1,19 @@
-"""GitHub Actions workflow commands: one annotation per finding, then a summary."""
+"""GitHub Actions workflow commands: one annotation per finding, then a summary.
+
+Lesson text reaches three places here, each escaped for its reader: annotations
+(controls written as visible escapes, then the workflow-command escapes: `%`, CR and LF
+in the message, and `:` and `,` too in properties), the log line after them (text
+escapes), and the step summary, a markdown table whose cells are code spans
+(`escape.markdown_cell`), so an id cannot add rows, links, images or HTML.
+"""
 
 from __future__ import annotations
 
 import os
 
 from atlas_build.diagnostics import Severity
+from atlas_build.report.escape import markdown_cell
+from atlas_build.report.escape import text as escaped
 from atlas_build.report.model import Report
 from atlas_build.report.text import render as render_text
 
@@ -12,7 +21,7 @@ COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: 
 
 
 def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return escaped(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _property(text: str) -> str:
@@ -42,7 +51,7 @@ def render(report: Report, *, verbose: bool = False) -> str:
             handle.write("|---|---|---|---|\n")
             for record in report.records:
                 handle.write(
-                    f"| {record.id or record.path} | {record.status} | "
+                    f"| {markdown_cell(record.id or record.path)} | {record.status} | "
                     f"{record.count(Severity.ERROR)} | {record.count(Severity.WARNING)} |\n"
                 )
             handle.write(f"\n{summary}\n")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+from atlas_build.report.escape import json_text
 from atlas_build.report.model import Report
 
 
 def render(report: Report) -> str:
-    return json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n"
+    """Valid JSON and valid UTF-8 for any lesson text (lone surrogates as `\\uXXXX`)."""
+    return json_text(json.dumps(report.to_json(), indent=2, ensure_ascii=False)) + "\n"

@@ -1,10 +1,17 @@
-"""JUnit XML: one testcase per lesson; errors (and warnings under --strict) fail it."""
+"""JUnit XML: one testcase per lesson; errors (and warnings under --strict) fail it.
+
+Every attribute and text is passed through `escape.text`, which writes the characters
+XML 1.0 cannot hold at all (C0 controls, lone surrogates, U+FFFE/U+FFFF) as visible
+escapes, so the document is well-formed whatever the lessons contain; ElementTree
+escapes the markup (`<`, `&`, quotes).
+"""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ElementTree
 
 from atlas_build.diagnostics import Severity
+from atlas_build.report.escape import text as escaped
 from atlas_build.report.model import Report
 from atlas_build.report.text import line
 
@@ -15,14 +22,14 @@ def render(report: Report) -> str:
     failures = 0
     for record in report.records:
         case = ElementTree.SubElement(
-            suite, "testcase", classname="atlas-build.check", name=record.id or record.path
+            suite, "testcase", classname="atlas-build.check", name=escaped(record.id or record.path)
         )
-        case.set("file", record.path)
+        case.set("file", escaped(record.path))
         bad = [d for d in record.diagnostics if d.severity in failing]
         if bad:
             failures += 1
             failure = ElementTree.SubElement(
-                case, "failure", message=f"{len(bad)} finding(s)", type=bad[0].code
+                case, "failure", message=f"{len(bad)} finding(s)", type=escaped(bad[0].code)
             )
             failure.text = "\n".join(line(diagnostic) for diagnostic in bad)
         other = [d for d in record.diagnostics if d.severity not in failing]

@@ -8,10 +8,17 @@ from urllib.parse import quote
 
 from atlas_build import diagnostics
 from atlas_build.diagnostics import Severity
+from atlas_build.report.escape import json_text
 from atlas_build.report.model import Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def _uri(path: str) -> str:
+    """A relative URI reference: every character outside RFC 3986's set percent-encoded
+    (a lone surrogate, which UTF-8 cannot encode, as the replacement character)."""
+    return quote(path.replace("\\", "/").encode("utf-8", "replace").decode("utf-8"))
 
 
 def render(report: Report) -> str:
@@ -45,7 +52,7 @@ def render(report: Report) -> str:
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": quote(diagnostic.path.replace("\\", "/"))},
+                            "artifactLocation": {"uri": _uri(diagnostic.path)},
                             "region": region,
                         }
                     }
@@ -72,4 +79,4 @@ def render(report: Report) -> str:
             }
         ],
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"

@@ -1,13 +1,19 @@
-"""`path:line:col: severity code message` lines, then one summary line."""
+"""`path:line:col: severity code message` lines, then one summary line.
+
+Paths and messages carry lesson text, so control, bidi and separator characters in them
+are printed as escapes (`report.escape.text`): each finding stays on one line and the
+summary line cannot be faked or hidden.
+"""
 
 from __future__ import annotations
 
 from atlas_build.diagnostics import Diagnostic, Severity
+from atlas_build.report.escape import text as escaped
 from atlas_build.report.model import Report
 
 
 def location(diagnostic: Diagnostic) -> str:
-    parts = [diagnostic.path]
+    parts = [escaped(diagnostic.path)]
     if diagnostic.line is not None:
         parts.append(str(diagnostic.line))
         if diagnostic.column is not None:
@@ -20,8 +26,8 @@ def line(diagnostic: Diagnostic) -> str:
     if diagnostic.content_line is not None and diagnostic.pointer == "/content":
         where = f" [content {diagnostic.content_line}:{diagnostic.content_column}]"
     return (
-        f"{location(diagnostic)}: {diagnostic.severity.value} {diagnostic.code} "
-        f"{diagnostic.message}{where}"
+        f"{location(diagnostic)}: {diagnostic.severity.value} {escaped(diagnostic.code)} "
+        f"{escaped(diagnostic.message)}{where}"
     )
 
 

@@ -1,29 +1,35 @@
-"""The "Symbols and units" glossaries and the display equations must agree.
+"""The glossaries and the rest of the lesson must agree.
 
-Every glossary symbol should appear in some display equation, and every
-single-letter symbol of an equation should be defined in a glossary. Names are
-compared as the lesson-LaTeX parser reads them (`d_k`, `H_{\\mathrm{kv}}` ->
-`H_kv`, `\\tau` -> `τ`); an entry like `a_j` stands for the family `a_1, a_2...`.
+Every glossary symbol should be used somewhere: in a display equation, an inline
+formula or the text (A320); every one-letter symbol of a display equation should be
+defined in a glossary (A321); and a glossary block should be read to its end (A322).
+Names are compared under the naming convention the LaTeX parser follows (`names.py`):
+`N₀` is `N_0`, `τ` is `tau`, `x̂_i` is `\\hat{x}_i`; an entry like `a_j` stands for the
+family `a_1, a_2...`. Equations the parser cannot read still count as uses through a
+conservative scan of their names, but never produce A321.
 """
 
 from __future__ import annotations
 
-import unicodedata
+import bisect
 from collections.abc import Iterator
 
-import sympy
-
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
+from atlas_build.lesson import symbols
 from atlas_build.lesson.context import RULES, LessonSubject
+from atlas_build.lesson.model import GlossaryEntry
+from atlas_build.lesson.names import is_letter, key, split
+from atlas_build.lesson.usage import LessonUse, lesson_use
 
 STAGE = "lesson"
 UNUSED = define(
     "A320",
     "glossary-symbol-unused",
     Severity.WARNING,
-    "A symbol defined under `Symbols and units` appears in none of the display equations.",
-    example="a glossary entry `d_v` when no equation mentions d_v",
-    fix="Use the symbol in an equation, or remove the entry (or move it into prose).",
+    "A symbol defined under `Symbols and units` is used nowhere else in the lesson: in no "
+    "display equation, inline formula or text.",
+    example="a glossary entry `d_v` when no equation, formula or sentence mentions d_v",
+    fix="Use the symbol where the lesson needs it, or remove the entry.",
     stage=STAGE,
 )
 UNDEFINED = define(
@@ -35,112 +41,117 @@ UNDEFINED = define(
     fix="Add the symbol, its meaning and unit to the glossary.",
     stage=STAGE,
 )
-
-
-def _letter(name: str) -> str:
-    """`tau` -> `τ`, `Delta` -> `Δ`; other names unchanged."""
-    case = "CAPITAL" if name[:1].isupper() else "SMALL"
-    try:
-        return unicodedata.lookup(f"GREEK {case} LETTER {name.upper()}")
-    except KeyError:
-        return name
-
-
-def _normal(name: str) -> str:
-    base, _, sub = name.partition("_")
-    return _letter(base) + ("_" + sub if sub else "")
-
+UNREAD = define(
+    "A322",
+    "glossary-entry-unread",
+    Severity.WARNING,
+    "Reading a `Symbols and units` block stopped before the block ended: a symbol without "
+    "its meaning or unit, or a paragraph that cannot be a symbol where the next entry should "
+    "start. What follows is read as prose, so its symbols count as undefined.",
+    example="`Symbols and units`, `x`, `Input`, then a heading: `x` has no unit paragraph",
+    fix="Give every entry three paragraphs (symbol, meaning, unit; write `dimensionless` when "
+    "there is no unit), and end the block with a heading or a paragraph of prose.",
+    stage=STAGE,
+)
 
 INDEX_LETTERS = frozenset("ijklmnt")
 
 
-def _is_family(name: str) -> bool:
-    """`a_j`, `p_i`, `δ_ij`: a base with index letters, standing for many symbols."""
-    base, _, sub = name.partition("_")
-    return bool(sub) and len(sub) <= 2 and set(sub) <= INDEX_LETTERS
+def family_base(name: str) -> str | None:
+    """`a_j` -> `a`, `x_hat_i` -> `x_hat`, `delta_ij` -> `delta`: a name whose last subscript
+    is index letters stands for a family; None for other names."""
+    base, pieces = split(name)
+    if not pieces or len(pieces[-1]) > 2 or not set(pieces[-1]) <= INDEX_LETTERS:
+        return None
+    return "_".join((base, *pieces[:-1]))
 
 
-def equation_names(expressions: list[sympy.Basic]) -> tuple[set[str], set[str], set[str]]:
-    """(names, indexed bases, bound variables) of the expressions. Summation and index
-    variables, and symbols that only bound a sum, need no definition, but a glossary
-    that explains them is still describing the equation."""
-    names: set[str] = set()
-    bases: set[str] = set()
-    bound: set[str] = set()
-    bound_only: set[sympy.Symbol] = set()
-    for expression in expressions:
-        for derivative in expression.atoms(sympy.Derivative):
-            for variable, _ in derivative.variable_count:
-                if isinstance(variable, sympy.Indexed):
-                    bases.add(_normal(str(variable.base)))
-                else:
-                    names.add(_normal(str(variable)))
-        for term in expression.atoms(sympy.Sum, sympy.Product):
-            for limit in term.limits:
-                bound.add(_normal(str(limit[0])))
-                bound_only.update(s for part in limit[1:] for s in part.free_symbols)
-        indices = {i for node in expression.atoms(sympy.Indexed) for i in node.indices}
-        for node in expression.atoms(sympy.Indexed):
-            bases.add(_normal(str(node.base)))
-        elsewhere = expression.xreplace(
-            {node: sympy.Integer(0) for node in expression.atoms(sympy.Indexed)}
-        )
-        for term in elsewhere.atoms(sympy.Sum, sympy.Product):
-            elsewhere = elsewhere.xreplace({term: term.function})
-        for symbol in expression.free_symbols:
-            if isinstance(symbol, sympy.Indexed) or isinstance(symbol, sympy.IndexedBase):
+class _Uses:
+    """The lesson's uses, keyed for comparison with glossary names."""
+
+    def __init__(self, use: LessonUse) -> None:
+        mathematical: list[str] = []
+        for equation in use.equations:
+            mathematical += equation.mentioned()
+        for found in use.inline:
+            mathematical += [*found.names, *found.bases, *found.functions]
+        self.keys = {key(name) for name in [*mathematical, *use.prose]}
+        self.families = {key(name) for name in mathematical}
+        self.families |= {key(base) for name in mathematical if (base := family_base(name))}
+        self.names = sorted(set(mathematical))
+
+    def uses(self, name: str, qualified: bool) -> bool:
+        if key(name) in self.keys:
+            return True
+        base = family_base(name)
+        if base is not None and key(base) in self.families:
+            return True
+        if not qualified and is_letter(name):
+            return False
+        prefix = name + "_"  # `softmax` is used by `softmax_rows`, `B_Gen5` by `B_Gen5_one_way`
+        at_prefix = bisect.bisect_left(self.names, prefix)
+        return at_prefix < len(self.names) and self.names[at_prefix].startswith(prefix)
+
+
+def _entries(subject: LessonSubject) -> list[tuple[GlossaryEntry, symbols.SymbolCell]]:
+    return [
+        (entry, symbols.read(entry.symbol))
+        for glossary in subject.lesson.glossaries
+        for entry in glossary.entries
+    ]
+
+
+def _unused(
+    subject: LessonSubject, entries: list[tuple[GlossaryEntry, symbols.SymbolCell]], uses: _Uses
+) -> Iterator[Diagnostic]:
+    for entry, cell in entries:
+        for name in cell.names:
+            if uses.uses(name, bool(cell.qualifier)):
                 continue
-            if symbol in indices and symbol not in elsewhere.free_symbols:
-                continue
-            if symbol in bound_only and symbol not in elsewhere.free_symbols:
-                continue
-            names.add(_normal(str(symbol)))
-        for function in expression.atoms(sympy.core.function.AppliedUndef):
-            names.add(str(function.func))
-    return names, bases, bound
+            spelled = f"{entry.symbol!r}" + (f" ({name})" if name != entry.symbol else "")
+            message = f"glossary symbol {spelled} is used in no equation, formula or text"
+            yield at(UNUSED, subject.at(entry.offset), message)
 
 
-def _glossary_symbols(text: str) -> list[str]:
-    return [_normal(part.strip()) for part in text.split(",") if part.strip()]
+def _undefined(
+    subject: LessonSubject,
+    entries: list[tuple[GlossaryEntry, symbols.SymbolCell]],
+    use: LessonUse,
+) -> Iterator[Diagnostic]:
+    defined: set[str] = set()
+    for _, cell in entries:
+        for name in (*cell.names, *cell.mentions):
+            defined.add(key(name))
+            base = family_base(name)
+            if base is not None:
+                defined.add(key(base))
+    reported: set[str] = set()
+    for equation in use.equations:
+        scanned = {key(name) for name in (*equation.scan.names, *equation.scan.bases)}
+        for name in sorted(set(equation.quantities())):
+            if not is_letter(name) or name in reported or key(name) in defined:
+                continue
+            if key(name) not in scanned:
+                continue  # the parser and the convention disagree on this name: no guess
+            if name == "d" and equation.scan.differential:
+                continue
+            if name in use.imaginary or name in use.operators:
+                continue
+            reported.add(name)
+            offset = equation.math.offset + equation.scan.positions.get(name, 0)
+            message = f"equation symbol {name!r} is not defined under `Symbols and units`"
+            yield at(UNDEFINED, subject.at(offset), message)
 
 
 @RULES.rule("glossary", order=40)
 def check(subject: LessonSubject) -> Iterator[Diagnostic]:
-    from atlas_build.latex import LatexError, parse_relations
-
     lesson = subject.lesson
-    if not lesson.glossaries:
-        return
-    expressions: list[sympy.Basic] = []
-    for math in lesson.display_math:
-        try:
-            relations = parse_relations(math.latex)
-        except (LatexError, RecursionError, ValueError):
-            return  # the claims stage reports unparseable equations; do not guess
-        expressions += [side for relation in relations for side in (relation.lhs, relation.rhs)]
-    names, bases, bound = equation_names(expressions)
-    defined: set[str] = set()
     for glossary in lesson.glossaries:
-        for entry in glossary.entries:
-            for symbol in _glossary_symbols(entry.symbol):
-                defined.add(symbol)
-                base = symbol.partition("_")[0]
-                used = (
-                    symbol in names
-                    or symbol in bound
-                    or (
-                        _is_family(symbol)
-                        and (base in bases or any(n.partition("_")[0] == base for n in names))
-                    )
-                )
-                if not used:
-                    message = f"glossary symbol {symbol!r} appears in no display equation"
-                    yield at(UNUSED, subject.at(entry.offset), message)
-    defined_bases = {symbol.partition("_")[0] for symbol in defined if _is_family(symbol)}
-    for name in sorted(names | bases):
-        single = len(name) == 1 and name.isalpha()
-        if single and name not in defined and name not in defined_bases:
-            first = lesson.display_math[0]
-            where = next((m for m in lesson.display_math if name in m.latex), first)
-            message = f"equation symbol {name!r} is not defined under `Symbols and units`"
-            yield at(UNDEFINED, subject.at(where.offset), message)  # fmt: skip
+        for note in glossary.notes:
+            yield at(UNREAD, subject.at(note.offset), note.reason)
+    entries = _entries(subject)
+    if not entries:
+        return
+    use = lesson_use(lesson, frozenset(entry.offset for entry, _ in entries))
+    yield from _unused(subject, entries, _Uses(use))
+    yield from _undefined(subject, entries, use)

@@ -4,6 +4,10 @@ The site's sanitiser (site/sanitize.py) removes scripts, frames, embedded object
 event handlers and javascript:/data: URLs, so a lesson that writes them would
 publish a page that differs from its source without anyone being told. This rule
 tells the author, at the tag, before publishing.
+
+The patterns are possessive, and a quote left open runs to the end of the fragment (as
+it does in a browser), so no fragment makes them rescan text: a 5 MB html block of
+`<a '<a '...` costs one pass. Findings are capped per lesson (`links.capped`).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import re
 from collections.abc import Iterator
 
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
+from atlas_build.lesson.checks.links import capped
 from atlas_build.lesson.context import RULES, LessonSubject
 
 STAGE = "lesson"
@@ -31,8 +36,9 @@ DROPPED = frozenset(
     {"script", "style", "iframe", "frame", "frameset", "object", "embed", "noscript",
      "template", "svg", "textarea", "select", "title", "xmp", "noembed", "noframes"}
 )  # fmt: skip
-_TAG = re.compile(r"""<\s*([a-zA-Z][a-zA-Z0-9-]*)((?:"[^"]*"|'[^']*'|[^'">])*)""")
-_ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
+_TAG = re.compile(r"""<\s*+([a-zA-Z][a-zA-Z0-9-]*+)((?:"[^"]*+"?|'[^']*+'?|[^'">]++)*+)""")
+_ATTRIBUTE = re.compile(r"""([^\s"'>/=]++)(?:\s*+=\s*+("[^"]*+"?|'[^']*+'?|[^\s"'=<>`]++))?""")
+_WINDOW = 64 * 1024
 _URL_ATTRIBUTES = frozenset({"href", "src", "action", "formaction", "xlink:href", "data"})
 _ACTIVE_SCHEMES = ("javascript:", "data:", "vbscript:")
 
@@ -61,10 +67,18 @@ def findings(html: str) -> Iterator[tuple[int, str]]:
 
 @RULES.rule("html", order=35)
 def check(subject: LessonSubject) -> Iterator[Diagnostic]:
+    yield from capped(_check(subject))
+
+
+def _check(subject: LessonSubject) -> Iterator[Diagnostic]:
     content = subject.lesson.content
     for fragment in subject.lesson.raw_html:
+        cursor = fragment.offset
         for offset, message in sorted(findings(fragment.text)):
             snippet = fragment.text[offset : offset + 20]
-            found = content.find(snippet, fragment.offset)
-            where = found if found != -1 else fragment.offset
+            where = fragment.offset + offset
+            if not content.startswith(snippet, where):  # markers cut from a nested block
+                found = content.find(snippet, cursor, cursor + len(fragment.text) + _WINDOW)
+                where = found if found != -1 else cursor
+            cursor = where + 1
             yield at(ACTIVE, subject.at(where), f"raw HTML: {message}")

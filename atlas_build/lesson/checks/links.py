@@ -1,9 +1,15 @@
-"""Links in the body: safe schemes, lessons we know, relative targets that exist."""
+"""Links in the body: safe schemes, lessons we know, relative targets that exist.
+
+Each link is reported at its own destination (lesson/parse.py locates it from the
+parser, not by searching for the URL), and a body of a hundred thousand bad links gives
+`MAX_FINDINGS` findings per code and one line saying how many more there were.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from urllib.parse import unquote, urlsplit
 
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
@@ -41,6 +47,24 @@ OTHER_LESSON = define(
 )
 LESSON_PATH = re.compile(r"^/learn/atlas/([a-z0-9]+(?:-[a-z0-9]+)*)/?$")
 SAFE = frozenset({"http", "https", "mailto"})
+MAX_FINDINGS = 100  # per code and lesson
+
+
+def capped(found: Iterable[Diagnostic]) -> Iterator[Diagnostic]:
+    """The first MAX_FINDINGS findings of each code, then one saying how many were left out
+    (at the first one left out), so hostile input cannot make the report unbounded."""
+    counts: dict[str, int] = {}
+    first_left_out: dict[str, Diagnostic] = {}
+    for diagnostic in found:
+        counts[diagnostic.code] = counts.get(diagnostic.code, 0) + 1
+        if counts[diagnostic.code] <= MAX_FINDINGS:
+            yield diagnostic
+        else:
+            first_left_out.setdefault(diagnostic.code, diagnostic)
+    for code, diagnostic in first_left_out.items():
+        more = counts[code] - MAX_FINDINGS
+        message = f"{more} more {code} finding{'s' if more != 1 else ''} in this lesson not listed"
+        yield replace(diagnostic, message=message)
 
 
 def anchors(subject: LessonSubject) -> set[str]:
@@ -54,18 +78,24 @@ def anchors(subject: LessonSubject) -> set[str]:
 
 @RULES.rule("links", order=30)
 def check(subject: LessonSubject) -> Iterator[Diagnostic]:
+    yield from capped(_check(subject))
+
+
+def _check(subject: LessonSubject) -> Iterator[Diagnostic]:
     page_anchors: set[str] | None = None
     for link in subject.lesson.links:
         parts = urlsplit(link.url.strip())
         scheme = parts.scheme.lower()
         where = subject.at(link.offset)
         if scheme and scheme not in SAFE:
-            yield at(UNSAFE, where, f"link {link.text!r} uses scheme {scheme!r}")
+            yield at(UNSAFE, where, f"link {link.text[:80]!r} uses scheme {scheme[:40]!r}")
             continue
         match = LESSON_PATH.match(parts.path)
         if match and (scheme or parts.path.startswith("/")):
             if match.group(1) not in subject.known_slugs:
-                yield at(OTHER_LESSON, where, f"links lesson {match.group(1)!r}, not in content")
+                yield at(
+                    OTHER_LESSON, where, f"links lesson {match.group(1)[:80]!r}, not in content"
+                )
             continue
         if scheme or parts.netloc:
             continue
@@ -73,7 +103,7 @@ def check(subject: LessonSubject) -> Iterator[Diagnostic]:
             if page_anchors is None:
                 page_anchors = anchors(subject)
             if parts.fragment and unquote(parts.fragment) not in page_anchors:
-                yield at(BROKEN, where, f"anchor #{parts.fragment} matches no heading here")
+                yield at(BROKEN, where, f"anchor #{parts.fragment[:80]} matches no heading here")
             continue
         target = parts.path.strip("/").split("/")
         slug = target[-1] if target[:1] == [".."] and len(target) == 2 else None
@@ -81,6 +111,6 @@ def check(subject: LessonSubject) -> Iterator[Diagnostic]:
             yield at(
                 BROKEN,
                 where,
-                f"relative link {link.url!r} matches no lesson; use ../<slug>/ or "
+                f"relative link {link.url[:200]!r} matches no lesson; use ../<slug>/ or "
                 "/learn/atlas/<slug>/",
             )

@@ -1,0 +1,129 @@
+"""Glossary blocks: a mark (`Symbols and units`, `Notation`...) and symbol / meaning /
+unit paragraph triples.
+
+Published lessons are flattened HTML, so a glossary table arrives as paragraphs. The
+triples run until the block ends structurally: a heading, a block that is not a
+paragraph, another mark, an `Assumptions` paragraph, or a paragraph that is prose
+(symbols and units are short; prose has sentences). Reading that stops for any other
+reason (a symbol without its meaning or unit, a paragraph that cannot be a symbol where
+an entry should start) leaves a `GlossaryNote` saying where and why.
+"""
+
+from __future__ import annotations
+
+import re
+
+from atlas_build.lesson import shapes, symbols
+from atlas_build.lesson.model import Block, Glossary, GlossaryEntry, GlossaryNote
+
+MAX_SYMBOL_LENGTH = 48
+MAX_SYMBOL_WORDS = 4
+_WORD = re.compile(r"^[A-Z][a-z]{4,}$")  # `Capacitance`: a meaning where a symbol should be
+
+
+def _symbol_cell(text: str) -> symbols.SymbolCell | None:
+    """The symbol a paragraph names, or None when it cannot be a glossary symbol."""
+    if not 0 < len(text) <= MAX_SYMBOL_LENGTH or text.endswith(":") or _WORD.match(text):
+        return None
+    cell = symbols.read(text)
+    if cell.kind == symbols.NONE:
+        return None
+    head_words = len(text.replace(cell.qualifier, "").split())
+    if cell.kind == symbols.SYMBOL and head_words > MAX_SYMBOL_WORDS:
+        return None
+    return cell
+
+
+def _ends_block(block: Block) -> bool:
+    return (
+        block.kind != "paragraph"
+        or shapes.is_glossary_mark(block.text)
+        or shapes.assumption_text(block.text) is not None
+    )
+
+
+def _what(block: Block | None) -> str:
+    if block is None:
+        return "the end of the lesson"
+    if block.kind == "paragraph":
+        return "prose" if shapes.is_prose(block.text) else f"{block.text[:40]!r}"
+    return f"a {block.kind}"
+
+
+def read_glossary(blocks: list[Block], mark: int, section: str) -> tuple[Glossary | None, int]:
+    """The glossary whose mark is `blocks[mark]`, and the index after what it used. A mark
+    followed by neither an entry nor a dangling symbol is no glossary (None): it stays
+    plain, like a glossary of terms."""
+    run_end = mark + 1
+    while run_end < len(blocks) and not _ends_block(blocks[run_end]):
+        run_end += 1
+    entries: list[GlossaryEntry] = []
+    notes: list[GlossaryNote] = []
+    cursor = mark + 1
+    while cursor < run_end:
+        head = blocks[cursor]
+        if shapes.is_prose(head.text):
+            break
+        cell = _symbol_cell(head.text)
+        if cell is None and not entries:
+            break  # a mark followed by no entry (a glossary of terms) is no symbol table
+        if cell is None:
+            reason = (
+                f"glossary entries stop at {head.text[:60]!r}, which cannot be a symbol "
+                f"(entry {len(entries) + 1} of the block); the rest is read as prose"
+            )
+            notes.append(GlossaryNote(head.start, reason))
+            break
+        rest = blocks[cursor + 1 : min(cursor + 3, run_end)]
+        if any(shapes.is_long_prose(part.text) for part in rest):
+            rest = rest[: next(i for i, p in enumerate(rest) if shapes.is_long_prose(p.text))]
+        if len(rest) < 2:
+            missing = "meaning and unit" if not rest else "unit"
+            after = blocks[cursor + 1 + len(rest)] if cursor + 1 + len(rest) < len(blocks) else None
+            reason = (
+                f"glossary symbol {head.text!r} has no {missing}: the block ends at {_what(after)}"
+            )
+            notes.append(GlossaryNote(head.start, reason))
+            cursor += 1 + len(rest)
+            break
+        meaning, unit = rest
+        entries.append(
+            GlossaryEntry(
+                head.text,
+                meaning.text,
+                unit.text,
+                head.start,
+                cell.names,
+                meaning.start,
+                unit.start,
+                unit.end,
+            )
+        )
+        cursor += 3
+    block = blocks[mark]
+    if not entries and not notes:
+        return None, mark + 1
+    end = blocks[cursor - 1].end if cursor > mark + 1 else block.end
+    return Glossary(section, tuple(entries), block.start, block.text, end, tuple(notes)), cursor
+
+
+def glossaries(blocks: list[Block]) -> list[Glossary]:
+    found: list[Glossary] = []
+    headings: list[Block] = []
+    index = 0
+    while index < len(blocks):
+        block = blocks[index]
+        if block.kind == "heading":
+            while headings and headings[-1].level >= block.level:
+                headings.pop()
+        if block.kind in ("paragraph", "heading") and shapes.is_glossary_mark(block.text):
+            section = headings[-1].text if headings else ""
+            glossary, after = read_glossary(blocks, index, section)
+            if glossary is not None:
+                found.append(glossary)
+                index = after
+                continue
+        if block.kind == "heading":
+            headings.append(block)
+        index += 1
+    return found

@@ -1,0 +1,64 @@
+"""Units and dimensions for lesson symbol tables, equations and prose.
+
+`parse_unit` reads a glossary's unit column (pint is the unit database; the text is
+read by our own bounded grammar, never evaluated); `units_from_glossary` builds the
+symbol -> unit mapping under the shared naming convention; `check` tests one SymPy
+relation for dimensional consistency; `find_quantities`, `convert` and `to_base`
+handle numbers with units in prose; `mutants` makes dimension-breaking edits for
+selftest. See `docs/units.md`.
+"""
+
+from .check import UNCOMPARED, check, dimension_of, unit_of
+from .convert import UnitError, convert, exact, same_dimension, to_base, units_of
+from .dimension import DIMENSIONLESS, Dimension
+from .findings import ARGUMENT, EXPONENT, RELATION, TERMS, UNKNOWN, Finding, errors, unknowns
+from .glossary import GlossaryProblem, GlossaryUnits, units_from_glossary
+from .mutate import ADD_TERM, DROP_DIVISOR, SQUARE_FACTOR, Mutant, mutants
+from .numbers import parse_number
+from .parse import parse_unit
+from .product import UnitAtom, UnitProduct
+from .prose import Quantity, find_quantities
+from .spec import KINDS, UnitProblem, UnitSpec
+from .symbols import SymbolError, symbol_names
+
+__all__ = [
+    "ADD_TERM",
+    "ARGUMENT",
+    "DIMENSIONLESS",
+    "DROP_DIVISOR",
+    "EXPONENT",
+    "KINDS",
+    "RELATION",
+    "SQUARE_FACTOR",
+    "TERMS",
+    "UNCOMPARED",
+    "UNKNOWN",
+    "Dimension",
+    "Finding",
+    "GlossaryProblem",
+    "GlossaryUnits",
+    "Mutant",
+    "Quantity",
+    "SymbolError",
+    "UnitAtom",
+    "UnitError",
+    "UnitProblem",
+    "UnitProduct",
+    "UnitSpec",
+    "check",
+    "convert",
+    "dimension_of",
+    "errors",
+    "exact",
+    "find_quantities",
+    "mutants",
+    "parse_number",
+    "parse_unit",
+    "same_dimension",
+    "symbol_names",
+    "to_base",
+    "unit_of",
+    "units_from_glossary",
+    "units_of",
+    "unknowns",
+]

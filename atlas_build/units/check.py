@@ -1,0 +1,67 @@
+"""Dimensional consistency of one relation `lhs op rhs` against a lesson's units."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import sympy
+
+from .dimension import Dimension
+from .findings import RELATION, UNKNOWN, Finding
+from .product import UnitProduct
+from .spec import UnitSpec
+from .walk import Place, Walker
+
+UNCOMPARED = frozenset({"propto", "∝"})
+"""Operators whose sides need not share a dimension (`a ∝ b`); their parts are still checked."""
+
+
+def check(
+    lhs: sympy.Basic, rhs: sympy.Basic, op: str, units: Mapping[str, UnitSpec]
+) -> list[Finding]:
+    """Findings for `lhs op rhs`: both sides, every sum's terms, every function argument.
+
+    Symbols without a unit come back once each as `unknown` findings (the
+    relation, or that part of it, is then not checked); every other kind is an
+    inconsistency. A side mismatch reads "left side V, right side V·K/J".
+    """
+    walker = Walker(units)
+    try:
+        left = walker.side(lhs, "lhs", _other(rhs, lhs, units))
+        right = walker.side(rhs, "rhs", _other(lhs, rhs, units))
+    except RecursionError:
+        message = "expression too deep to check"
+        return [*walker.findings, Finding(UNKNOWN, message, None, None)]
+    if op in UNCOMPARED:
+        return walker.findings
+    if isinstance(left, UnitProduct) and isinstance(right, UnitProduct):
+        if left.dimension != right.dimension:
+            shown_left, shown_right = left.format(), right.format()
+            if shown_left == shown_right:  # same text, different dimensions: say both in base units
+                shown_left, shown_right = str(left.dimension), str(right.dimension)
+            message = f"left side {shown_left}, right side {shown_right}"
+            walker.findings.append(
+                Finding(RELATION, message, None, None, left=shown_left, right=shown_right)
+            )
+    return walker.findings
+
+
+def _other(other: sympy.Basic, side: sympy.Basic, units: Mapping[str, UnitSpec]) -> object:
+    """The dimension of `other`, needed only to place blame within a sum on `side`."""
+    return dimension_of(other, units) if isinstance(side, sympy.Add) else None
+
+
+def unit_of(expr: sympy.Basic, units: Mapping[str, UnitSpec]) -> UnitProduct | None:
+    """The unit expression of `expr`; None when unknown, inconsistent, or 0/∞ (any unit)."""
+    walker = Walker(units)
+    try:
+        value = walker.value(expr, Place())
+    except RecursionError:
+        return None
+    return value if isinstance(value, UnitProduct) else None
+
+
+def dimension_of(expr: sympy.Basic, units: Mapping[str, UnitSpec]) -> Dimension | None:
+    """The dimension of `expr` (see `unit_of` for when it is None)."""
+    value = unit_of(expr, units)
+    return value.dimension if value is not None else None

@@ -1,0 +1,49 @@
+"""What a dimensional check found, with the part of the SymPy tree at fault."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import sympy
+
+RELATION = "relation"  # the two sides differ
+TERMS = "terms"  # terms of a sum (or branches, or arguments of max/min) differ
+ARGUMENT = "argument"  # exp/log/sin/softmax... of a dimensioned argument
+EXPONENT = "exponent"  # symbolic or dimensioned exponent on a dimensioned base
+UNKNOWN = "unknown"  # a symbol or function without a unit: part of the relation is not checked
+KINDS = (RELATION, TERMS, ARGUMENT, EXPONENT, UNKNOWN)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding of `check`.
+
+    `expr` is the subexpression at fault (None for a whole-relation mismatch).
+    `side` is `lhs` or `rhs` when it lies in one side; `term` is the direct term of
+    that side holding it when the side is a sum (`term_index` its position in
+    `sympy.Add.make_args(side)`), so a caller can point at it. `left`/`right`
+    are the two units compared, as printed, where two were compared.
+    """
+
+    kind: str
+    message: str
+    expr: sympy.Basic | None = None
+    side: str | None = None
+    term: sympy.Basic | None = None
+    term_index: int | None = None
+    left: str | None = None
+    right: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        """A real inconsistency (an `unknown` only means "not checked")."""
+        return self.kind != UNKNOWN
+
+
+def errors(findings: Iterable[Finding]) -> list[Finding]:
+    return [finding for finding in findings if finding.is_error]
+
+
+def unknowns(findings: Iterable[Finding]) -> list[Finding]:
+    return [finding for finding in findings if not finding.is_error]

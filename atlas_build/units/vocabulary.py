@@ -1,0 +1,232 @@
+"""The unit words atlas-build accepts, with the prefixes each may take.
+
+A closed vocabulary on purpose: a word is a unit only when it is listed here
+(directly, or as an allowed prefix plus a listed symbol or name). The table is
+what `docs/units.md` documents; `lookup` is the only way a word becomes a unit.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .product import UnitAtom, UnitProduct
+from .registry import pint_atom
+
+SI = "si"
+METRIC = "metric"  # SI plus centi and deci (lengths and volumes)
+LARGE = "large"  # k M G T P E only (work counts)
+DATA = "data"  # k M G T P E and the binary Ki Mi Gi Ti Pi Ei
+NONE = "none"
+
+SI_SYMBOLS = {
+    "f": "femto",
+    "p": "pico",
+    "n": "nano",
+    "µ": "micro",
+    "μ": "micro",
+    "u": "micro",
+    "m": "milli",
+    "k": "kilo",
+    "M": "mega",
+    "G": "giga",
+    "T": "tera",
+    "P": "peta",
+    "E": "exa",
+}
+LARGE_SYMBOLS = {key: SI_SYMBOLS[key] for key in "kMGTPE"}
+BINARY_SYMBOLS = {
+    "Ki": "kibi",
+    "Mi": "mebi",
+    "Gi": "gibi",
+    "Ti": "tebi",
+    "Pi": "pebi",
+    "Ei": "exbi",
+}
+PREFIX_SYMBOLS: dict[str, dict[str, str]] = {
+    SI: SI_SYMBOLS,
+    METRIC: {**SI_SYMBOLS, "c": "centi", "d": "deci"},
+    LARGE: LARGE_SYMBOLS,
+    DATA: {**LARGE_SYMBOLS, **BINARY_SYMBOLS},
+    NONE: {},
+}
+PREFIX_NAMES = {
+    SI: "atto femto pico nano micro milli kilo mega giga tera peta exa".split(),
+    METRIC: "atto femto pico nano micro milli centi deci kilo mega giga tera peta exa".split(),
+    LARGE: "kilo mega giga tera peta exa".split(),
+    DATA: "kilo mega giga tera peta exa kibi mebi gibi tebi pebi exbi".split(),
+    NONE: [],
+}
+
+SYMBOLS: dict[str, tuple[str, str]] = {
+    "m": ("meter", METRIC),
+    "g": ("gram", SI),
+    "s": ("second", SI),
+    "A": ("ampere", SI),
+    "K": ("kelvin", SI),
+    "mol": ("mole", SI),
+    "cd": ("candela", NONE),
+    "V": ("volt", SI),
+    "J": ("joule", SI),
+    "W": ("watt", SI),
+    "\u03a9": ("ohm", SI),  # Ω, GREEK CAPITAL LETTER OMEGA
+    "\u2126": ("ohm", SI),  # Ω, OHM SIGN
+    "S": ("siemens", SI),
+    "F": ("farad", SI),
+    "H": ("henry", SI),
+    "C": ("coulomb", SI),
+    "T": ("tesla", SI),
+    "Wb": ("weber", SI),
+    "Hz": ("hertz", SI),
+    "N": ("newton", SI),
+    "Pa": ("pascal", SI),
+    "eV": ("electron_volt", SI),
+    "L": ("liter", METRIC),
+    "B": ("byte", DATA),
+    "bit": ("bit", DATA),
+    "FLOP": ("flop", LARGE),
+    "FLOPs": ("flop", LARGE),
+    "min": ("minute", NONE),
+    "h": ("hour", NONE),
+    "rad": ("radian", SI),
+    "sr": ("steradian", NONE),
+    "°": ("degree", NONE),
+    "deg": ("degree", NONE),
+    "°C": ("degree_Celsius", NONE),
+    "℃": ("degree_Celsius", NONE),
+    "degC": ("degree_Celsius", NONE),
+    "°F": ("degree_Fahrenheit", NONE),
+    "\u00c5": ("angstrom", NONE),  # Å, LATIN CAPITAL LETTER A WITH RING ABOVE
+    "\u212b": ("angstrom", NONE),  # Å, ANGSTROM SIGN
+    "bar": ("bar", SI),
+    "atm": ("atmosphere", NONE),
+    "%": ("percent", NONE),
+    "ppm": ("ppm", NONE),
+    "lm": ("lumen", NONE),
+    "lx": ("lux", NONE),
+}
+"""Unit symbols, case-sensitive, each with the prefix family it accepts."""
+
+NAMES: dict[str, tuple[str, str]] = {
+    "meter": ("meter", METRIC),
+    "metre": ("meter", METRIC),
+    "gram": ("gram", SI),
+    "second": ("second", SI),
+    "sec": ("second", NONE),
+    "ampere": ("ampere", SI),
+    "kelvin": ("kelvin", SI),
+    "mole": ("mole", SI),
+    "volt": ("volt", SI),
+    "joule": ("joule", SI),
+    "watt": ("watt", SI),
+    "ohm": ("ohm", SI),
+    "siemens": ("siemens", SI),
+    "farad": ("farad", SI),
+    "henry": ("henry", SI),
+    "coulomb": ("coulomb", SI),
+    "tesla": ("tesla", SI),
+    "weber": ("weber", SI),
+    "hertz": ("hertz", SI),
+    "newton": ("newton", SI),
+    "pascal": ("pascal", SI),
+    "electronvolt": ("electron_volt", SI),
+    "liter": ("liter", METRIC),
+    "litre": ("liter", METRIC),
+    "byte": ("byte", DATA),
+    "bit": ("bit", DATA),
+    "flop": ("flop", LARGE),
+    "token": ("token", NONE),
+    "minute": ("minute", NONE),
+    "hour": ("hour", NONE),
+    "hr": ("hour", NONE),
+    "day": ("day", NONE),
+    "percent": ("percent", NONE),
+    "radian": ("radian", SI),
+}
+"""Unit names, lower case; each also in the plural (below) and with its family's prefix names."""
+
+INVARIANT_PLURALS = {"siemens", "hertz", "percent"}
+PLURALS = {"henry": "henries"}
+
+COUNT_WORDS = frozenset("count counts element elements item items square squares sq".split())
+"""Counted things: dimensionless atoms that cancel from printed units (`Ω/square`)."""
+
+PER_SECOND = {"FLOPS": ("flop", LARGE), "bps": ("bit", DATA)}
+"""Rates written as one word: `TFLOPS` is TFLOP/s, `Gbps` is Gbit/s (`FLOPs` is a count)."""
+
+AMBIGUOUS = {
+    "KB": "ambiguous: write kB (1000 B) or KiB (1024 B)",
+    "Kb": "ambiguous: write kbit (1000 bit) or Kibit (1024 bit)",
+    "dB": "logarithmic units (dB) are not supported",
+    "dBm": "logarithmic units (dBm) are not supported",
+    "b": "ambiguous: write bit or B (byte)",
+}
+
+
+def _plurals(name: str) -> list[str]:
+    if name in INVARIANT_PLURALS:
+        return [name]
+    return [name, PLURALS.get(name, name + "s")]
+
+
+_NAME_FORMS: dict[str, tuple[str, str]] = {
+    form: entry for name, entry in NAMES.items() for form in _plurals(name)
+}
+
+
+def _prefixed_symbol(word: str) -> tuple[str, str, str] | None:
+    """`KiB` -> (`kibi`, `byte`, `B`) when `Ki` is a prefix that `B` accepts."""
+    for size in (2, 1):
+        prefix, rest = word[:size], word[size:]
+        if rest in SYMBOLS:
+            pint_name, family = SYMBOLS[rest]
+            full = PREFIX_SYMBOLS[family].get(prefix)
+            if full is not None:
+                return full, pint_name, rest
+        if rest in PER_SECOND:
+            pint_name, family = PER_SECOND[rest]
+            full = PREFIX_SYMBOLS[family].get(prefix)
+            if full is not None:
+                return full, pint_name, rest
+    return None
+
+
+def _prefixed_name(word: str) -> tuple[str, str] | None:
+    lower = word.lower()
+    if lower != word and word[1:].lower() != word[1:]:
+        return None
+    for form, (pint_name, family) in _NAME_FORMS.items():
+        if lower.endswith(form) and lower != form:
+            prefix = lower[: -len(form)]
+            if prefix in PREFIX_NAMES[family]:
+                return prefix, pint_name
+    return None
+
+
+def _per_second(unit: UnitAtom) -> UnitProduct:
+    return UnitProduct([(unit, 1), (pint_atom("second", "s"), -1)])
+
+
+@lru_cache(maxsize=2048)
+def lookup(word: str) -> UnitProduct | None:
+    """The unit `word` names, or None when it is not in the vocabulary."""
+    if word in PER_SECOND:
+        pint_name, _ = PER_SECOND[word]
+        return _per_second(pint_atom(pint_name, "FLOP" if pint_name == "flop" else "bit"))
+    if word in SYMBOLS:
+        return UnitProduct.of(pint_atom(SYMBOLS[word][0], word))
+    lower = word.lower()
+    if lower in COUNT_WORDS:
+        return UnitProduct.of(pint_atom("count", word))
+    if lower in _NAME_FORMS and (lower == word or word[1:] == lower[1:]):
+        return UnitProduct.of(pint_atom(_NAME_FORMS[lower][0], word))
+    symbol = _prefixed_symbol(word)
+    if symbol is not None:
+        prefix, pint_name, rest = symbol
+        if rest in PER_SECOND:
+            base = "FLOP" if pint_name == "flop" else "bit"
+            return _per_second(pint_atom(prefix + pint_name, word[: -len(rest)] + base))
+        return UnitProduct.of(pint_atom(prefix + pint_name, word))
+    name = _prefixed_name(word)
+    if name is not None:
+        return UnitProduct.of(pint_atom(name[0] + name[1], word))
+    return None

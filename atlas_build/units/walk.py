@@ -1,0 +1,332 @@
+"""The dimension of a SymPy tree, in the lesson's units, with findings along the way.
+
+Each node gives a `UnitProduct` (known), `None` (unknown: a symbol without a
+unit, an unlisted function, or a part already found inconsistent) or `ANY`
+(0 and infinities, which fit every dimension). Unknowns are reported once per
+name and make a relation "not checked"; they are never guessed. The parser's own
+node classes (`Transposed`, `WithUnit`) are recognised by name, so this package
+does not import the parser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy
+from sympy.concrete.expr_with_limits import ExprWithLimits
+from sympy.core.function import AppliedUndef
+
+from . import functions as roles
+from .findings import ARGUMENT, EXPONENT, TERMS, UNKNOWN, Finding
+from .grammar import UnitSyntaxError, read_unit
+from .product import ONE, UnitProduct
+from .spec import UnitSpec
+
+MAX_DEPTH = 150
+MAX_DENOMINATOR = 1000
+
+
+class _Any:
+    """The dimension of 0 and ±∞: compatible with every other."""
+
+    def __repr__(self) -> str:
+        return "ANY"
+
+
+ANY = _Any()
+Value = UnitProduct | _Any | None
+WILDCARDS = (sympy.S.Zero, sympy.S.Infinity, sympy.S.NegativeInfinity, sympy.S.ComplexInfinity)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a node lies: which side of the relation and which direct term of it."""
+
+    side: str | None = None
+    term: sympy.Basic | None = None
+    term_index: int | None = None
+
+
+INDEX_LETTERS = frozenset("ijklmnt")
+
+
+def _family(units: Mapping[str, UnitSpec], base: str) -> UnitSpec | None:
+    """The unit shared by every `base_<index letters>` entry (`p_i` for `p_j`), if one."""
+    family = [
+        spec
+        for key, spec in units.items()
+        if key.startswith(base + "_")
+        and 0 < len(key) - len(base) - 1 <= 2
+        and set(key[len(base) + 1 :]) <= INDEX_LETTERS
+    ]
+    if family and all(spec.dimension == family[0].dimension for spec in family):
+        return family[0]
+    return None
+
+
+def lookup(
+    units: Mapping[str, UnitSpec], name: str, indices: Sequence[sympy.Basic] = ()
+) -> UnitSpec | None:
+    """The glossary unit of `name`.
+
+    An indexed `a[j]` is found as `a_j`, then `a`, then any `a_i` of the same family;
+    a symbol `p_j` not in the glossary is found as its family's `p_i`.
+    """
+    if indices:
+        pieces = [str(index) for index in indices]
+        for key in (f"{name}_{''.join(pieces)}", f"{name}_{'_'.join(pieces)}", name):
+            if key in units:
+                return units[key]
+        return _family(units, name)
+    if name in units:
+        return units[name]
+    base, _, sub = name.rpartition("_")
+    if base and 0 < len(sub) <= 2 and set(sub) <= INDEX_LETTERS:
+        return _family(units, base)
+    return None
+
+
+def _show(expr: sympy.Basic) -> str:
+    text = sympy.sstr(expr)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _format(value: Value) -> str:
+    return value.format() if isinstance(value, UnitProduct) else "unknown"
+
+
+class Walker:
+    """Computes units bottom-up and records findings; one walker per relation."""
+
+    def __init__(self, units: Mapping[str, UnitSpec]) -> None:
+        self.units = units
+        self.findings: list[Finding] = []
+        self._unknown: set[str] = set()
+        self._depth = 0
+
+    def error(self, kind: str, message: str, expr: sympy.Basic, place: Place, **extra: str) -> None:
+        self.findings.append(
+            Finding(kind, message, expr, place.side, place.term, place.term_index, **extra)
+        )
+
+    def unknown(self, key: str, message: str, expr: sympy.Basic, place: Place) -> None:
+        if key not in self._unknown:
+            self._unknown.add(key)
+            self.error(UNKNOWN, message, expr, place)
+
+    def side(self, expr: sympy.Basic, side: str, prefer: object = None) -> Value:
+        """Walk one side; a sum's direct terms are remembered for locating findings.
+
+        `prefer` (the other side's dimension) settles which terms are at fault
+        when the terms split evenly.
+        """
+        if isinstance(expr, sympy.Add):
+            places = [Place(side, term, k) for k, term in enumerate(expr.args)]
+            return self._terms(expr, list(expr.args), places, "terms of a sum", prefer)
+        return self.value(expr, Place(side))
+
+    def value(self, expr: sympy.Basic, place: Place) -> Value:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                self.unknown("<depth>", "expression too deep to check", expr, place)
+                return None
+            return self._dispatch(expr, place)
+        finally:
+            self._depth -= 1
+
+    def _dispatch(self, expr: sympy.Basic, place: Place) -> Value:
+        if expr in WILDCARDS or expr is sympy.S.NaN:
+            return ANY
+        if isinstance(expr, sympy.Symbol):
+            return self._spec(lookup(self.units, expr.name), expr.name, expr, place)
+        if isinstance(expr, sympy.Indexed):
+            name = str(expr.base)
+            return self._spec(lookup(self.units, name, expr.indices), name, expr, place)
+        if isinstance(expr, sympy.Number | sympy.NumberSymbol) or expr is sympy.I:
+            return ONE
+        if type(expr).__name__ == "WithUnit":
+            return self._with_unit(expr, place)
+        if isinstance(expr, sympy.Add):
+            return self._terms(expr, list(expr.args), [place] * len(expr.args), "terms of a sum")
+        if isinstance(expr, sympy.Mul):
+            return self._product([self.value(arg, place) for arg in expr.args])
+        if isinstance(expr, sympy.Pow):
+            return self._power(expr, place)
+        if isinstance(expr, sympy.Derivative):
+            return self._derivative(expr, place)
+        if isinstance(expr, sympy.Integral):
+            result = self.value(expr.function, place)
+            for limit in expr.limits:
+                result = self._product([result, self.value(limit[0], place)])
+            return result
+        if isinstance(expr, sympy.Product):
+            return self._repeated_product(expr, place)
+        if isinstance(expr, ExprWithLimits | sympy.Limit):
+            return self.value(expr.args[0], place)
+        if isinstance(expr, sympy.Piecewise):
+            branches = [branch.expr for branch in expr.args]
+            return self._terms(expr, branches, [place] * len(branches), "branches")
+        if isinstance(expr, sympy.Function | sympy.Max | sympy.Min):
+            return self._function(expr, place)
+        self.unknown(_show(expr), f"cannot tell the unit of {_show(expr)}", expr, place)
+        return None
+
+    def _spec(self, spec: UnitSpec | None, name: str, expr: sympy.Basic, place: Place) -> Value:
+        if spec is None:
+            self.unknown(name, f"{name} has no unit in the glossary", expr, place)
+            return None
+        if spec.units is None:
+            self.unknown(name, f"the unit of {name} is not specified ({spec.text})", expr, place)
+            return None
+        return spec.units
+
+    def _with_unit(self, expr: sympy.Basic, place: Place) -> Value:
+        value, unit = expr.args[0], expr.args[1]
+        text = unit.name if isinstance(unit, sympy.Symbol) else str(unit)
+        try:
+            units = read_unit(text)
+        except UnitSyntaxError as error:
+            message = f"cannot read the unit {text!r}: {error.message}"
+            self.unknown(f"unit:{text}", message, expr, place)
+            return None
+        return self._product([self.value(value, place), units])
+
+    def _product(self, values: Sequence[Value]) -> Value:
+        result = ONE
+        wildcard = False
+        for value in values:
+            if value is None:
+                return None
+            if isinstance(value, _Any):
+                wildcard = True
+            else:
+                result = result * value
+        return ANY if wildcard else result
+
+    def _terms(
+        self,
+        expr: sympy.Basic,
+        terms: Sequence[sympy.Basic],
+        places: Sequence[Place],
+        what: str,
+        prefer: object = None,
+    ) -> Value:
+        """Terms that must share one dimension; the largest agreeing group is the reference
+        (on a tie, the group with dimension `prefer`, else the first)."""
+        values = [self.value(term, where) for term, where in zip(terms, places, strict=True)]
+        known = [(k, v) for k, v in enumerate(values) if isinstance(v, UnitProduct)]
+        groups: dict[object, list[int]] = {}
+        for k, value in known:
+            groups.setdefault(value.dimension, []).append(k)
+        if len(groups) > 1:
+            preferred = groups.get(prefer)
+            reference = max(groups.values(), key=lambda group: (len(group), group is preferred))
+            first = values[reference[0]]
+            for k, value in known:
+                if k not in reference:
+                    message = (
+                        f"{what} differ: {_show(terms[k])} is {_format(value)},"
+                        f" {_show(terms[reference[0]])} is {_format(first)}"
+                    )
+                    self.error(
+                        TERMS,
+                        message,
+                        terms[k],
+                        places[k],
+                        left=_format(value),
+                        right=_format(first),
+                    )
+            return None
+        if any(value is None for value in values):
+            return None
+        return known[0][1] if known else ANY
+
+    def _power(self, expr: sympy.Pow, place: Place) -> Value:
+        base, exponent = expr.args
+        base_value = self.value(base, place)
+        exponent_value = self.value(exponent, place)
+        if (
+            isinstance(exponent_value, UnitProduct)
+            and not exponent_value.dimension.is_dimensionless
+        ):
+            message = (
+                f"the exponent {_show(exponent)} must be dimensionless; it is {exponent_value}"
+            )
+            self.error(EXPONENT, message, exponent, place)
+            return None
+        if not isinstance(base_value, UnitProduct):
+            return base_value
+        power = exponent
+        if isinstance(exponent, sympy.Float):
+            exact = Fraction(float(exponent)).limit_denominator(MAX_DENOMINATOR)
+            power = sympy.Rational(exact.numerator, exact.denominator)
+        if isinstance(power, sympy.Rational):
+            return base_value**power
+        if base_value.dimension.is_dimensionless:
+            return ONE
+        message = (
+            f"{_show(base)} is {base_value}: a power of a dimensioned quantity needs a"
+            f" rational exponent, not {_show(exponent)}"
+        )
+        self.error(EXPONENT, message, expr, place)
+        return None
+
+    def _derivative(self, expr: sympy.Derivative, place: Place) -> Value:
+        result = self.value(expr.expr, place)
+        for variable, count in expr.variable_count:
+            step = self.value(variable, place)
+            if isinstance(step, UnitProduct) and not isinstance(count, sympy.Integer):
+                if not step.dimension.is_dimensionless:
+                    message = f"derivative order {count} of a dimensioned variable"
+                    self.error(EXPONENT, message, expr, place)
+                    return None
+                continue
+            if isinstance(step, UnitProduct):
+                step = step**count
+            result = self._product([result, self._inverse(step)])
+        return result
+
+    def _inverse(self, value: Value) -> Value:
+        return ONE / value if isinstance(value, UnitProduct) else value
+
+    def _repeated_product(self, expr: sympy.Product, place: Place) -> Value:
+        body = self.value(expr.function, place)
+        if not isinstance(body, UnitProduct) or body.dimension.is_dimensionless:
+            return ONE if isinstance(body, UnitProduct) else body
+        key = _show(expr)
+        self.unknown(key, f"a product over a range of {body} terms has no fixed unit", expr, place)
+        return None
+
+    def _function(self, expr: sympy.Basic, place: Place) -> Value:
+        name = type(expr).__name__
+        args = list(expr.args)
+        if isinstance(expr, AppliedUndef) and name in self.units:
+            for arg in args:
+                self.value(arg, place)
+            return self._spec(self.units[name], name, expr, place)
+        role = roles.role_of(name)
+        if role is None:
+            for arg in args:
+                self.value(arg, place)
+            self.unknown(f"{name}()", f"no unit is known for the function {name}", expr, place)
+            return None
+        if role in (roles.PRESERVE, roles.RATIO):
+            result = self._terms(expr, args, [place] * len(args), f"arguments of {name}")
+            return ONE if role == roles.RATIO and result is not None else result
+        values = [self.value(arg, place) for arg in args]
+        if role == roles.DIMENSIONLESS_IN:
+            for arg, value in zip(args, values, strict=True):
+                if isinstance(value, UnitProduct) and not value.dimension.is_dimensionless:
+                    message = f"the argument of {name} must be dimensionless; it is {value}"
+                    self.error(ARGUMENT, message, arg, place, left=value.format())
+            return ONE
+        if role == roles.DIMENSIONLESS_OUT:
+            return ONE
+        if role == roles.SQUARE:
+            return self._product([values[0], values[0]]) if values else None
+        if role == roles.PRODUCT:
+            return self._product(values)
+        return self._inverse(values[0]) if values else None

@@ -1,0 +1,179 @@
+"""The glossary check on lesson.md files: symbols used nowhere (A320), equation letters
+not defined (A321), glossary blocks not read to their end (A322), located at line:col."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_lesson import CONTENT, found, lesson_text
+
+GLOSSARY_CODES = {"A320", "A321", "A322"}
+
+
+def body(equations: list[str], entries: list[tuple[str, str, str]], prose: str = "") -> str:
+    display = "\n\n".join(f"$$\n{latex}\n$$" for latex in equations)
+    glossary = "\n\n".join(f"{s}\n\n{m}\n\n{u}" for s, m, u in entries)
+    return (
+        "Probe topic · Atlas v0.1.0\n\n# Probe lesson\n\nA lesson written for the tests.\n\n"
+        f"## Science\n\n### Relation\n\n{display}\n\n{prose}\n\nSymbols and units\n\n{glossary}"
+        "\n\nAssumptions The relation is exact.\n\n## Sources\n\n"
+        "- [Primary source](https://example.org/primary)\n"
+    )
+
+
+@pytest.fixture
+def check(content_dir: Path, diagnose):
+    def run(text: str) -> tuple[list, str]:
+        folder = content_dir / "probe"
+        folder.mkdir(exist_ok=True)
+        full = lesson_text(text)
+        (folder / "lesson.md").write_text(full, encoding="utf-8")
+        diagnostics = [d for d in diagnose(folder) if d.code in GLOSSARY_CODES]
+        return diagnostics, full
+
+    return run
+
+
+def codes(diagnostics) -> list[str]:
+    return sorted(d.code for d in diagnostics)
+
+
+@pytest.mark.parametrize("slug", ["attention", "kv-cache", "softmax-temperature"])
+def test_the_repository_lessons_have_no_glossary_findings(diagnose, slug):
+    assert codes(d for d in diagnose(CONTENT / slug) if d.code in GLOSSARY_CODES) == []
+
+
+ENTRIES = [("y", "Output", "units of y"), ("a", "Coefficient", "units"), ("x", "Input", "units")]
+
+
+def test_a_clean_glossary_has_no_findings(check):
+    diagnostics, _ = check(body(["y=a x"], ENTRIES))
+    assert diagnostics == []
+
+
+def test_a_symbol_used_nowhere_is_a320_at_its_entry(check, locate):
+    diagnostics, text = check(body(["y=a x"], [*ENTRIES, ("w_0", "Unused weight", "units")]))
+    assert found(diagnostics, "A320") == [locate(text, "w_0\n")]
+    assert "'w_0'" in diagnostics[0].message
+
+
+@pytest.mark.parametrize(
+    ("entry", "prose"),
+    [
+        (("N₀", "Donor density", "cm⁻³"), "The density N₀ sets the level."),
+        (("N₀", "Donor density", "cm⁻³"), "The density $N_0$ sets the level."),
+        (("T_q", "Query count", "count"), "The weights form a T_q × T_q array."),
+        (("τ", "Time constant", "s"), "Wait for several $\\tau$."),
+    ],
+)
+def test_prose_and_inline_math_count_as_use(check, entry, prose):
+    diagnostics, _ = check(body(["y=a x"], [*ENTRIES, entry], prose))
+    assert diagnostics == []
+
+
+def test_a_symbol_used_in_another_entrys_unit_counts_as_used(check):
+    entries = [*ENTRIES[:2], ("x", "Input", "real d_v array"), ("d_v", "Width", "count")]
+    diagnostics, _ = check(body(["y=a x"], entries))
+    assert diagnostics == []
+
+
+@pytest.mark.parametrize(
+    ("equation", "entry"),
+    [
+        (r"J=q\mu_n n E", ("μₙ", "Electron mobility", "cm²/(V·s)")),
+        (r"I=I_0 e^{\Delta V/V_T}", ("ΔV", "Voltage step", "V")),
+        (r"\hat{x}_i=x_i", ("x̂_i", "Estimate", "units of x")),
+        (r"C=k_{\mathrm{SiO_2}}\varepsilon_0", ("k_SiO₂", "Relative permittivity", "1")),
+        (r"B_{\mathrm{Gen5}}=32", ("B_Gen5,one way", "Lane rate", "Gbit/s")),
+        (r"p=\operatorname{softmax}_{\mathrm{rows}}(z)", ("softmax", "Row-wise softmax", "—")),
+        (r"y=\varepsilon", ("ε", "Small constant", "1")),
+    ],
+)
+def test_glossary_spellings_match_the_latex_names(check, equation, entry):
+    diagnostics, _ = check(body([equation], [entry]))
+    assert found(diagnostics, "A320") == []
+
+
+@pytest.mark.parametrize("value", ["32 × 10⁹ bits/s", "128/130", "1.6 × 10⁻¹⁹ C"])
+def test_an_entry_naming_a_value_is_no_symbol_and_the_block_goes_on(check, value):
+    entries = [ENTRIES[0], (value, "Line rate", "per lane"), *ENTRIES[1:]]
+    diagnostics, _ = check(body(["y=a x"], entries))
+    assert diagnostics == []
+
+
+def test_an_undefined_equation_letter_is_a321_at_the_letter(check, locate):
+    diagnostics, text = check(body(["y=a x+b"], ENTRIES))
+    assert found(diagnostics, "A321") == [locate(text, "b\n$$")]
+    assert "'b'" in diagnostics[0].message
+
+
+@pytest.mark.parametrize(
+    "equation",
+    [
+        r"y=\sum_{j=1}^{n} a_j x_j",  # bound index and bound
+        r"y=\frac{\mathrm{d}x}{\mathrm{d}a}",  # differential d
+        r"y=a x\cdot e^{2}",  # Euler's number
+        r"y=a x+\pi",  # the constant pi
+        r"y=a x+25.9\,\mathrm{mV}",  # a unit after a number
+        r"y=\operatorname{Var}(a x)",  # a function name
+        r"y=a\,\max_k x_k",  # the index of an extremum
+    ],
+)
+def test_letters_that_are_no_symbols_are_not_a321(check, equation):
+    diagnostics, _ = check(body([equation], ENTRIES))
+    assert found(diagnostics, "A321") == []
+
+
+def test_imaginary_units_only_where_the_lesson_uses_them_so(check):
+    diagnostics, _ = check(body([r"y=a x e^{j a}"], ENTRIES))
+    assert found(diagnostics, "A321") == []
+    diagnostics, _ = check(body([r"y=a x j"], ENTRIES))
+    assert [d.message for d in diagnostics if d.code == "A321"] == [
+        "equation symbol 'j' is not defined under `Symbols and units`"
+    ]
+    said, _ = check(body([r"y=a x j"], ENTRIES, "Here j is the imaginary unit."))
+    assert found(said, "A321") == []
+
+
+def test_an_unreadable_equation_does_not_silence_the_others(check, locate):
+    unreadable = r"P=\mathcal{Q}\star\unknowncommand{w_0}"
+    entries = [*ENTRIES, ("w_0", "Weight", "units"), ("P", "Power", "W")]
+    diagnostics, text = check(body([unreadable, "y=a x+b"], entries))
+    assert found(diagnostics, "A320") == []  # w_0 and P are used by the unreadable one
+    assert found(diagnostics, "A321") == [locate(text, "b\n$$")]
+
+
+def test_a_dangling_symbol_is_a322_at_the_symbol(check, locate):
+    text = body(["y=a x"], ENTRIES).replace(
+        "units\n\nAssumptions", "units\n\nw\n\nA weight\n\n## More"
+    )
+    diagnostics, full = check(text)
+    assert found(diagnostics, "A322") == [locate(full, "w\n\nA weight")]
+    (note,) = [d for d in diagnostics if d.code == "A322"]
+    assert "'w' has no unit" in note.message and "heading" in note.message
+
+
+def test_a_paragraph_that_cannot_be_a_symbol_is_a322(check, locate):
+    text = body(["y=a x"], ENTRIES).replace(
+        "units\n\nAssumptions", "units\n\nQuery heads per layer\n\nAssumptions"
+    )
+    diagnostics, full = check(text)
+    assert found(diagnostics, "A322") == [locate(full, "Query heads per layer")]
+
+
+def test_prose_after_the_block_ends_it_quietly(check):
+    prose = "Each row mixes values. Dividing by the width controls the scale."
+    text = body(["y=a x"], ENTRIES).replace(
+        "units\n\nAssumptions", f"units\n\n{prose}\n\nAssumptions"
+    )
+    diagnostics, _ = check(text)
+    assert diagnostics == []
+
+
+def test_a_short_sentence_after_the_block_ends_it_quietly(check):
+    text = body(["y=a x"], ENTRIES).replace(
+        "units\n\nAssumptions", "units\n\nThe relation holds for every input.\n\nAssumptions"
+    )
+    diagnostics, _ = check(text)
+    assert diagnostics == []

@@ -1,0 +1,287 @@
+"""Units library: reading glossary unit text, dimensions and unit expressions."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from atlas_build.units import (
+    DIMENSIONLESS,
+    Dimension,
+    UnitProblem,
+    UnitSpec,
+    parse_unit,
+)
+from atlas_build.units.vocabulary import lookup
+
+R = sp.Rational
+L, M, TIME, I_ = "[length]", "[mass]", "[time]", "[current]"
+TEMP, INFO, FLOP, TOKEN = "[temperature]", "[information]", "[flop]", "[token]"
+VOLT = Dimension({M: 1, L: 2, TIME: -3, I_: -1})
+JOULE = Dimension({M: 1, L: 2, TIME: -2})
+
+
+def spec(text: str) -> UnitSpec:
+    result = parse_unit(text)
+    assert isinstance(result, UnitSpec), f"{text!r}: {result}"
+    return result
+
+
+# (text, dimension, exact scale to the base unit of that dimension, printed form)
+UNITS = [
+    ("V", VOLT, 1, "V"),
+    ("J/K", JOULE / Dimension.base(TEMP), 1, "J/K"),
+    ("m²/(V·s)", Dimension({L: 2}) / VOLT / Dimension.base(TIME), 1, "m²/(V·s)"),
+    ("cm⁻³", Dimension({L: -3}), 10**6, "1/cm³"),
+    ("Ω·m", VOLT / Dimension.base(I_) * Dimension.base(L), 1, "Ω·m"),
+    ("eV/K", JOULE / Dimension.base(TEMP), R(1602176634, 10**28), "eV/K"),
+    ("F/m²", Dimension({I_: 2, TIME: 4, M: -1, L: -4}), 1, "F/m²"),
+    ("nm⁻³", Dimension({L: -3}), 10**27, "1/nm³"),
+    ("Ω/square", VOLT / Dimension.base(I_), 1, "Ω"),
+    ("B", Dimension.base(INFO), 8, "B"),
+    ("bytes", Dimension.base(INFO), 8, "bytes"),
+    ("KiB", Dimension.base(INFO), 8192, "KiB"),
+    ("MiB", Dimension.base(INFO), 8 * 2**20, "MiB"),
+    ("GB/s", Dimension({INFO: 1, TIME: -1}), 8 * 10**9, "GB/s"),
+    ("TB/s", Dimension({INFO: 1, TIME: -1}), 8 * 10**12, "TB/s"),
+    ("bit", Dimension.base(INFO), 1, "bit"),
+    ("bits/s", Dimension({INFO: 1, TIME: -1}), 1, "bits/s"),
+    ("FLOP", Dimension.base(FLOP), 1, "FLOP"),
+    ("FLOP/s", Dimension({FLOP: 1, TIME: -1}), 1, "FLOP/s"),
+    ("FLOPs/byte", Dimension({FLOP: 1, INFO: -1}), R(1, 8), "FLOPs/byte"),
+    ("tokens", Dimension.base(TOKEN), 1, "tokens"),
+    ("tokens/s", Dimension({TOKEN: 1, TIME: -1}), 1, "tokens/s"),
+    ("ns", Dimension.base(TIME), R(1, 10**9), "ns"),
+    ("µs", Dimension.base(TIME), R(1, 10**6), "µs"),  # MICRO SIGN
+    ("μs", Dimension.base(TIME), R(1, 10**6), "μs"),  # GREEK SMALL LETTER MU
+    ("us", Dimension.base(TIME), R(1, 10**6), "us"),
+    ("ms", Dimension.base(TIME), R(1, 1000), "ms"),
+    ("GHz", Dimension({TIME: -1}), 10**9, "GHz"),
+    ("W", Dimension({M: 1, L: 2, TIME: -3}), 1, "W"),
+    ("pJ", JOULE, R(1, 10**12), "pJ"),
+    ("S/m", Dimension({I_: 2, TIME: 3, M: -1, L: -3}), 1, "S/m"),
+    ("A/cm²", Dimension({I_: 1, L: -2}), 10**4, "A/cm²"),
+    ("°C", Dimension.base(TEMP), 1, "°C"),
+    ("K", Dimension.base(TEMP), 1, "K"),
+    ("eV", JOULE, R(1602176634, 10**28), "eV"),
+    ("bytes per token", Dimension({INFO: 1, TOKEN: -1}), 8, "bytes/token"),
+    ("1/s", Dimension({TIME: -1}), 1, "1/s"),
+    ("s⁻¹", Dimension({TIME: -1}), 1, "1/s"),
+    ("TFLOPS", Dimension({FLOP: 1, TIME: -1}), 10**12, "TFLOP/s"),
+    ("kg m/s^2", Dimension({M: 1, L: 1, TIME: -2}), 1, "kg·m/s²"),
+    ("J K^-1", JOULE / Dimension.base(TEMP), 1, "J/K"),
+    ("J/mol/K", JOULE / Dimension({TEMP: 1, "[substance]": 1}), 1, "J/(mol·K)"),
+    ("m²/V·s", Dimension({L: 2}) / VOLT / Dimension.base(TIME), 1, "m²/(V·s)"),
+    ("m^(1/2)", Dimension({L: R(1, 2)}), 1, "m^(1/2)"),
+    ("kilobytes", Dimension.base(INFO), 8000, "kilobytes"),
+    ("nanoseconds", Dimension.base(TIME), R(1, 10**9), "nanoseconds"),
+]
+
+
+@pytest.mark.parametrize(("text", "dimension", "scale", "printed"), UNITS)
+def test_unit_strings_lessons_write(
+    text: str, dimension: Dimension, scale: object, printed: str
+) -> None:
+    read = spec(text)
+    assert read.kind == "unit"
+    assert read.dimension == dimension
+    assert read.scale == scale
+    assert isinstance(read.scale, sp.Rational)  # exact, never a float
+    assert read.units is not None and read.units.format() == printed
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("dimensionless", "dimensionless"),
+        ("fraction", "dimensionless"),
+        ("ratio", "dimensionless"),
+        ("count", "count"),
+        ("counts", "count"),
+        ("elements", "count"),
+        ("%", "dimensionless"),
+    ],
+)
+def test_dimensionless_and_count_words(text: str, kind: str) -> None:
+    read = spec(text)
+    assert read.kind == kind
+    assert read.dimension == DIMENSIONLESS
+
+
+def test_percent_is_a_hundredth() -> None:
+    assert spec("%").scale == R(1, 100)
+
+
+def scale(text: str) -> sp.Expr:
+    value = spec(text).scale
+    assert value is not None
+    return value
+
+
+def test_prefixes_decimal_and_binary_differ() -> None:
+    assert scale("KiB") == 1024 * scale("B")
+    assert scale("kB") == 1000 * scale("B")
+    assert scale("GiB") / scale("GB") == R(2**30, 10**9)
+    assert scale("Gbit") == 10**9
+    assert str(spec("Gbps").units) == "Gbit/s"
+
+
+def test_electron_volt_is_exact() -> None:
+    assert spec("eV").scale == R("1.602176634e-19")
+    assert spec("meV").scale == R("1.602176634e-22")
+
+
+def test_celsius_carries_its_offset() -> None:
+    assert spec("°C").offset == R(27315, 100)
+    assert spec("K").offset == 0
+    assert spec("°C/W").offset == 0  # an offset unit inside a compound is a difference
+
+
+@pytest.mark.parametrize(
+    ("text", "base", "power", "printed"),
+    [
+        ("value units", "value", 1, "value units"),
+        ("score units", "score", 1, "score units"),
+        ("squared score units", "score", 2, "score units²"),
+        ("coordinates", "coordinate", 1, "coordinates"),
+        ("nats", "nat", 1, "nats"),
+        ("logits", "logit", 1, "logits"),
+        ("products", "product", 1, "products"),
+    ],
+)
+def test_abstract_units_are_named_dimensions_of_the_lesson(
+    text: str, base: str, power: int, printed: str
+) -> None:
+    read = spec(text)
+    assert read.kind == "abstract"
+    assert read.dimension == Dimension({base: power})
+    assert read.dimension is not None and read.dimension.abstract == (base,)
+    assert read.units is not None and read.units.format() == printed
+
+
+def test_abstract_units_never_collide_with_physical_ones() -> None:
+    assert spec("length units").dimension != Dimension.base(L)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "shape", "remark"),
+    [
+        ("real T × d array", "unspecified", ("T", "d"), None),
+        ("real T\\_q × d\\_k array", "unspecified", ("T_q", "d_k"), None),
+        ("real T_k × d_v array", "unspecified", ("T_k", "d_v"), None),
+        ("dimensionless T_q × T_k array", "dimensionless", ("T_q", "T_k"), None),
+        ("dimensionless d_k-coordinate vectors", "dimensionless", ("d_k",), None),
+        ("dimensionless score array", "dimensionless", None, "score"),
+        ("dimensionless score", "dimensionless", None, "score"),
+        ("V array", "unit", None, None),
+    ],
+)
+def test_shape_notes_are_shapes_not_units(
+    text: str, kind: str, shape: tuple[str, ...] | None, remark: str | None
+) -> None:
+    read = spec(text)
+    assert (read.kind, read.shape, read.remark) == (kind, shape, remark)
+    if kind == "unspecified":
+        assert read.units is None and read.dimension is None
+    if kind == "dimensionless":
+        assert read.dimension == DIMENSIONLESS
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "remark"),
+    [
+        ("nm⁻³ (convert to cm⁻³ if required)", "1/nm³", "convert to cm⁻³ if required"),
+        ("V (at 300 K)", "V", "at 300 K"),
+        ("dimensionless, between 0 and 1", "dimensionless", "between 0 and 1"),
+        ("s; measured", "s", "measured"),
+        ("counts (positions)", "dimensionless", "positions"),
+    ],
+)
+def test_trailing_remarks_are_kept_apart(text: str, unit: str, remark: str) -> None:
+    read = spec(text)
+    assert read.units is not None and read.units.format() == unit
+    assert read.remark == remark
+
+
+def test_parentheses_without_a_space_are_part_of_the_unit() -> None:
+    read = spec("m²/(V·s)")
+    assert read.remark is None
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "column"),
+    [
+        ("KB", "ambiguous", 0),
+        ("dB", "logarithmic", 0),
+        ("V/(m", "ends too early", 4),
+        ("kg·m/s^^2", "exponent", 7),
+        ("m^x", "exponent", 2),
+        ("m^1000", "too large", 2),
+        ("V bogus", "unknown unit 'bogus'", 2),
+        ("V (at 300 K) junk", "unknown unit 'at'", 3),
+        ("", "no unit", 0),
+        ("V # comment", "unexpected '#'", 2),
+    ],
+)
+def test_unreadable_units_are_problems_with_a_column(text: str, message: str, column: int) -> None:
+    result = parse_unit(text)
+    assert isinstance(result, UnitProblem), result
+    assert message in result.message
+    assert result.column == column
+
+
+def test_a_number_factor_scales_a_glossary_unit() -> None:
+    assert spec("3 V").scale == 3
+    assert spec("0.5 ms").scale == R(1, 2000)
+
+
+def test_problem_columns_count_markdown_escapes() -> None:
+    text = "\\%/bogus"  # the escaped `%` is one character once read
+    result = parse_unit(text)
+    assert isinstance(result, UnitProblem)
+    assert text[result.column :] == "bogus"
+
+
+def test_overlong_and_deep_input_is_refused_not_crashed() -> None:
+    assert isinstance(parse_unit("m·" * 300 + "m"), UnitProblem)
+    assert isinstance(parse_unit("(" * 20 + "m" + ")" * 20), UnitProblem)
+    assert isinstance(parse_unit("m" * 500), UnitProblem)
+
+
+@pytest.mark.parametrize("word", ["nats", "a", "in", "at", "is", "layers", "heads", "mu", "sq2"])
+def test_vocabulary_is_closed(word: str) -> None:
+    assert lookup(word) is None or word == "sq2"
+    assert lookup("sq2") is None
+
+
+def test_dimension_algebra() -> None:
+    length, time = Dimension.base(L), Dimension.base(TIME)
+    speed = length / time
+    assert speed * time == length
+    assert (speed**2) ** R(1, 2) == speed
+    assert speed**0 == DIMENSIONLESS
+    assert hash(speed) == hash(Dimension({L: 1, TIME: -1}))
+    assert {speed: 1}[Dimension({TIME: -1, L: 1})] == 1
+    assert speed != length
+    assert str(VOLT) == "kg·m²/(s³·A)"
+    assert str(Dimension({"score": 2})) == "score²"
+    with pytest.raises(AttributeError):
+        speed._key = ()
+    with pytest.raises(TypeError):
+        length ** "2"
+    with pytest.raises(TypeError):
+        length**0.5
+
+
+def test_unit_products_cancel_by_unit_not_by_spelling() -> None:
+    bytes_ = spec("bytes").units
+    byte = spec("B").units
+    token = spec("tokens").units
+    assert bytes_ is not None and byte is not None and token is not None
+    assert (bytes_ / byte).format() == "dimensionless"
+    assert (bytes_ / token * token).format() == "bytes"
+    joule, electron_volt = spec("J").units, spec("eV").units
+    assert joule is not None and electron_volt is not None
+    assert (joule / electron_volt).format() == "J/eV"  # same dimension, kept apart
+    assert (joule / electron_volt).dimension == DIMENSIONLESS
+    assert (joule / electron_volt).scale == 1 / R("1.602176634e-19")

@@ -1,0 +1,158 @@
+"""Quantities in prose, exact numbers and conversions."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+
+from atlas_build.units import (
+    UnitError,
+    convert,
+    exact,
+    find_quantities,
+    parse_number,
+    same_dimension,
+    to_base,
+)
+
+R = sp.Rational
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("a 128 KiB tile", 128, "KiB"),
+        ("streams at 3.35 TB/s from HBM", R(335, 100), "TB/s"),
+        ("a forward bias of 0.7 V.", R(7, 10), "V"),
+        ("(32 MiB)", 32, "MiB"),
+        ("takes 2.1 ms, then", R(21, 10), "ms"),
+        ("at 300 K the", 300, "K"),
+        ("a 1.5 GHz clock", R(3, 2), "GHz"),
+        ("V_T is 25.9 mV", R(259, 10), "mV"),
+        ("doped to 10¹⁶ cm⁻³ on", 10**16, "cm⁻³"),
+        ("about 6.02×10²³ mol", R(602, 100) * 10**23, "mol"),
+        ("1e-3 s", R(1, 1000), "s"),
+        ("−0.75 V", R(-3, 4), "V"),
+        ("1,024 B", 1024, "B"),
+        ("2.1ms", R(21, 10), "ms"),
+        ("50% of", 50, "%"),
+        ("at 25 °C", 25, "°C"),
+        ("64 bytes per token", 64, "bytes per token"),
+        ("989 TFLOPS peak", 989, "TFLOPS"),
+        ("a 4 µs pulse", 4, "µs"),
+    ],
+)
+def test_a_unit_after_a_number_is_found_with_its_span(text: str, value: object, unit: str) -> None:
+    (quantity,) = find_quantities(text)
+    assert quantity.value == value
+    assert quantity.unit_text == unit
+    assert text[quantity.unit_start : quantity.end] == unit
+    assert text[quantity.start : quantity.end].startswith(quantity.number_text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "5 layers",
+        "3 heads",
+        "2 ways",
+        "4 is the answer",
+        "slot5 ms",
+        "a 7B model",
+        "300K tokens",
+        "2 elements",
+        "4 counts",
+        "T = 4096 T",
+        "at 3 pm",
+        "x^2 m",
+        "d_k 64",
+        "5 nats",
+        "scores [0,ln3]",
+    ],
+)
+def test_words_that_are_not_units_are_not_taken(text: str) -> None:
+    assert find_quantities(text) == []
+
+
+def test_several_quantities_in_order() -> None:
+    text = "A 32 MB buffer is not 32 MiB; 0.0259 V equals 25.9 mV."
+    found = find_quantities(text)
+    assert [q.unit_text for q in found] == ["MB", "MiB", "V", "mV"]
+    quoted, computed, volts, millivolts = found
+    assert to_base(quoted.value, quoted.units) != to_base(computed.value, computed.units)
+    assert to_base(quoted.value, quoted.units) == 8 * 32 * 10**6
+    assert to_base(computed.value, computed.units) == 8 * 32 * 2**20
+    assert to_base(volts.value, volts.units) == to_base(millivolts.value, millivolts.units)
+
+
+def test_conversion_is_exact() -> None:
+    assert convert(32, "MB", "B") == 32_000_000
+    assert convert(32, "MiB", "B") == 33_554_432
+    assert convert(32, "MiB", "bytes") != convert(32, "MB", "bytes")
+    assert convert(1, "KiB", "kB") == R(128, 125)
+    assert convert(2, "µs", "ns") == 2000
+    assert convert(1, "eV", "J") == R("1.602176634e-19")
+    assert convert("25.9", "mV", "V") == R(259, 10000)
+    assert convert(Fraction(1, 3), "h", "min") == 20
+    assert convert(3.35, "TB/s", "GB/s") == 3350
+    assert convert(1, "bytes per token", "bit/token") == 8
+
+
+def test_temperatures_shift_their_zero() -> None:
+    assert convert(25, "°C", "K") == R(29815, 100)
+    assert convert(300, "K", "°C") == R(2685, 100)
+    assert to_base(0, "°C") == R(27315, 100)
+    assert convert(212, "°F", "°C") == 100
+
+
+def test_same_dimension() -> None:
+    assert same_dimension("MB", "MiB")
+    assert same_dimension("J", "eV")
+    assert same_dimension("V", "J/C")
+    assert not same_dimension("MB", "s")
+    assert not same_dimension("FLOP", "tokens")
+    assert not same_dimension("score units", "value units")
+
+
+def test_conversion_errors() -> None:
+    with pytest.raises(UnitError, match="cannot convert"):
+        convert(1, "MB", "s")
+    with pytest.raises(UnitError, match="cannot read"):
+        convert(1, "KB", "B")
+    with pytest.raises(UnitError, match="gives no unit"):
+        to_base(1, "real T × d array")
+    with pytest.raises(UnitError, match="not a number"):
+        exact("__import__('os')")
+    with pytest.raises(UnitError, match="finite"):
+        exact(float("inf"))
+    with pytest.raises(UnitError):
+        exact(sp.Symbol("x"))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("0.0259", R(259, 10000)),
+        ("1,234.5", R(12345, 10)),
+        ("−2", -2),
+        ("1.5e-3", R(3, 2000)),
+        ("2¹⁰", 1024),
+        ("10⁻³", R(1, 1000)),
+        ("3×10^8", 3 * 10**8),
+        ("0.1", R(1, 10)),
+    ],
+)
+def test_numbers_read_exactly(text: str, value: object) -> None:
+    assert parse_number(text) == value
+
+
+@pytest.mark.parametrize("text", ["1e99999", "10^{100000}", "abc", "1.2.3", "0⁻¹", ""])
+def test_numbers_out_of_bounds_or_malformed(text: str) -> None:
+    assert parse_number(text) is None
+
+
+def test_float_values_use_their_shortest_decimal() -> None:
+    assert exact(0.1) == R(1, 10)
+    assert exact(Fraction(2, 3)) == R(2, 3)
