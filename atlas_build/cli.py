@@ -7,11 +7,13 @@ produce a Python traceback: anything unexpected prints one line and exits 2.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from atlas_build import __version__, load, pipeline
+from atlas_build import __version__, budget, load, pipeline
 from atlas_build import cache as caching
 from atlas_build.report import FORMATS, Report, render
 
@@ -80,6 +82,38 @@ def _add_check_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-q", "--quiet", action="store_true", help="no progress bar, even on a terminal"
     )
+    limits = parser.add_argument_group("budgets (docs/reliability.md)")
+    limits.add_argument(
+        "--memory-budget",
+        type=_byte_size,
+        default=budget.DEFAULT_MEMORY,
+        metavar="SIZE",
+        help="working memory one claim, figure or equation may allocate (default 1GiB)",
+    )
+    limits.add_argument(
+        "--lesson-time",
+        type=_seconds,
+        default=budget.DEFAULT_LESSON_SECONDS,
+        metavar="SECONDS",
+        help="time the claims of one lesson may take together (default 120)",
+    )
+    limits.add_argument(
+        "--run-time",
+        type=_seconds,
+        default=budget.DEFAULT_RUN_SECONDS,
+        metavar="SECONDS",
+        help="time the claims of the whole run may take together (default 1800)",
+    )
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 7 * 24 * 3600:  # NaN fails this too
+        raise argparse.ArgumentTypeError("seconds must be between 0 and one week")
+    return value
 
 
 def _jobs(text: str) -> int:
@@ -99,6 +133,7 @@ def _options(args: argparse.Namespace) -> pipeline.Options:
         max_bytes=args.max_bytes,
         jobs=args.jobs or pipeline.default_jobs(),
         cache_dir=None if args.no_cache else (args.cache_dir or caching.default_dir()),
+        budget=budget.Budget(args.memory_budget, args.lesson_time, args.run_time),
     )
 
 
@@ -160,7 +195,9 @@ def _build(args: argparse.Namespace, out: Path) -> int:
     from atlas_build import outputs
     from atlas_build.site import cli as site_cli
 
-    after = functools.partial(outputs.make, site=not getattr(args, "no_site", False))
+    after = functools.partial(
+        outputs.make, site=not getattr(args, "no_site", False), allow_errors=args.allow_errors
+    )
     report, checked = _check(args, after)
     sys.stderr.write(render(report, "text", verbose=False))
     status = report.exit_code()
@@ -373,11 +410,37 @@ def _authoring_error() -> type[Exception]:
     return AuthoringError
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP: unwinds like Ctrl-C, so temporary folders and children go too."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated(signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # Lesson text can hold lone surrogates (escaped in JSON); print them escaped, never crash.
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGTERM", "SIGHUP"):
+            if hasattr(signal, name):
+                number = getattr(signal, name)
+                previous[number] = signal.signal(number, _terminate)
+    try:
+        return _main(argv)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
@@ -389,6 +452,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("atlas-build: interrupted", file=sys.stderr)
         return 130
+    except Terminated as stopped:
+        print(f"atlas-build: stopped by signal {stopped.signum}", file=sys.stderr)
+        return 128 + stopped.signum
     except BrokenPipeError:
         return EXIT_OK
     except Exception as error:  # the promise: one line, exit 2, never a traceback

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from atlas_build import pipeline
+from atlas_build.diagnostics import Severity
 
 if TYPE_CHECKING:
     from atlas_build.authoring.emit import Rendered
@@ -27,8 +28,17 @@ class Made:
 
 
 def make(
-    checked: pipeline.Checked, slugs: frozenset[str], options: pipeline.Options, site: bool
+    checked: pipeline.Checked,
+    slugs: frozenset[str],
+    options: pipeline.Options,
+    site: bool,
+    allow_errors: bool = False,
 ) -> Made:
+    """The lesson's record and page. A lesson with errors gets no page unless the build
+    publishes errors (`--allow-errors`): the site would not be built anyway, and rendering
+    work (figures above all) is only ever done for what `check` accepted or the user asked
+    for. A page that fails here is left to the site stage, which renders it again and
+    reports the failure as a finding of that lesson."""
     from atlas_build import paths
     from atlas_build.authoring import emit
 
@@ -39,8 +49,11 @@ def make(
     made.emitted = emit.render(
         record, source.data, lesson, paths.publish_slug(source.slug, record.id)
     )
-    if site:
+    if site and (allow_errors or not checked.report.count(Severity.ERROR)):
         from atlas_build.site import docs
 
-        made.page = docs.render_page(checked, slugs, options)
+        try:
+            made.page = docs.render_page(checked, slugs, options)
+        except Exception:  # reported by the site stage, which renders it again
+            made.page = None
     return made

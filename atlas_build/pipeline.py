@@ -14,12 +14,13 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from atlas_build import cache as caching
 from atlas_build import load
+from atlas_build.budget import Budget
 from atlas_build.diagnostics import Diagnostic
 from atlas_build.report import RecordReport, Report
 from atlas_build.source import Source
@@ -40,6 +41,7 @@ class Options:
     max_bytes: int = load.DEFAULT_MAX_BYTES
     jobs: int = 1
     cache_dir: str | None = None  # None: no cache (library default); the CLI passes one
+    budget: Budget = field(default_factory=Budget)
 
 
 @dataclass
@@ -112,7 +114,12 @@ def check_one(
         if source.claims_path:
             store = caching.Cache(options.cache_dir)
             evaluation = claims.evaluate(
-                source.claims_path, record.id, model, source.locator, cache=store
+                source.claims_path,
+                record.id,
+                model,
+                source.locator,
+                cache=store,
+                budget=options.budget,
             )
             diagnostics.extend(evaluation.diagnostics)
     identifier = record.id if record else _raw_id(source)
@@ -168,7 +175,14 @@ def _lesson_key(prepared: _Prepared, context: str, options: Options) -> str:
         load.display(prepared.found.path),
         str(prepared.extra.get("file")),
         str(prepared.extra.get("claims")),
-        json.dumps([options.require_record_hash, options.max_bytes]),
+        json.dumps(
+            [
+                options.require_record_hash,
+                options.max_bytes,
+                options.budget.memory_bytes,
+                options.budget.lesson_seconds,
+            ]
+        ),
     )
 
 
@@ -186,6 +200,7 @@ def check(
     pages and records without reading and parsing every lesson a second time.
     """
     found = load.discover(paths)
+    options = replace(options, budget=options.budget.started())
     store = caching.Cache(options.cache_dir)
     prepared = [_prepare(item, options, store) for item in found]
     known = frozenset(p.lesson_id for p in prepared if p.lesson_id)
@@ -210,7 +225,7 @@ def check(
     for index, (record_report, seconds, made) in zip(pending, outcomes, strict=True):
         results[index] = Checked(prepared[index].found, record_report, seconds, made=made)
         key = prepared[index].key
-        if key is not None and not record_report.internal_error:
+        if key is not None and _cacheable(record_report):
             store.put("lesson", key, _report_to_json(record_report, seconds))
         done += 1
         if progress:
@@ -219,6 +234,12 @@ def check(
     report = Report([item.report for item in checked], strict=options.strict)
     report.timings = {item.report.path: item.seconds for item in checked}
     return report, checked
+
+
+def _cacheable(report: RecordReport) -> bool:
+    """Reports that depend only on the inputs: not an internal error, and no claim cut off
+    by a time limit (with more time, or a quieter machine, it may pass)."""
+    return not report.internal_error and not any(d.code == "A405" for d in report.diagnostics)
 
 
 def _execute(tasks: list[_Task], jobs: int) -> Iterator[tuple[RecordReport, float, object]]:

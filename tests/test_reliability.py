@@ -112,6 +112,37 @@ def test_sigkill_mid_build_loses_nothing(project: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_mid_build_cleans_up_like_ctrl_c(project: Path, signum: int) -> None:
+    """SIGTERM (what CI runners and `timeout` send) left a `.site.new-*` folder behind."""
+    assert build(project).wait(timeout=300) == 0
+    site_before = tree_digest(project / "site")
+    process = build(project, "--no-cache")
+    deadline = time.monotonic() + 120
+    while not list(project.glob(".site.new-*")) and time.monotonic() < deadline:
+        assert process.poll() is None, "the build finished before it staged a site"
+        time.sleep(0.05)
+    os.kill(process.pid, signum)
+    assert process.wait(timeout=60) == 128 + signum
+    stderr = process.stderr.read().decode() if process.stderr else ""
+    assert f"stopped by signal {signum}" in stderr and "Traceback" not in stderr
+    time.sleep(1.0)
+    assert list(project.glob(".site.*")) == []
+    assert tree_digest(project / "site") == site_before
+    assert leftovers(project) == []
+
+
+def test_site_follows_the_umask(project: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        assert build(project, "--no-cache").wait(timeout=300) == 0
+    finally:
+        os.umask(old)
+    assert (project / "site").stat().st_mode & 0o777 == 0o755
+    assert (project / "site" / "index.html").stat().st_mode & 0o777 == 0o644
+
+
+@pytest.mark.slow
 def test_two_builds_at_once_both_finish_correctly(project: Path) -> None:
     first, second = build(project), build(project)
     assert first.wait(timeout=600) == 0

@@ -227,3 +227,120 @@ def test_report_filters_by_status(page: Page) -> None:
     )
     assert everything > len(visible)
     page.shot("report")
+
+
+MARK = "document.documentElement.dataset.pwned"
+
+
+def _payload(field: str, *, short: bool = False) -> str:
+    """Markup that sets a marker (or opens a dialog) if any page renders it as HTML."""
+    image = f'"><img src=x onerror="{MARK}=\'{field}\'">'
+    if short:  # fields limited to 100 characters
+        return image
+    return image + f"<script>{MARK}='{field}'</script><svg onload=alert('{field}')></svg>"
+
+
+def _hostile_content(root: Path) -> Path:
+    """content/ plus a lesson with a payload in every metadata field, and a lesson whose
+    folder name and invalid id carry one (published with --allow-errors)."""
+    import shutil
+
+    import yaml
+
+    content = root / "content"
+    shutil.copytree(REPO / "content", content)
+    text = (REPO / "content" / "kv-cache" / "lesson.md").read_text("utf-8")
+    _, head, body = text.split("---\n", 2)
+    meta = yaml.safe_load(head)
+    for field in ("description", "topic", "author", "series", "status", "category", "format"):
+        short = field in ("category", "format", "topic", "status", "series")
+        meta[field] = f"hostilemarker {field} {_payload(field, short=short)}"
+    meta["title"] = f"hostilemarker {_payload('title')}"
+    meta["license"] = f"L {_payload('license')}"
+    meta["evidenceScope"] = f"Scope {_payload('evidenceScope')}"
+    meta["id"] = "atlas-lesson-hostile"
+    meta["related"] = []
+    meta["citations"][0]["title"] = f"Cited {_payload('citation')}"
+    body = body.replace("# Key-value cache", "# Key-value cache \\<b>hostilemarker\\</b>", 1)
+    lesson = content / "hostile" / "lesson.md"
+    lesson.parent.mkdir()
+    lesson.write_text("---\n" + yaml.safe_dump(meta, allow_unicode=True) + "---\n" + body)
+    (content / "hostile" / "claims.yaml").write_text(
+        (REPO / "content" / "kv-cache" / "claims.yaml")
+        .read_text("utf-8")
+        .replace("atlas-lesson-kv-cache", "atlas-lesson-hostile")
+    )
+    odd = content / f"odd<img src=x onerror=\"{MARK}='folder'\">"
+    odd.mkdir()
+    meta["id"] = f"<img src=x onerror=\"{MARK}='id'\">"
+    meta["title"] = "second hostile lesson"
+    (odd / "lesson.md").write_text("---\n" + yaml.safe_dump(meta) + "---\n" + body)
+    return content
+
+
+@pytest.fixture(scope="module")
+def hostile_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    _require_browser()
+    root = tmp_path_factory.mktemp("hostile")
+    content = _hostile_content(root)
+    report, checked = pipeline.check([str(content)], pipeline.Options())
+    status = build.build_site(
+        report,
+        checked,
+        docs_dir=root / "docs",
+        site_dir=root / "site",
+        allow_errors=True,
+        config=REPO / "mkdocs.yml",
+    )
+    assert status == 0
+    handler = functools.partial(_Quiet, directory=str(root / "site"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _inert(tab: Any, dialogs: list[str]) -> None:
+    tab.wait_for_timeout(300)
+    assert tab.evaluate(f"() => {MARK} || null") is None
+    assert dialogs == []
+    assert tab.locator("img[src='x']").count() == 0
+
+
+def test_metadata_payloads_stay_text(browser: Any, hostile_url: str) -> None:
+    tab = browser.new_page(viewport={"width": 1280, "height": 900})
+    dialogs: list[str] = []
+    tab.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    try:
+        tab.goto(hostile_url + "lessons/hostile/", wait_until="load")
+        _inert(tab, dialogs)
+        assert "hostilemarker" in tab.title() and "<img" in tab.title()
+        assert "<img src=x" in tab.locator("dl.atlas-meta").inner_text()
+        assert 'Cited "><img' in tab.locator("ol.atlas-citations").inner_text()
+        for path in ("", "topics/", "report/"):
+            tab.goto(hostile_url + path, wait_until="load")
+            _inert(tab, dialogs)
+        tab.goto(hostile_url + "report/", wait_until="load")
+        assert "odd<img" in tab.locator(".atlas-report").inner_text()
+        tab.goto(hostile_url, wait_until="load")
+        topic = tab.locator("a[href^='topics/hostilemarker']").first.get_attribute("href")
+        tab.goto(hostile_url + str(topic), wait_until="load")
+        _inert(tab, dialogs)
+        assert "hostilemarker topic" in tab.locator("h1").inner_text()
+        tab.click(".md-search__input")
+        tab.wait_for_function(
+            "() => (document.querySelector('.md-search-result__meta') || {}).textContent"
+            " === 'Type to start searching'",
+            timeout=15000,
+        )
+        tab.keyboard.type("hostilemarker")
+        tab.wait_for_selector(".md-search-result__item", timeout=15000)
+        _inert(tab, dialogs)
+        results = " ".join(tab.locator(".md-search-result__item").all_inner_texts())
+        assert "hostilemarker" in results
+        tab.screenshot(path=str(SCREENSHOTS / "hostile-search.png"))
+    finally:
+        tab.close()

@@ -361,3 +361,21 @@ def test_cold_and_warm_builds_write_identical_records_and_docs(tmp_path: Path, r
         outputs_seen.append((_tree(out / "records"), _tree(out / "docs")))
     assert outputs_seen[0] == outputs_seen[1] == outputs_seen[2]
     assert len(outputs_seen[0][0]) == 2
+
+
+def test_broken_link_is_reported_at_the_lesson_line(tmp_path: Path) -> None:
+    """Links that pass `check` but break in the built site (a raw `<img>` to a missing file)
+    are reported where the author wrote them, not at site/.../index.html."""
+    import io
+
+    body = '# Fine\n\nText.\n\nA picture: <img src="missing.png" alt="x">\n'
+    inputs = _small_site(tmp_path, body)
+    stream = io.StringIO()
+    assert _build(tmp_path, inputs, stream=stream) == 1
+    lesson = tmp_path / "content" / "fine" / "lesson.md"
+    text = lesson.read_text(encoding="utf-8")
+    index = text.index("missing.png")
+    line = text.count("\n", 0, index) + 1
+    column = index - text.rfind("\n", 0, index)
+    expected = f"{os.path.relpath(lesson)}:{line}:{column}: error A504 broken link missing.png"
+    assert expected in stream.getvalue(), stream.getvalue()

@@ -109,3 +109,24 @@ def test_temperature_figure_needs_two_temperatures(tmp_path: Path) -> None:
     temperature = [f for f in found if "-temperature-" in f.name]
     assert len(temperature) == 1 and temperature[0].claim_ids == ("one-temperature", "sharper")
     assert "temperatures 0.5, 1" in temperature[0].caption
+
+
+def test_figures_are_bounded_and_never_raise(tmp_path: Path) -> None:
+    """A block of 8,000 slots took 1.8 GB and ended in MemoryError; a huge integer in the
+    documents overflowed. Both now skip their figure with a message."""
+    claims = tmp_path / "claims.yaml"
+    claims.write_text(
+        "claims:\n"
+        "  - id: wide\n    kind: packed_mask\n"
+        "    params: {docs: [[1, 2, 3]], block_size: 8000, query: 1}\n"
+        "  - id: overflow\n    kind: loss_mask\n"
+        f"    params: {{docs: [[1, {10**30}]], block_size: 4}}\n"
+        "  - id: many\n    kind: softmax_mixture\n"
+        f"    params: {{scores: {list(range(65))}, values: {list(range(65))}}}\n",
+        encoding="utf-8",
+    )
+    found, messages = figures.lesson_figures(str(claims), [], "figure")
+    assert found == []
+    assert len(messages) == 3
+    assert "8000 slots is more than a mask figure shows (64)" in messages[0]
+    assert "more than 64 scores" in " ".join(messages)

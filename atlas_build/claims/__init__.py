@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from atlas_build.budget import Budget
 from atlas_build.cache import Cache
 from atlas_build.claims import codes, file, kinds  # noqa: F401  (kinds register themselves)
 from atlas_build.claims.registry import Outcome
@@ -36,6 +37,7 @@ def evaluate(
     locator: Locator,
     *,
     cache: Cache | None = None,
+    budget: Budget | None = None,
 ) -> Evaluation:
     claims_file, problems = file.read(claims_path)
     evaluation = Evaluation(diagnostics=list(problems))
@@ -51,7 +53,7 @@ def evaluate(
             )
         )
         return evaluation
-    runner = LessonClaims(claims_file, lesson, locator, cache)
+    runner = LessonClaims(claims_file, lesson, locator, cache, budget or Budget().started())
     evaluation.results = runner.run()
     for result in evaluation.results:
         evaluation.diagnostics.extend(result.diagnostics)

@@ -17,6 +17,10 @@ from functools import lru_cache
 from atlas_build.claims import numbers
 
 SLOT = "\x00"
+MAX_QUOTE = 4000
+CANDIDATES = 12
+DIFF_WORK = 1_000_000  # characters compared per candidate, so at most ~12 M per lost quote
+_WORD = re.compile(r"\w+")
 _SPACE = re.compile(r"\s+")
 _RUNS = re.compile(r"(\s+)|\S+")
 
@@ -96,18 +100,34 @@ def occurrences(quote: str, content: Skeleton) -> tuple[list[numbers.Item], list
 
 
 def nearest(quote: str, content: str) -> int | None:
-    """Offset of the paragraph most like the quote, to point at a reworded statement."""
-    best, best_ratio = None, 0.0
+    """Offset of the paragraph most like the quote, to point at a reworded statement.
+
+    Every paragraph is first scored by the share of the quote's words it uses (one pass over
+    the content, whatever its shape); only the few best, and only those of about the quote's
+    size, are then compared character by character, so a 300,000-character line can no
+    longer make this take minutes (a character diff against it did).
+    """
+    quote = quote[:MAX_QUOTE]
+    wanted = {word.casefold() for word in _WORD.findall(quote)}
+    if not wanted:
+        return None
+    scored: list[tuple[float, int, int, str]] = []
     offset = 0
     for paragraph in content.split("\n"):
         if paragraph.strip():
-            matcher = difflib.SequenceMatcher(None, quote, paragraph, autojunk=False)
-            shared = sum(block.size for block in matcher.get_matching_blocks())
-            ratio = shared / max(len(quote), 1)
-            if ratio > best_ratio:
-                best, best_ratio = offset, ratio
+            words = {word.casefold() for word in _WORD.findall(paragraph)}
+            share = len(wanted & words) / len(wanted)
+            scored.append((-share, abs(len(paragraph) - len(quote)), offset, paragraph))
         offset += len(paragraph) + 1
-    return best if best_ratio >= 0.6 else None
+    best, best_score = None, 0.0
+    for negative_share, _, start, paragraph in sorted(scored)[:CANDIDATES]:
+        score = -negative_share
+        if len(paragraph) <= 4 * len(quote) + 400 and len(paragraph) * len(quote) <= DIFF_WORK:
+            matcher = difflib.SequenceMatcher(None, quote, paragraph, autojunk=False)
+            score = sum(block.size for block in matcher.get_matching_blocks()) / len(quote)
+        if score > best_score:
+            best, best_score = start, score
+    return best if best_score >= 0.6 else None
 
 
 _HEDGE = re.compile(r"(?:about|approximately|roughly|around|nearly|almost|≈|~)\s*$", re.IGNORECASE)

@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from atlas_build.budget import MemoryBudgetExceeded, need
 from atlas_build.lesson.model import Lesson, Math
 
 DEFAULT_TIMEOUT = 10.0
@@ -73,6 +74,14 @@ class Context:
     claim_id: str
     occurrence_texts: list[str]
     resolve: Callable[[str], Outcome]
+    memory_bytes: int = 1 << 30  # the claim's memory budget (atlas_build.budget)
+
+    def reserve(self, estimate: float, what: str) -> None:
+        """Refuse, before allocating, a step whose memory estimate exceeds the budget."""
+        try:
+            need(self.memory_bytes, estimate, what)
+        except MemoryBudgetExceeded as error:
+            raise ClaimError(str(error)) from None
 
     def equation(self, index: int) -> Math:
         equations = self.lesson.display_math

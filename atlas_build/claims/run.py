@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
+from atlas_build import engine
+from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.claims import anchors, codec, codes, numbers
 from atlas_build.claims.compare import compare, parse_tolerance, show
@@ -85,9 +89,16 @@ class LessonClaims:
     """Runs one lesson's claims file; claims may reference each other's quantities."""
 
     def __init__(
-        self, claims: ClaimsFile, lesson: Lesson, locator: Locator, cache: Cache | None = None
+        self,
+        claims: ClaimsFile,
+        lesson: Lesson,
+        locator: Locator,
+        cache: Cache | None = None,
+        budget: Budget | None = None,
     ) -> None:
         self.cache = cache or Cache(None)
+        self.budget = (budget or Budget()).started()
+        self.lesson_deadline = time.monotonic() + self.budget.lesson_seconds
         self.file = claims
         self.lesson = lesson
         self.locator = locator
@@ -130,7 +141,7 @@ class LessonClaims:
             resolved.append(other)
             return self.outcome(other)
 
-        context = Context(self.lesson, claim_id, texts, resolve)
+        context = Context(self.lesson, claim_id, texts, resolve, self.budget.memory_bytes)
         key = self._key(spec["kind"], params, texts)
         payload = self.cache.get("claim", key) if kind.cacheable else None
         placed = self._placed(payload) if payload is not None else None
@@ -138,12 +149,14 @@ class LessonClaims:
             self.outcomes[claim_id] = placed
             return placed
         self._running.append(claim_id)
+        limits = engine.set_size_limits(max_bytes=self.budget.memory_bytes)
         try:
             result = kind.run(params, context)
         except Exception as error:
             self.outcomes[claim_id] = error
             raise
         finally:
+            engine.set_size_limits(max_bytes=limits.max_bytes, max_flops=limits.max_flops)
             self._running.pop()
         portable = self._portable(result) if kind.cacheable and not resolved else None
         if portable is not None:  # what reads other claims is not content-addressed
@@ -240,7 +253,10 @@ class LessonClaims:
         quote_items, found = self._occurrences(spec)
         if found:
             result.location = self.locator.content(found[0].start)
-        seconds = float(spec.get("timeout", self.timeout))
+        seconds, spent, capped = self._allowance(float(spec.get("timeout", self.timeout)))
+        if spent:
+            result.diagnostics.append(at(codes.TIMEOUT, result.location or claim_at, spent))
+            return self._finish(result, "error")
         if spec.get("quote") and not found:
             self._lost(spec, pointer, found, result)
             return self._finish(result, "fail")
@@ -251,7 +267,7 @@ class LessonClaims:
         try:
             outcome, result.seconds = timed(lambda: self.outcome(claim_id), seconds)
         except ClaimTimeout as error:
-            fail(codes.TIMEOUT, result.location or claim_at, str(error))
+            fail(codes.TIMEOUT, result.location or claim_at, capped or str(error))
             return self._finish(result, "error")
         except LatexError as error:
             fail(codes.LATEX, claim_at, f"{error.message} [{error.code}]")
@@ -276,6 +292,35 @@ class LessonClaims:
         failing = any(d.code in FAILING for d in result.diagnostics)
         erroring = any(d.severity is Severity.ERROR for d in result.diagnostics)
         return self._finish(result, "fail" if failing else "error" if erroring else "pass")
+
+    def _allowance(self, own: float) -> tuple[float, str, str]:
+        """Seconds this claim may run (its own timeout, capped by what is left of the
+        lesson's and the run's budgets), why it may not run at all, and what to say if it
+        is stopped by a budget rather than by its own timeout."""
+        now = time.monotonic()
+        lesson = (self.lesson_deadline - now, "lesson", self.budget.lesson_seconds, "lesson")
+        run = ((self.budget.run_deadline or math.inf) - now, "run", self.budget.run_seconds, "run")
+        for left, scope, total, flag in (lesson, run):
+            if left <= 0:
+                return (
+                    0.0,
+                    (
+                        f"not run: the claims of this {scope} used their time budget of "
+                        f"{total:g} s (--{flag}-time)"
+                    ),
+                    "",
+                )
+        left, scope, total, flag = min(lesson, run)
+        if left >= own:
+            return own, "", ""
+        return (
+            left,
+            "",
+            (
+                f"stopped after {left:.3g} s, when the claims of this {scope} had used their time "
+                f"budget of {total:g} s (--{flag}-time)"
+            ),
+        )
 
     def _bind(
         self,

@@ -26,7 +26,7 @@ from typing import TextIO
 
 from atlas_build import pipeline
 from atlas_build.cache import Cache
-from atlas_build.diagnostics import Severity
+from atlas_build.diagnostics import Location, Severity, at
 from atlas_build.report import Report
 from atlas_build.report.text import line
 from atlas_build.site import codes, docs, linkcheck
@@ -89,10 +89,44 @@ def staging(site_dir: Path) -> Iterator[Path]:
     """A temporary directory beside `site_dir` (same filesystem, so renames are atomic)."""
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     staged = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.new-", dir=site_dir.parent))
+    os.chmod(staged, 0o777 & ~_umask())  # mkdtemp makes 0700; a site is as readable as any
     try:
         yield staged
     finally:
         shutil.rmtree(staged, ignore_errors=True)
+
+
+def _link_location(
+    problem: linkcheck.Broken,
+    tree: docs.DocsTree,
+    checked: list[pipeline.Checked],
+    site_path: Path,
+    options: pipeline.Options | None,
+) -> Location:
+    """Where the author wrote a broken link: the lesson's line:col when the page is a
+    lesson's and the link's text is found in its content, else the built page."""
+    fallback = Location(f"{site_path}/{problem.page}")
+    parts = problem.page.split("/")
+    page = tree.pages.get(parts[1]) if len(parts) == 3 and parts[0] == "lessons" else None
+    item = next((c for c in checked if page is not None and c.report is page.report), None)
+    if page is None or item is None:
+        return fallback
+    pipeline.materialize(item, options or pipeline.Options())
+    if item.source is None:
+        return fallback
+    content = page.record.content
+    for needle in (f"]({problem.link}", f'="{problem.link}"', f"={problem.link}", problem.link):
+        found = content.find(needle)
+        if found != -1:
+            offset = found + needle.index(problem.link)
+            return item.source.locator.content(offset)
+    return Location(item.report.path, 1, 1)
+
+
+def _umask() -> int:
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
 
 
 def swap(staged: Path, site_dir: Path) -> None:
@@ -149,10 +183,12 @@ def build_site(
             for problem in problems:
                 print(f"{config}: error {codes.MKDOCS.code} {problem}", file=out)
             store = Cache(options.cache_dir if options else None)
-            broken = [] if problems else linkcheck.check(staged, cache=store)
-            severity = "warning" if allow_errors else "error"
-            for problem in broken:
-                print(f"{site_path}/{problem}: {severity} {codes.LINK.code} broken link", file=out)
+            broken = [] if problems else linkcheck.broken_links(staged, cache=store)
+            severity = Severity.WARNING if allow_errors else Severity.ERROR
+            for link in broken:
+                where = _link_location(link, tree, checked, site_path, options)
+                message = f"broken link {link.link} ({link.reason})"
+                print(line(at(codes.LINK, where, message, severity=severity)), file=out)
             if problems or broken and not allow_errors:
                 print(f"atlas-build: site not built; {site_path}/ left as it was", file=out)
                 return 1

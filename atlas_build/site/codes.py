@@ -42,3 +42,12 @@ LINK = define(
     fix="Usually a bug in the site generator: report it with the link.",
     stage=STAGE,
 )
+PAGE = define(
+    "A505",
+    "page-render-failed",
+    Severity.ERROR,
+    "A lesson's page could not be rendered; the lesson is left out of the site.",
+    example="a claim parameter no figure can be drawn from that escaped the figure's checks",
+    fix="Report it with the message; fix the lesson or claim it names meanwhile.",
+    stage=STAGE,
+)

@@ -19,9 +19,9 @@ from pathlib import Path
 from atlas_build import paths, pipeline
 from atlas_build.atomic import write_bytes
 from atlas_build.cache import Cache, digest, fingerprint
-from atlas_build.diagnostics import Diagnostic, Severity
+from atlas_build.diagnostics import Diagnostic, Location, Severity, at
 from atlas_build.report import Report
-from atlas_build.site import indexes, lesson, pagecache, reference
+from atlas_build.site import codes, indexes, lesson, pagecache, reference
 from atlas_build.workers import pool as workers_pool
 
 ASSETS = {
@@ -86,10 +86,20 @@ def render_page(
     return lesson.build(item.source, item.record, report, slugs, Cache(options.cache_dir))
 
 
+@dataclass(frozen=True)
+class PageFailure:
+    """A page whose rendering raised: reported as that lesson's A505, never a crash."""
+
+    message: str
+
+
 def _render_page(
     job: tuple[pipeline.Checked, frozenset[str], pipeline.Options],
-) -> lesson.LessonPage | None:
-    return render_page(*job)
+) -> lesson.LessonPage | PageFailure | None:
+    try:
+        return render_page(*job)
+    except Exception as error:  # one lesson's page must not take the site down
+        return PageFailure(f"the page could not be rendered: {type(error).__name__}: {error}")
 
 
 def _made_page(item: pipeline.Checked, slugs: frozenset[str]) -> lesson.LessonPage | None:
@@ -103,7 +113,7 @@ def _made_page(item: pipeline.Checked, slugs: frozenset[str]) -> lesson.LessonPa
 
 def _render_pages(
     jobs: list[tuple[pipeline.Checked, frozenset[str], pipeline.Options]], workers: int
-) -> list[lesson.LessonPage | None]:
+) -> list[lesson.LessonPage | PageFailure | None]:
     """Math and figures make rendering the slow part of a cold build: share it out."""
     workers = max(1, min(workers, len(jobs)))
     if workers == 1:
@@ -132,6 +142,11 @@ def _lesson_pages(
     missing = [index for index in keys if index not in pages]
     rendered = _render_pages([(checked[i], slugs, options) for i in missing], options.jobs)
     for index, page in zip(missing, rendered, strict=True):
+        if isinstance(page, PageFailure):
+            failed = at(codes.PAGE, Location(checked[index].report.path, 1, 1), page.message)
+            report = checked[index].report
+            report.diagnostics = sorted([*report.diagnostics, failed], key=Diagnostic.sort_key)
+            continue
         if page is None:
             continue
         key = keys[index]

@@ -41,6 +41,8 @@ STYLE: dict[str, Any] = {
 }
 DOC_COLORS = ("#4c78a8", "#f58518", "#54a24b", "#b279a2", "#e45756", "#72b7b2", "#9d755d")
 MASKED, PADDING, QUERY = "#e6e6e6", "#ffffff", "#d62728"
+MAX_SLOTS = 64  # a mask figure shows one cell per slot pair; beyond this it is unreadable
+MAX_BARS = 64  # bars per softmax figure
 
 
 @dataclass(frozen=True)
@@ -126,8 +128,11 @@ def _mask(params: dict[str, Any], queries: set[Any]) -> tuple[bytes, str, str]:
     from matplotlib.colors import BoundaryNorm, ListedColormap
     from matplotlib.patches import Patch, Rectangle
 
+    size = int(params["block_size"])
+    if size > MAX_SLOTS:
+        raise ValueError(f"a block of {size} slots is more than a mask figure shows ({MAX_SLOTS})")
     docs = [np.asarray(doc, dtype=np.int64) for doc in params["docs"]]
-    block = engine.pack_documents(docs, int(params["block_size"]))
+    block = engine.pack_documents(docs, size)
     doc_ids = np.asarray(block.doc_ids)
     allowed = np.asarray(engine.allowed_keys(doc_ids, causal=True), dtype=bool)
     size = block.block_size
@@ -195,6 +200,8 @@ def _annotate(ax: Any, bars: Any, values: np.ndarray) -> None:
 
 
 def _mixture(params: dict[str, Any]) -> tuple[bytes, str, str]:
+    if len(params["scores"]) > MAX_BARS:
+        raise ValueError(f"more than {MAX_BARS} scores")
     scores = np.array([_number(s) for s in params["scores"]])
     values = np.array([_number(v) for v in params["values"]])
     if scores.size != values.size:
@@ -239,6 +246,8 @@ def _mixture(params: dict[str, Any]) -> tuple[bytes, str, str]:
 
 
 def _temperature(params: dict[str, Any], temperatures: set[Any]) -> tuple[bytes, str, str]:
+    if len(params["logits"]) > MAX_BARS or len(temperatures) > 8:
+        raise ValueError(f"more than {MAX_BARS} logits or 8 temperatures")
     shift = _number(params.get("shift", 0))
     logits = np.array([_number(z) for z in params["logits"]]) + shift
     taus = sorted({_number(t) for t in temperatures})
@@ -313,7 +322,13 @@ def lesson_figures(
             if drawn is None:
                 continue
             svg, alt, caption = drawn
-        except (ValueError, TypeError, KeyError, engine.AttentionTooLarge) as error:
+        except (
+            ValueError,
+            TypeError,
+            KeyError,
+            ArithmeticError,
+            engine.AttentionTooLarge,
+        ) as error:
             messages.append(f"no {group.kind} figure for claim {group.claim_ids[0]}: {error}")
             continue
         digest = hashlib.sha256(svg).hexdigest()[:10]

@@ -82,17 +82,34 @@ def _scan(text: str) -> _Page:
     return page
 
 
+@dataclass(frozen=True)
+class Broken:
+    page: str  # site-relative path of the page holding the link
+    link: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.page}: {self.link} ({self.reason})"
+
+
 def check(
     site: str | Path, *, skip: tuple[str, ...] = ("404.html",), cache: Cache | None = None
 ) -> list[str]:
     """One message per broken internal link, `page: link (why)`; empty when all resolve."""
+    return [str(problem) for problem in broken_links(site, skip=skip, cache=cache)]
+
+
+def broken_links(
+    site: str | Path, *, skip: tuple[str, ...] = ("404.html",), cache: Cache | None = None
+) -> list[Broken]:
+    """Every broken internal link of the site, in page order."""
     root = Path(site)
     pages: dict[str, _Page] = {}
     for path in sorted(root.rglob("*.html")):
         relative = path.relative_to(root).as_posix()
         if relative not in skip:
             pages[relative] = _parse(path, cache)
-    problems: list[str] = []
+    problems: list[Broken] = []
     for name, page in pages.items():
         for link in sorted(set(page.links)):
             parts = urlsplit(link)
@@ -104,13 +121,13 @@ def check(
                     posixpath.join(posixpath.dirname(name), unquote(parts.path))
                 )
                 if joined.startswith(".."):
-                    problems.append(f"{name}: {link} (leaves the site)")
+                    problems.append(Broken(name, link, "leaves the site"))
                     continue
                 full = root / joined
                 if full.is_dir():
                     joined = posixpath.join(joined, "index.html")
                 elif not full.is_file():
-                    problems.append(f"{name}: {link} (no such file)")
+                    problems.append(Broken(name, link, "no such file"))
                     continue
                 target = joined
             fragment = unquote(parts.fragment)
@@ -118,5 +135,5 @@ def check(
                 continue
             found = pages.get(target) or _parse(root / target, cache)
             if fragment not in found.ids:
-                problems.append(f"{name}: {link} (no element with id {fragment!r})")
+                problems.append(Broken(name, link, f"no element with id {fragment!r}"))
     return problems

@@ -14,6 +14,8 @@ import re
 
 import pykatex
 
+from atlas_build.mathlimits import MAX_FORMULA, macro_definitions
+
 # A colour no author would pick: KaTeX paints unsupported/untrusted commands with it.
 ERROR_COLOR = "#c0ffe1"
 _POSITION = re.compile(r"^(?P<message>.*?) at position (?P<position>\d+):", re.DOTALL)
@@ -32,7 +34,15 @@ class MathError(Exception):
 
 
 def render(latex: str, *, display: bool) -> str:
-    """MathML (wrapped in KaTeX's `<span class="katex">`) for one formula, or MathError."""
+    """MathML (wrapped in KaTeX's `<span class="katex">`) for one formula, or MathError.
+
+    The limits `check` enforces (lesson/checks/math.py) are enforced here again, so even a
+    lesson published with errors cannot make KaTeX expand macros or chew on megabytes.
+    """
+    if len(latex) > MAX_FORMULA:
+        raise MathError(f"formula of {len(latex):,} characters (limit {MAX_FORMULA:,})")
+    for offset, command in macro_definitions(latex):
+        raise MathError(f"\\{command} defines a macro; lessons may not define macros", offset)
     try:
         html: str = pykatex.renderToString(
             latex,

@@ -40,6 +40,7 @@ def _facts(block: engine.PackedBlock) -> dict[str, object]:
 @kind("packed_mask", PackingParams)
 def packed_mask(params: PackingParams, context: Context) -> Outcome:
     """Which key slots a packed query may attend to (same document, causal)."""
+    context.reserve(4 * params.block_size**2, f"the {params.block_size}-slot attention mask")
     block = _pack(params)
     outcome = Outcome(quantities=_facts(block))
     if params.query is None:

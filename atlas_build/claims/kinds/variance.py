@@ -72,6 +72,8 @@ def run(params: VarianceParams, context: Context) -> Outcome:
         f"sympy.stats derives {derived}; the lesson writes {stated.rhs} (" + "; ".join(notes) + ")",
         where,
     )
+    chunk = min(params.samples, 8192)
+    context.reserve(4 * 8 * chunk * max(params.widths), "the Monte Carlo samples")
     for index, size in enumerate(params.widths):
         estimate = engine.qk_variance(size, n_samples=params.samples, seed=params.seed + index)
         try:

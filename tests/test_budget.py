@@ -1,0 +1,132 @@
+"""Time and memory budgets (atlas_build/budget.py): limits from the command line, not the lesson.
+
+A claims file picks its own per-claim timeout (up to 600 s) and sizes; the run's budgets cap
+them: the claims of one lesson share `--lesson-time`, the whole run `--run-time`, and every
+step estimates its memory before allocating against `--memory-budget`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from test_claims_kinds import write_lesson, yaml_string
+
+from atlas_build import pipeline
+from atlas_build.budget import Budget, MemoryBudgetExceeded, need
+
+VARIANCE_BODY = """
+## Science and assumptions
+
+$$
+\\operatorname{Var}(q^{\\mathsf T}k)\\approx d_k
+$$
+
+A dot product of d_k unit-variance coordinates has variance d_k.
+"""
+
+
+def _slow_claims(count: int) -> str:
+    """Claims that would each run for minutes: 2 million samples of 2048-wide vectors."""
+    claims = "\n".join(
+        f"  - id: slow-{index}\n    kind: variance\n    timeout: 600\n"
+        "    params: {equation: 0, relation: 0, widths: [2048], samples: 2000000}"
+        for index in range(count)
+    )
+    return "claims:\n" + claims + "\n"
+
+
+def _check(folders: list[Path], **budget: float) -> pipeline.Report:
+    options = pipeline.Options(budget=Budget(**budget))  # type: ignore[arg-type]
+    report, _ = pipeline.check([str(folder) for folder in folders], options)
+    return report
+
+
+def test_claims_of_a_lesson_share_the_lesson_time(tmp_path: Path) -> None:
+    folder = write_lesson(tmp_path, "slow", VARIANCE_BODY, _slow_claims(40))
+    started = time.perf_counter()
+    report = _check([folder], lesson_seconds=2.0)
+    assert time.perf_counter() - started < 20  # 40 claims x 600 s asked for
+    [record] = report.records
+    late = [d for d in record.diagnostics if d.code == "A405"]
+    assert len(late) == 40
+    assert "stopped after 2 s, when the claims of this lesson had used" in late[0].message
+    assert all(
+        "lesson used their time budget of 2 s (--lesson-time)" in d.message for d in late[1:]
+    )
+    assert {claim["status"] for claim in record.claims} == {"error"}
+    assert report.exit_code() == 1
+
+
+def test_claims_of_a_run_share_the_run_time(tmp_path: Path) -> None:
+    folders = [write_lesson(tmp_path, f"slow-{n}", VARIANCE_BODY, _slow_claims(5)) for n in "ab"]
+    started = time.perf_counter()
+    report = _check(folders, run_seconds=2.0)
+    assert time.perf_counter() - started < 20
+    messages = [d.message for r in report.records for d in r.diagnostics if d.code == "A405"]
+    assert len(messages) == 10
+    assert sum("run used their time budget of 2 s (--run-time)" in m for m in messages) >= 8
+
+
+PACKING_BODY = "## Packing\n\nThe query at slot7 may attend to slots5,6,7.\n"
+
+
+def _packing(block: int) -> str:
+    quote = yaml_string("The query at slot7 may attend to slots5,6,7.")
+    return (
+        "claims:\n  - id: pack\n    kind: packed_mask\n"
+        f"    quote: {quote}\n    bind: [query, allowed]\n"
+        f"    params: {{docs: [[1, 2, 3, 4, 5], [6, 7, 8]], block_size: {block}, query: 7}}\n"
+    )
+
+
+def test_memory_is_refused_before_allocating_with_a_located_message(tmp_path: Path) -> None:
+    folder = write_lesson(tmp_path, "huge", PACKING_BODY, _packing(65536))
+    started = time.perf_counter()
+    report = _check([folder])
+    assert time.perf_counter() - started < 10
+    [record] = report.records
+    [refused] = [d for d in record.diagnostics if d.code == "A404"]
+    assert "the 65536-slot attention mask needs about 16 GiB" in refused.message
+    assert "over the memory budget of 1 GiB (--memory-budget)" in refused.message
+    assert refused.line is not None and refused.column is not None
+
+
+def test_the_memory_budget_is_configurable(tmp_path: Path) -> None:
+    folder = write_lesson(tmp_path, "mid", PACKING_BODY, _packing(2048))
+    assert _check([folder]).records[0].claims[0]["status"] == "pass"
+    [record] = _check([folder], memory_bytes=8 * 2**20).records
+    assert record.claims[0]["status"] == "error"
+    assert "over the memory budget of 8 MiB" in record.claims[0]["message"]
+
+
+def test_variance_samples_fit_the_budget(tmp_path: Path) -> None:
+    claims = (
+        "claims:\n  - id: wide\n    kind: variance\n"
+        "    params: {equation: 0, relation: 0, widths: [4096], samples: 20000}\n"
+    )
+    folder = write_lesson(tmp_path, "wide", VARIANCE_BODY, claims)
+    [record] = _check([folder], memory_bytes=100 * 2**20).records
+    assert "the Monte Carlo samples needs about 1 GiB" in record.claims[0]["message"]
+
+
+def test_need_refuses_only_above_the_budget() -> None:
+    need(100, 100, "exactly the budget")
+    try:
+        need(100, 101, "one byte more")
+    except MemoryBudgetExceeded as error:
+        assert "one byte more needs about 101 bytes" in str(error)
+    else:
+        raise AssertionError("not refused")
+
+
+def test_budget_flags_reach_the_claims(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    folder = write_lesson(tmp_path, "mid", PACKING_BODY, _packing(2048))
+    result = run_cli("check", folder, "--no-cache", "--memory-budget", "8MiB", "-q")
+    assert result.code == 1 and "over the memory budget of 8 MiB" in result.out
+    slow = write_lesson(tmp_path, "slow", VARIANCE_BODY, _slow_claims(3))
+    started = time.perf_counter()
+    result = run_cli("check", slow, "--no-cache", "--lesson-time", "1", "-q")
+    assert time.perf_counter() - started < 15
+    assert result.out.count("A405") == 3
+    assert run_cli("check", slow, "--lesson-time", "nan").code == 2
