@@ -525,3 +525,57 @@ def test_github_includes_the_failing_claim(failing_lesson, cli_in):
     assert annotation.startswith(f"::error file=probe/lesson.md,line={line},col={column},")
     assert annotation.endswith("::claim wrong: y: the lesson says 7, computed 6")
     assert re.search(r"claims 1/2 passed", result.out.splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    ("sentence", "status"),
+    [
+        ("Reading takes 1.07374 seconds to five decimals.", "pass"),
+        ("Reading takes 1.07375 seconds to five decimals.", "fail"),
+        ("Reading takes 1.1 seconds to two significant figures.", "pass"),
+        ("Reading takes 1.07 seconds to three significant figures.", "pass"),
+        ("Reading takes 1.08 seconds to three significant figures.", "fail"),
+    ],
+)
+def test_stated_precision_sets_the_tolerance(lesson, sentence, status):
+    result = lesson(*reading(sentence, "[t]"))
+    assert result.status() == {"read": status}
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        digits = "five decimals" in sentence
+        expected = "to 5 decimals, rounded half to even, it is 1.07374" if digits else "1.07"
+        assert expected in mismatch.message
+
+
+def test_rounding_hint_rounds_half_to_even(lesson):
+    # t = 1.0737418240 to nine decimals is 1.073741824; written 1.073741825 it is wrong
+    sentence = "Reading takes 1.073741825 seconds to nine decimals."
+    result = lesson(*reading(sentence, "[t]"))
+    [mismatch] = result.found("A401")
+    assert "to 9 decimals, rounded half to even, it is 1.073741824" in mismatch.message
+
+
+def test_a_negative_operand_is_quoted_with_its_sign(lesson):
+    sentence = "The step is 0.9×(−0.1) = −0.09 here."
+    claims = f"""
+claims:
+  - id: step
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [{{value: s, operands: [b, g]}}]
+    params:
+      values: {{b: 0.9, g: -0.1}}
+      expressions: {{s: "b \\\\cdot g"}}
+"""
+    result = lesson(f"## Worked example\n\n{sentence}\n", claims)
+    assert result.status() == {"step": "pass"}, result.record.claims
+    assert [v["quoted"] for v in result.claim("step")["values"]] == ["−0.09", "0.9", "−0.1"]
+
+
+def test_an_occurrence_ending_in_a_number_covers_all_of_it():
+    """The site highlights content[start:end]; a quote ending in 1.62221 stopped at the 1."""
+    from atlas_build.claims import anchors
+
+    content = "Intro.\nThe mean is 1.62221\nNext 5."
+    _, [found] = anchors.occurrences("The mean is 1.62221", anchors.skeleton(content))
+    assert content[found.start : found.end] == "The mean is 1.62221"

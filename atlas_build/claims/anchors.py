@@ -93,7 +93,8 @@ def occurrences(quote: str, content: Skeleton) -> tuple[list[numbers.Item], list
         ]
         start_offset = content.origin[index]
         last = content.origin[end - 1]
-        end_offset = aligned[-1].end if aligned and content.slots[-1] == end - 1 else last + 1
+        ends_in_number = aligned and needle.endswith(SLOT)
+        end_offset = aligned[-1].end if ends_in_number else last + 1
         found.append(Occurrence(start_offset, max(end_offset, last + 1), aligned))
         index = content.text.find(needle, index + 1)
     return pattern.items, found
@@ -131,20 +132,53 @@ def nearest(quote: str, content: str) -> int | None:
 
 
 _HEDGE = re.compile(r"(?:about|approximately|roughly|around|nearly|almost|≈|~)\s*$", re.IGNORECASE)
-_ROUNDED = re.compile(
-    r"\bto (?:one|two|three|four|five|six|\d+) (?:decimals?|decimal places|significant "
-    r"(?:figures|digits))\b|\brounded\b",
+_WORDS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}  # fmt: skip
+_STATED = re.compile(
+    r"\bto (?P<count>zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})"
+    r"\s+(?:(?P<decimals>decimals?|decimal places?|decimal digits?|places?)"
+    r"|(?P<significant>significant (?:figures?|digits?)|sig\.? ?figs?))\b",
     re.IGNORECASE,
 )
+_ROUNDED = re.compile(r"\brounded\b", re.IGNORECASE)
 
 
-def approximate(content: str, item: numbers.Item, occurrence: Occurrence) -> bool:
-    """The prose marks the number as rounded: a hedge word before it, or a stated precision
-    ("to three decimals") in the same sentence."""
-    before = content[max(0, item.start - 16) : item.start]
-    if _HEDGE.search(before):
-        return True
-    sentence_start = max(content.rfind(". ", 0, item.start), content.rfind("\n", 0, item.start))
-    stops = [i for i in (content.find(". ", item.end), content.find("\n", item.end)) if i != -1]
-    sentence = content[sentence_start + 1 : min(stops) if stops else len(content)]
-    return bool(_ROUNDED.search(sentence))
+@dataclass(frozen=True)
+class Precision:
+    """How the prose says a number is rounded: a hedge before it ("about", "≈"), or a
+    precision stated in its sentence ("to five decimals", "to three significant figures")."""
+
+    hedged: bool = False
+    decimals: int | None = None
+    significant: int | None = None
+
+    def __bool__(self) -> bool:
+        return self.hedged or self.decimals is not None or self.significant is not None
+
+
+def sentence_span(content: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence around content[start:end]: from after the previous `. `/line break to
+    the next one (decimal points, being followed by digits, do not end sentences)."""
+    before = max(content.rfind(". ", 0, start), content.rfind("\n", 0, start))
+    stops = [i for i in (content.find(". ", end), content.find("\n", end)) if i != -1]
+    return before + 1, min(stops) if stops else len(content)
+
+
+def precision(content: str, item: numbers.Item) -> Precision:
+    """What the prose says about the rounding of `item`."""
+    hedged = bool(_HEDGE.search(content[max(0, item.start - 16) : item.start]))
+    first, last = sentence_span(content, item.start, item.end)
+    sentence = content[first:last]
+    stated = _STATED.search(sentence)
+    if stated is None:
+        return Precision(hedged or bool(_ROUNDED.search(sentence)))
+    word = stated.group("count").lower()
+    count = int(word) if word.isdigit() else _WORDS[word]
+    if stated.group("decimals"):
+        return Precision(hedged, decimals=count)
+    return Precision(hedged, significant=max(count, 1))
+
+
+def approximate(content: str, item: numbers.Item, occurrence: Occurrence) -> Precision:
+    """The prose marks the number as rounded (kept for callers of the earlier API)."""
+    return precision(content, item)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from typing import Any
 import sympy
 
 from atlas_build.claims import numbers
+from atlas_build.claims.anchors import Precision
 
 FLOAT_RELATIVE = 1e-9  # computed floats are compared to exact quotes within this, at least
 
@@ -27,6 +29,7 @@ class Verdict:
     quoted: str
     computed: str
     tolerance: str | None = None
+    hint: str = ""  # the computed value rounded as the lesson writes it, on a mismatch
 
 
 def show(value: Any) -> str:
@@ -90,17 +93,64 @@ def terminating(value: Any) -> bool:
 
 
 def auto_tolerance(
-    quantity: numbers.Quantity, computed: Any, decimals: int | None, approximate: bool = False
+    quantity: numbers.Quantity,
+    computed: Any,
+    decimals: int | None,
+    approximate: bool | Precision = False,
 ) -> sympy.Expr:
     """Exact terminating values must be written exactly unless the lesson marks an
-    approximation; otherwise half a unit in the last written digit (of the finest number
-    in the same list, since lists are written at one precision)."""
+    approximation; a precision stated in the sentence ("to five decimals", "to three
+    significant figures") sets the tolerance; otherwise half a unit in the last written
+    digit (of the finest number in the same list, since lists are written at one precision)."""
     exact = sympy.Integer(computed) if isinstance(computed, int) else computed
+    if isinstance(approximate, Precision):
+        if approximate.decimals is not None:
+            return sympy.Rational(1, 2) * sympy.Integer(10) ** (-approximate.decimals)
+        if approximate.significant is not None and (place := _leading_place(computed)) is not None:
+            return sympy.Rational(1, 2) * sympy.Integer(10) ** (place - approximate.significant + 1)
     if not (quantity.approx or approximate) and terminating(exact):
         return sympy.Integer(0)
     if decimals is not None and quantity.decimals is not None and decimals > quantity.decimals:
         return sympy.Rational(1, 2) * sympy.Integer(10) ** (quantity.exponent - decimals)
     return quantity.tolerance
+
+
+def _decimal(value: Any) -> decimal.Decimal | None:
+    try:
+        number = sympy.N(_number(value), 60)
+        if not number.is_finite or not number.is_real:
+            return None
+        return decimal.Decimal(str(sympy.Float(number, 60)))
+    except (TypeError, ValueError, ArithmeticError, decimal.InvalidOperation):
+        return None
+
+
+def _leading_place(value: Any) -> int | None:
+    """The power of ten of the first significant digit (0.0249925 -> -2)."""
+    number = _decimal(value)
+    if number is None or number == 0:
+        return None
+    return number.adjusted()
+
+
+def rounded(value: Any, quantity: numbers.Quantity, stated: Precision | None = None) -> str:
+    """`value` rounded half to even the way the lesson writes (or says it writes) it."""
+    number = _decimal(value)
+    if number is None:
+        return ""
+    if stated is not None and stated.significant is not None and number != 0:
+        places = stated.significant - 1 - number.adjusted()
+        how = f"to {stated.significant} significant figures"
+    elif stated is not None and stated.decimals is not None:
+        places, how = stated.decimals, f"to {stated.decimals} decimals"
+    elif quantity.decimals and quantity.exponent == 0:
+        places, how = quantity.decimals, f"to {quantity.decimals} decimals"
+    else:
+        return ""
+    with decimal.localcontext() as context:
+        context.prec = 80
+        text = number.quantize(decimal.Decimal(1).scaleb(-places), decimal.ROUND_HALF_EVEN)
+    return f"{how}, rounded half to even, it is {text:f}"
 
 
 def parse_tolerance(value: Any) -> sympy.Expr | None:
@@ -128,7 +178,7 @@ def _scalar(
     tolerance: Any,
     unit: str | None,
     decimals: int | None = None,
-    approximate: bool = False,
+    approximate: bool | Precision = False,
 ) -> Verdict:
     value = quantity.value
     if tolerance is None:
@@ -141,7 +191,9 @@ def _scalar(
         scale = numbers.unit_scale(quantity.unit) / numbers.unit_scale(unit)
         value, allowed = value * scale, allowed * scale
     ok = close(value, computed, allowed)
-    return Verdict(ok, quantity.text, show(computed), show(allowed))
+    stated = approximate if isinstance(approximate, Precision) else None
+    hint = "" if ok or unit is not None else rounded(computed, quantity, stated)
+    return Verdict(ok, quantity.text, show(computed), show(allowed), hint)
 
 
 BOUNDS = {">": sympy.Gt, ">=": sympy.Ge, "<": sympy.Lt, "<=": sympy.Le}
@@ -166,7 +218,7 @@ def compare(
     tolerance: Any = None,
     unit: str | None = None,
     relation: str | None = None,
-    approximate: bool = False,
+    approximate: bool | Precision = False,
 ) -> Verdict:
     """Whether the number(s) written in the lesson agree with the computed value.
 
@@ -191,11 +243,15 @@ def compare(
                 _scalar(q, v, tolerance, unit, finest, approximate)
                 for q, v in zip(item.items, values, strict=True)
             ]
+            hints = [
+                f"{q.text}: {v.hint}" for q, v in zip(item.items, verdicts, strict=True) if v.hint
+            ]
             return Verdict(
                 all(v.ok for v in verdicts),
                 item.text,
                 show(computed),
                 verdicts[0].tolerance if verdicts else None,
+                "; ".join(hints),
             )
         if isinstance(item, numbers.SlotSet):
             if isinstance(computed, OpenSlots):

@@ -370,10 +370,25 @@ class _Expression:
     def term(self, i: int, depth: int) -> _Parsed:
         return self._chain(i, depth, _MUL, self.factor)
 
+    def _signed_literal(self, i: int, sign: re.Match[str]) -> _Parsed:
+        """`−0.1` in `0.9×(−0.1)`: one operand written with its sign, quoted as such."""
+        literal = _literal(self.text, sign.end(), self.end, fractions=False)
+        if literal is None:
+            return None
+        value = literal.value if sign.group() == "+" else -literal.value
+        self.operands.append(
+            Quantity(value, self.text[i : literal.end], i, literal.end, literal.decimals,
+                     literal.exponent)
+        )  # fmt: skip
+        self.operations += literal.power
+        return value, literal.end
+
     def factor(self, i: int, depth: int) -> _Parsed:
         if depth > MAX_DEPTH:
             return None
         if sign := _SIGN.match(self.text, i, self.end):
+            if signed := self._signed_literal(i, sign):
+                return signed
             inner = self.factor(sign.end(), depth + 1)
             if inner is None or sign.group() == "+":
                 return inner

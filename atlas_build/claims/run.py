@@ -375,7 +375,7 @@ class LessonClaims:
         bound: str | dict[str, Any],
         outcome: Outcome,
         tolerance: Any,
-        rounded: bool,
+        rounded: anchors.Precision,
         pointer: str,
         result: ClaimResult,
         fail: Fail,
@@ -416,7 +416,9 @@ class LessonClaims:
             )
             if not verdict.ok:
                 message = f"{name}: the lesson says {verdict.quoted}, computed {verdict.computed}"
-                fail(codes.MISMATCH, where, message)
+                fail(
+                    codes.MISMATCH, where, message + (f" ({verdict.hint})" if verdict.hint else "")
+                )
 
     def _lost(
         self,
