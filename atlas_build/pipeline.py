@@ -42,6 +42,7 @@ class Options:
     jobs: int = 1
     cache_dir: str | None = None  # None: no cache (library default); the CLI passes one
     budget: Budget = field(default_factory=Budget)
+    require_accounted: bool = False
 
 
 @dataclass
@@ -111,17 +112,16 @@ def check_one(
         subject = integrity.Subject(source, record, known, integrity_options)
         diagnostics.extend(integrity.run(subject))
         diagnostics.extend(lesson.run(lesson.LessonSubject(source, record, model, slugs)))
-        if source.claims_path:
-            store = caching.Cache(options.cache_dir)
-            evaluation = claims.evaluate(
-                source.claims_path,
-                record.id,
-                model,
-                source.locator,
-                cache=store,
-                budget=options.budget,
-            )
-            diagnostics.extend(evaluation.diagnostics)
+        evaluation = claims.evaluate(
+            source.claims_path,
+            record.id,
+            model,
+            source.locator,
+            cache=caching.Cache(options.cache_dir),
+            budget=options.budget,
+            require_accounted=options.require_accounted,
+        )
+        diagnostics.extend(evaluation.diagnostics)
     identifier = record.id if record else _raw_id(source)
     report = RecordReport(source.path, identifier, _sorted(diagnostics), slug=source.slug)
     if evaluation is not None:
@@ -181,6 +181,7 @@ def _lesson_key(prepared: _Prepared, context: str, options: Options) -> str:
                 options.max_bytes,
                 options.budget.memory_bytes,
                 options.budget.lesson_seconds,
+                options.require_accounted,
             ]
         ),
     )

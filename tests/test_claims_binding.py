@@ -40,6 +40,13 @@ def mixture_claim(claim_id: str, quote: str, bind: str, extra: str = "") -> str:
 WORKED = "With scores \\[0,ln3\\] and values \\[2,6\\] the output is 5."
 
 
+def number_classes(result) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    numbers = result.record.coverage["numbers"]
+    classes = ("verified", "input", "failed", "exempt", "unaccounted")
+    assert numbers["total"] == sum(numbers[name] for name in classes)
+    return {name: numbers[name] for name in classes if numbers[name]}
+
+
 def test_bind_list_shorter_than_the_quote_is_a409_at_bind(lesson):
     body = f"## Worked example\n\n{WORKED}\n"
     result = lesson(body, "claims:" + mixture_claim("mix", WORKED, "[scores, values]"))
@@ -49,7 +56,7 @@ def test_bind_list_shorter_than_the_quote_is_a409_at_bind(lesson):
         problem.message
     )
     assert at(problem) == result.claims_at("bind: ", shift=6)
-    assert result.record.coverage["numbers"] == {"total": 0, "bound": 0}
+    assert number_classes(result) == {"unaccounted": 5}  # the claim errored: nothing bound
 
 
 def test_bind_list_longer_than_the_quote_is_a409(lesson):
@@ -70,7 +77,8 @@ def test_occurrences_checks_every_copy(lesson):
     [mismatch] = result.found("A401")
     assert "output: the lesson says 4, computed 5" in mismatch.message
     assert at(mismatch) == result.lesson_at("the output is 4", shift=len("the output is "))
-    assert result.record.coverage["numbers"] == {"total": 6, "bound": 6}
+    # both copies counted: the scores and values are the claim's inputs, one output is wrong
+    assert number_classes(result) == {"input": 8, "verified": 1, "failed": 1}
 
 
 def test_occurrences_two_with_one_removed_is_a402(lesson):
@@ -101,7 +109,7 @@ def test_null_binding_is_counted_but_not_bound(lesson):
     body = f"## Worked example\n\n{WORKED}\n"
     result = lesson(body, "claims:" + mixture_claim("mix", WORKED, "[null, values, output]"))
     assert result.status() == {"mix": "pass"}
-    assert result.record.coverage["numbers"] == {"total": 3, "bound": 2}
+    assert number_classes(result) == {"unaccounted": 2, "input": 2, "verified": 1}
     assert [v["name"] for v in result.claim("mix")["values"]] == ["values", "output"]
 
 
@@ -384,13 +392,22 @@ def test_coverage_numbers_in_the_json_report(tmp_path, cli_in):
     result = cli_in("probe", "--format", "json")
     assert result.code == 0, result.out
     [record] = result.json()["records"]
-    assert record["coverage"]["equations"] == {
-        "total": 2,
-        "covered": 1,
-        "unchecked": [{"equation": 1, "reason": "a definition used only in prose"}],
-    }
-    assert record["coverage"]["numbers"] == {"total": 3, "bound": 2}
-    assert record["coverage"]["claims"] == {"pass": 1, "fail": 0, "error": 0, "skipped": 0}
+    relations = record["coverage"]["relations"]
+    assert [(r["equation"], r["relation"], r["status"]) for r in relations["items"]] == [
+        (0, 0, "verified"),  # evaluated: y computed from it matches the lesson's 6
+        (1, 0, "unchecked"),
+    ]
+    assert relations["items"][1]["reason"] == "a definition used only in prose"
+    numbers = record["coverage"]["numbers"]
+    assert (numbers["total"], numbers["input"], numbers["verified"], numbers["unaccounted"]) == (
+        3,
+        1,
+        1,
+        1,
+    )
+    assert numbers["unaccountedAt"][0]["text"] == "2"
+    assert record["coverage"]["claims"]["pass"] == 1
+    assert record["coverage"]["verification"] == "partial"  # the 2 steps are unaccounted
     assert not [d for d in record["diagnostics"] if d["code"] == "A407"]
 
 
@@ -401,13 +418,14 @@ def test_uncovered_equation_is_an_a407_warning(tmp_path, cli_in):
     [record] = result.json()["records"]
     [warning] = [d for d in record["diagnostics"] if d["code"] == "A407"]
     assert warning["severity"] == "warning"
-    assert "display equation 1 is not checked" in warning["message"]
+    assert "display equation 1: relation 0 `z=y+1` not verified" in warning["message"]
     text = (folder / "lesson.md").read_text(encoding="utf-8")
     assert (warning["line"], warning["column"]) in {
         position(text, "$$\nz=", shift=2),
         position(text, "z=y+1"),
     }
-    assert record["coverage"]["equations"]["covered"] == 1
+    statuses = [r["status"] for r in record["coverage"]["relations"]["items"]]
+    assert statuses == ["verified", "unverified"]
     assert cli_in("probe", "--strict").code == 1
 
 

@@ -342,7 +342,8 @@ def test_formula_quiz_and_shape_pass(lesson):
     result = lesson(*doubling())
     assert result.status() == {"double": "pass", "quiz": "pass", "shape": "pass"}
     assert result.errors() == [] and result.found("A407") == []
-    assert result.record.coverage["equations"]["covered"] == 1
+    [relation] = result.record.coverage["relations"]["items"]
+    assert relation["status"] == "verified" and relation["claims"] == ["double"]
 
 
 def test_formula_wrong_result_fails_at_the_number(lesson):
@@ -418,7 +419,8 @@ claims:
 def test_equation_derive_passes(lesson):
     result = lesson(SQUARE_BODY.format(derivative="2x"), SQUARE_CLAIMS)
     assert result.status() == {"square": "pass"}
-    assert result.record.coverage["equations"] == {"total": 1, "covered": 1, "unchecked": []}
+    relations = result.record.coverage["relations"]
+    assert [r["status"] for r in relations["items"]] == ["defined", "verified"]
     checks = result.claim("square")["checks"]
     assert [(c["name"], c["ok"]) for c in checks] == [("derive-1", True)]
 
@@ -837,12 +839,17 @@ def test_unknown_control_sequence_is_a406_at_its_position(lesson):
         params: {values: {x: 1}, use: [{equation: 0, relation: 0}]}
     """
     result = lesson(REALS_BODY, claims)
-    assert result.status() == {"double": "pass"}
-    [unsupported] = result.found("A406")
-    assert "\\mathbb" in unsupported.message and "equation 1" in unsupported.message
-    assert same_file(unsupported.path, result.lesson_path)
-    assert at(unsupported) == result.lesson_at("\\mathbb")
-    assert result.found("A407") == []  # listed as unchecked, with a reason
+    assert result.status() == {"double": "unchecked"}  # nothing bound: it checked nothing
+    assert result.found("A406") == []  # listed as unchecked: it only has to render
+    assert result.found("A407") == []
+    statuses = [r["status"] for r in result.record.coverage["relations"]["items"]]
+    assert statuses == ["defined", "unchecked"]
+    unlisted = lesson(REALS_BODY, claims.split("    claims:")[1].join(["    claims:", ""]),
+                      slug="unlisted")  # fmt: skip
+    [unreadable] = unlisted.found("A406")
+    assert unreadable.severity.value == "warning"  # no claim needs it: it only renders
+    assert "\\mathbb" in unreadable.message and "counted as unreadable" in unreadable.message
+    assert at(unreadable) == unlisted.lesson_at("\\mathbb")
 
 
 def test_claim_on_unsupported_latex_is_an_error_not_a_pass(lesson):
@@ -856,17 +863,16 @@ def test_claim_on_unsupported_latex_is_an_error_not_a_pass(lesson):
         params: {values: {x: 1}, use: [{equation: 1, relation: 0}]}
     """
     result = lesson(REALS_BODY, claims)
-    assert result.status() == {"double": "pass", "expectation": "error"}
+    assert result.status() == {"double": "unchecked", "expectation": "error"}
     codes = sorted(d.code for d in result.errors())
     assert codes == ["A406", "A406"]  # the claim's own, and the equation's at its position
     assert {at(d) for d in result.found("A406")} == {
         result.lesson_at("\\mathbb"),
         result.claims_at("- id: expectation", shift=2),
     }
-    # the uncovered equation is reported where its block starts: just after the opening
-    # `$$` or at the equation's first character
-    [warning] = result.found("A407")
-    assert at(warning) in {result.lesson_at("$$\nz=", shift=2), result.lesson_at("z=\\mathbb")}
+    statuses = [r["status"] for r in result.record.coverage["relations"]["items"]]
+    assert statuses == ["defined", "unreadable"]
+    assert result.record.coverage["verification"] == "failed"
 
 
 # --- nothing evaluates lesson text --------------------------------------------------------

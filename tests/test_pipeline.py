@@ -75,7 +75,7 @@ def timeless(report: dict[str, Any]) -> dict[str, Any]:
     report = json.loads(json.dumps(report))
     for record in report["records"]:
         for claim in record["claims"]:
-            claim.pop("seconds")
+            claim.pop("seconds", None)
     return report
 
 

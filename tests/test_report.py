@@ -157,7 +157,7 @@ def test_json_includes_info_findings(seed, write_record, run_cli):
 def test_report_schema_rejects_a_malformed_report():
     validator = report_validator()
     good = {
-        "version": 1,
+        "version": 2,
         "summary": {"records": 0, "errors": 0, "warnings": 0},
         "records": [],
     }

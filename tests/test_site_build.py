@@ -113,7 +113,10 @@ def test_validation_panel_lists_claims_with_values(
         assert f'data-status="{claim["status"]}" {row}' in panel
     assert '<a href="#claim-worked-derivatives">worked-derivatives</a>' in panel
     assert "quoted <strong>−0.75</strong>, computed <strong>-3/4 = -0.75</strong>" in panel
-    assert "2 of 2 display equations checked" in panel
+    assert "4 of 5 relations verified, 1 definition" in panel
+    assert '<a href="#equation-1">equation 1, relation 0</a>' in panel  # the definition
+    summary = article[article.index('id="atlas-summary"') :][:3000]
+    assert "partly verified" in summary and "2 unaccounted" in summary
     assert 'href="../../codes/#A202"' in panel
 
 

@@ -191,17 +191,23 @@ def _dtype(value: Any) -> str:
 
 
 def encode_outcome(outcome: Outcome, places: list[tuple[int, int] | None]) -> dict[str, Any]:
+    if outcome.verified_at:
+        raise Unsupported("content spans are not portable between lessons")
     return {
         "quantities": {name: encode(value) for name, value in outcome.quantities.items()},
         "checks": [[c.name, c.ok, c.message] for c in outcome.checks],
         "covers": sorted([equation, relation] for equation, relation in outcome.covers),
         "places": [list(place) if place is not None else None for place in places],
+        "relations": sorted([e, r, status] for (e, r), status in outcome.relations.items()),
+        "depends": {name: sorted(map(list, refs)) for name, refs in outcome.depends.items()},
+        "inputs": sorted(outcome.inputs),
     }
 
 
 def decode_outcome(data: Any) -> tuple[Outcome, list[tuple[int, int] | None]]:
     """The outcome and each check's (equation, offset) place; ValueError when malformed."""
-    if not isinstance(data, dict) or set(data) != {"quantities", "checks", "covers", "places"}:
+    fields = {"quantities", "checks", "covers", "places", "relations", "depends", "inputs"}
+    if not isinstance(data, dict) or set(data) != fields:
         raise ValueError("not an encoded outcome")
     quantities = data["quantities"]
     if not isinstance(quantities, dict):
@@ -217,6 +223,22 @@ def decode_outcome(data: Any) -> tuple[Outcome, list[tuple[int, int] | None]]:
         if not isinstance(equation, int) or not (relation is None or isinstance(relation, int)):
             raise ValueError("malformed coverage")
         outcome.covers.add((equation, relation))
+    for entry in _items(data["relations"]):
+        equation, relation, status = _items(entry, 3)
+        if not (
+            isinstance(equation, int) and isinstance(relation, int) and isinstance(status, str)
+        ):
+            raise ValueError("malformed relation status")
+        outcome.relations[(equation, relation)] = status
+    depends = data["depends"]
+    if not isinstance(depends, dict):
+        raise ValueError("malformed dependencies")
+    for name, refs in depends.items():
+        pairs = [tuple(_items(ref, 2)) for ref in _items(refs)]
+        if not all(isinstance(a, int) and isinstance(b, int) for a, b in pairs):
+            raise ValueError("malformed dependency")
+        outcome.depends[str(name)] = {(int(a), int(b)) for a, b in pairs}
+    outcome.inputs = {str(name) for name in _items(data["inputs"])}
     places: list[tuple[int, int] | None] = []
     for place in _items(data["places"]):
         if place is None:

@@ -101,3 +101,23 @@ BINDING = define(
     fix="Give one bind entry per number.",
     stage=STAGE,
 )
+UNACCOUNTED = define(
+    "A410",
+    "number-unaccounted",
+    Severity.INFO,
+    "A number in the lesson's prose is neither checked by a claim, nor an input a claim fixes, "
+    "nor exempt by a documented rule (docs/authoring.md); coverage lists it as unaccounted.",
+    example="`the cache holds 12 GiB` with no claim binding 12",
+    fix="Bind it in a claim (or rewrite it as an input the claim fixes).",
+    stage=STAGE,
+)
+UNACCOUNTED_STEP = define(
+    "A411",
+    "worked-step-unchecked",
+    Severity.ERROR,
+    "With `check --require-accounted`: a sentence states a verified number and also a number "
+    "nothing accounts for, i.e. a worked example with an unchecked step.",
+    example="`0.9×0.1 = 0.09, so m₂ = 0.171` with only 0.171 bound",
+    fix="Bind the other number too, or reword the step.",
+    stage=STAGE,
+)

@@ -44,14 +44,40 @@ class Check:
     offset: int | None = None
 
 
+RELATION_OUTCOMES = ("verified", "defined", "failed")
+
+
 @dataclass
 class Outcome:
+    """What a kind computed and proved.
+
+    `relations` says, per (equation, relation), what the kind did with it: `verified`
+    (derived, sampled or evaluated by a check that ran), `defined` (used as a definition,
+    not itself checked), `failed`, or `claim:<id>` (another claim checks it). `depends`
+    maps a computed quantity to the relations it was computed from: a relation used as a
+    definition counts as verified (by evaluation) once a quantity computed from it matches
+    a number the lesson states. `inputs` are quantities the claim fixes itself (the scores
+    of a worked example): a quoted number bound to one is an input, not a proof.
+    `verified_at` are content spans of numbers the kind checked itself (a quiz answer).
+    """
+
     quantities: dict[str, Any] = field(default_factory=dict)
     checks: list[Check] = field(default_factory=list)
     covers: set[tuple[int, int | None]] = field(default_factory=set)  # (equation, relation)
+    relations: dict[tuple[int, int], str] = field(default_factory=dict)
+    depends: dict[str, set[tuple[int, int]]] = field(default_factory=dict)
+    inputs: set[str] = field(default_factory=set)
+    verified_at: list[tuple[int, int]] = field(default_factory=list)
 
     def check(self, name: str, ok: bool, message: str, offset: int | None = None) -> None:
         self.checks.append(Check(name, bool(ok), message, offset))
+
+    def relation(self, equation: int, index: int, status: str) -> None:
+        """Record what happened to a relation; a failure is never overwritten."""
+        self.covers.add((equation, index))
+        key = (equation, index)
+        if self.relations.get(key) != "failed":
+            self.relations[key] = status
 
 
 class ClaimError(Exception):

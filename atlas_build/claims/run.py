@@ -16,7 +16,7 @@ from atlas_build import engine
 from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.claims import anchors, codec, codes, numbers
-from atlas_build.claims.compare import compare, parse_tolerance, show
+from atlas_build.claims.compare import compare, parse_tolerance
 from atlas_build.claims.file import ClaimsFile
 from atlas_build.claims.registry import (
     DEFAULT_TIMEOUT,
@@ -51,6 +51,7 @@ class ClaimResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     numbers_total: int = 0
     numbers_bound: int = 0
+    spots: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, class)
 
     def to_json(self) -> dict[str, Any]:
         where = None
@@ -71,7 +72,6 @@ class ClaimResult:
             "quote": self.quote,
             "values": self.values,
             "checks": self.checks,
-            "seconds": round(self.seconds, 4),
         }
 
 
@@ -105,6 +105,7 @@ class LessonClaims:
         self.skeleton = anchors.skeleton(lesson.content)
         self.specs = {spec["id"]: (index, spec) for index, spec in enumerate(claims.data["claims"])}
         self.outcomes: dict[str, Outcome | Exception] = {}
+        self.evaluated: dict[tuple[int, int], set[str]] = {}  # relation -> claims binding it
         self._running: list[str] = []
         defaults = claims.data.get("defaults", {})
         self.timeout = float(defaults.get("timeout", DEFAULT_TIMEOUT))
@@ -360,10 +361,6 @@ class LessonClaims:
         for occurrence in found:
             for item, bound in zip(occurrence.items, binding, strict=True):
                 result.numbers_total += 1
-                where = self.locator.content(item.start)
-                if isinstance(item, numbers.Arithmetic) and not compare(item.result, item.lhs).ok:
-                    lhs = f"the left side is {show(item.lhs)}, not {item.result.text}"
-                    fail(codes.ARITHMETIC, where, f"{item.text}: {lhs}")
                 if bound is not None:
                     result.numbers_bound += 1
                     rounded = anchors.approximate(self.lesson.content, item, occurrence)
@@ -414,6 +411,13 @@ class LessonClaims:
                     "column": where.column,
                 }
             )
+            base = name.split("[", 1)[0]
+            kind = "failed" if not verdict.ok else "input" if base in outcome.inputs else "verified"
+            for start, end in _number_spans(written):
+                result.spots.append((start, end, kind))
+            if verdict.ok:
+                for ref in outcome.depends.get(base, ()):
+                    self.evaluated.setdefault(ref, set()).add(result.claim_id)
             if not verdict.ok:
                 message = f"{name}: the lesson says {verdict.quoted}, computed {verdict.computed}"
                 fail(
@@ -441,13 +445,34 @@ class LessonClaims:
         result.diagnostics.append(at(codes.ANCHOR, self.file.at(pointer + "/quote"), message))
 
     def _finish(self, result: ClaimResult, status: str) -> ClaimResult:
+        """A claim passes only when something was checked: a claim whose only comparisons
+        are the inputs it fixes itself, or that checked nothing at all (a definition-only
+        equation claim), is `unchecked`, never `pass`."""
         result.status = status
         problems = [d.message for d in result.diagnostics if d.severity is Severity.ERROR]
         if problems:
             result.message = problems[0] + (
                 f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
             )
-        else:
-            checked = len(result.values) + len(result.checks)
-            result.message = f"{checked} check{'s' if checked != 1 else ''} passed"
+            return result
+        proofs = [kind for _, _, kind in result.spots if kind == "verified"]
+        checked = len(result.values) + len(result.checks)
+        if status == "pass" and not proofs and not result.checks:
+            result.status = "unchecked"
+            result.message = (
+                "ran no check: it only compared the inputs it fixes itself"
+                if result.values
+                else "ran no check (its relations are definitions, and no number is bound)"
+            )
+            return result
+        result.message = f"{checked} check{'s' if checked != 1 else ''} passed"
         return result
+
+
+def _number_spans(item: numbers.Item) -> list[tuple[int, int]]:
+    """Content spans of the single numbers a compared item writes."""
+    if isinstance(item, numbers.NumberList):
+        return [(q.start, q.end) for q in item.items]
+    if isinstance(item, numbers.Arithmetic):
+        return [(item.result.start, item.result.end)]
+    return [(item.start, item.end)]

@@ -7,7 +7,7 @@ from typing import Any
 
 from atlas_build.diagnostics import Diagnostic, Severity
 
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 
 
 @dataclass

@@ -24,8 +24,6 @@ from atlas_build.site import codes, figures, markup, panels
 from atlas_build.site.html import badge, block, esc, front_matter, heading, href
 from atlas_build.source import Source
 
-STATUS_WORDS = {"pass": "validated", "warning": "validated, with warnings", "error": "has errors"}
-
 
 @dataclass
 class LessonPage:
@@ -119,16 +117,23 @@ def _summary(page: LessonPage) -> str:
     status = report.status
     counts = panels.claim_counts(report.claims)
     severities = panels.severity_counts(report.diagnostics)
-    facts = [badge(status, STATUS_WORDS.get(status, status))]
+    coverage = report.coverage or {}
+    state = str(coverage.get("verification", "unverified"))
+    if status == "error":
+        state = "failed"
+    facts = [
+        badge(
+            panels.VERIFICATION_CSS.get(state, "skipped"),
+            panels.VERIFICATION_WORDS.get(state, state),
+        )
+    ]
+    if coverage.get("relations") is not None:
+        facts.append(esc(panels.relations_text(coverage["relations"])))
+        facts.append(esc(panels.numbers_text(coverage["numbers"])))
     if report.claims:
         facts.append(f"{counts['pass']} of {len(report.claims)} claims pass")
-    coverage = report.coverage or {}
-    equations = coverage.get("equations") or {}
-    if equations:
-        facts.append(
-            f"{equations.get('covered', 0)} of {equations.get('total', 0)} equations checked"
-        )
-    facts.append(f"{severities['error']} errors, {severities['warning']} warnings")
+    errors, warnings = severities["error"], severities["warning"]
+    facts.append(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
     facts.append('<a href="#atlas-validation">validation details</a>')
     facts.append(f"v{esc(page.record.version)}, revised {esc(page.record.revisionDate)}")
     facts.append('<a href="#atlas-metadata">metadata</a>')
@@ -151,7 +156,7 @@ def _figure(figure: figures.Figure, page: LessonPage) -> str:
 
 def _validation(page: LessonPage) -> str:
     report = page.report
-    parts = [panels.coverage(report.coverage)]
+    parts = [panels.coverage(report.coverage, lambda index: f"#equation-{index}")]
 
     def claim_href(claim: dict[str, Any]) -> str | None:
         anchor = page.claim_anchor.get(str(claim.get("id")))

@@ -168,24 +168,114 @@ def diagnostics_table(rows: str, *, with_lesson: bool = False) -> str:
     return _findings_table(("Severity", "Code", "Message", "Location"), rows, with_lesson)
 
 
-def coverage(data: dict[str, Any] | None) -> str:
-    """Equations covered and quoted numbers bound, with the reasons for unchecked equations."""
-    if not data:
-        return (
-            "<p>This lesson has no claims file, so nothing in it is checked beyond integrity.</p>"
-        )
-    equations = data.get("equations") or {}
-    numbers = data.get("numbers") or {}
+VERIFICATION_WORDS = {
+    "verified": "verified",
+    "partial": "partly verified",
+    "unverified": "not verified",
+    "failed": "verification failed",
+}
+VERIFICATION_CSS = {
+    "verified": "pass",
+    "partial": "warning",
+    "unverified": "skipped",
+    "failed": "fail",
+}
+RELATION_CSS = {
+    "verified": "pass",
+    "defined": "info",
+    "unchecked": "skipped",
+    "unreadable": "warning",
+    "failed": "fail",
+    "unverified": "warning",
+}
+
+
+def _plural(count: int, noun: str, plural: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def relations_text(relations: dict[str, Any]) -> str:
+    """`5 of 6 relations verified, 1 definition` (only the statuses that occur)."""
+    total = int(relations.get("total", 0))
+    if not total:
+        return "no display equations"
+    parts = [f"{relations.get('verified', 0)} of {_plural(total, 'relation')} verified"]
+    for status, noun in (
+        ("defined", "definition"),
+        ("unchecked", "listed unchecked"),
+        ("unreadable", "unreadable"),
+        ("failed", "failed"),
+        ("unverified", "not checked"),
+    ):
+        count = int(relations.get(status, 0))
+        if count:
+            parts.append(_plural(count, noun, noun if noun.endswith(("d", "e")) else None))
+    return ", ".join(parts)
+
+
+def numbers_text(numbers: dict[str, Any]) -> str:
+    """`26 of 29 numbers verified, 2 inputs, 1 exempt` (only the classes that occur)."""
+    total = int(numbers.get("total", 0))
+    if not total:
+        return "no numbers in the prose"
+    parts = [f"{numbers.get('verified', 0)} of {_plural(total, 'number')} verified"]
+    for name, noun in (("input", "input"), ("exempt", "exempt"), ("failed", "wrong"),
+                       ("unaccounted", "unaccounted")):  # fmt: skip
+        count = int(numbers.get(name, 0))
+        if count:
+            parts.append(_plural(count, noun) if name == "input" else f"{count} {noun}")
+    return ", ".join(parts)
+
+
+def coverage(data: dict[str, Any] | None, equation_href: Callable[[int], str] | None = None) -> str:
+    """What the checks proved: a status for every relation, a class for every number."""
+    if not data or "relations" not in data:
+        return "<p>Nothing in this lesson was checked beyond integrity.</p>"
+    relations = data["relations"]
+    numbers = data["numbers"]
+    state = str(data.get("verification", "unverified"))
     text = (
-        f"<p><strong>Coverage:</strong> {esc(equations.get('covered', 0))} of "
-        f"{esc(equations.get('total', 0))} display equations checked by a claim; "
-        f"{esc(numbers.get('bound', 0))} of {esc(numbers.get('total', 0))} quoted numbers "
-        "bound to computed values.</p>"
+        f"<p>{badge(VERIFICATION_CSS.get(state, 'skipped'), VERIFICATION_WORDS.get(state, state))}"
+        f" <strong>Relations:</strong> {esc(relations_text(relations))}. "
+        f"<strong>Numbers:</strong> {esc(numbers_text(numbers))}.</p>"
     )
-    unchecked = equations.get("unchecked") or []
-    if unchecked:
-        items = "".join(f"<li>{esc(_unchecked(item))}</li>" for item in unchecked)
-        text += f"<p>Unchecked equations:</p><ul>{items}</ul>"
+    rows = []
+    for item in relations.get("items") or []:
+        status = str(item.get("status"))
+        where = f"equation {item.get('equation')}, relation {item.get('relation')}"
+        if equation_href is not None and isinstance(item.get("equation"), int):
+            where = f'<a href="{esc(equation_href(item["equation"]))}">{esc(where)}</a>'
+        else:
+            where = esc(where)
+        claims = ", ".join(str(c) for c in item.get("claims") or [])
+        detail = esc(item.get("reason") or "") + (
+            f" <small>({esc(claims)})</small>" if claims else ""
+        )
+        rows.append(
+            f'<tr data-status="{esc(RELATION_CSS.get(status, status))}"><td>{where}</td>'
+            f"<td>{badge(RELATION_CSS.get(status, 'skipped'), status)}</td>"
+            f"<td><code>{esc(item.get('source'))}</code></td><td>{detail}</td></tr>"
+        )
+    if rows:
+        text += (
+            '<div class="atlas-findings"><table class="atlas-relations"><thead><tr><th>Relation'
+            "</th><th>Status</th><th>As written</th><th>How</th></tr></thead><tbody>\n"
+            + "\n".join(rows)
+            + "\n</tbody></table></div>"
+        )
+    exempted = numbers.get("exempted") or {}
+    if exempted:
+        rules = ", ".join(f"{esc(rule)} {count}" for rule, count in exempted.items())
+        text += f"<p>Exempt numbers, by rule: {rules}.</p>"
+    missing = numbers.get("unaccountedAt") or []
+    if missing:
+        items = "".join(
+            f"<li><code>{esc(n.get('text'))}</code> at line {esc(n.get('line'))}, column "
+            f"{esc(n.get('column'))}</li>"
+            for n in missing
+        )
+        summary = f"{len(missing)} unaccounted number{'s' * (len(missing) != 1)}"
+        text += f"<details><summary>{summary}</summary><ul>{items}</ul></details>"
     return text
 
 

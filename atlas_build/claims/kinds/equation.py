@@ -245,10 +245,12 @@ def run(params: EquationParams, context: Context) -> Outcome:
         if check.check == "definition":
             if not isinstance(stated.lhs, sympy.Symbol | sympy.Indexed):
                 raise ClaimError(f"{label} defines no symbol", where)
+            outcome.relation(params.equation, check.relation, "defined")
         elif check.check == "claim":
             if not check.by:
                 raise ClaimError(f"{label}: check `claim` needs `by`")
             context.resolve(check.by)
+            outcome.relation(params.equation, check.relation, f"claim:{check.by}")
         elif check.check == "derive":
             if stated.op != "=":
                 raise ClaimError(f"{label}: only equalities can be derived; sample {stated.op}")
@@ -260,6 +262,8 @@ def run(params: EquationParams, context: Context) -> Outcome:
                 f"{label}: left minus right simplifies to {residue}",
                 where,
             )
+            status = "verified" if residue == 0 else "failed"
+            outcome.relation(params.equation, check.relation, status)
         else:
             if samples is None:
                 pairs = own + [(rule[0], rule[1]) for rule in rules if len(rule) == 2]
@@ -269,6 +273,8 @@ def run(params: EquationParams, context: Context) -> Outcome:
                 left = evaluate(stated.lhs, bindings, FUNCTIONS)
                 right = evaluate(stated.rhs, bindings, FUNCTIONS)
                 worst = max(worst, _gap(stated.op, left, right, params.tolerance))
+            status = "verified" if worst <= params.tolerance else "failed"
+            outcome.relation(params.equation, check.relation, status)
             outcome.check(
                 f"sample-{check.relation}",
                 worst <= params.tolerance,

@@ -46,6 +46,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
     }
     refs = [(ref.equation, ref.relation) for ref in params.use]
     definitions = definitions_from(context, refs, symbols=params.symbols)
+    defined_by = dict(zip(definitions, refs, strict=True))
     known: dict[sympy.Symbol, sympy.Expr] = dict(values)
     pending = dict(definitions)
     for _ in range(MAX_PASSES):
@@ -64,17 +65,22 @@ def run(params: FormulaParams, context: Context) -> Outcome:
             f"cannot evaluate {', '.join(map(str, pending))}: no value for {', '.join(missing)}"
         )
     outcome = Outcome(quantities={str(symbol): value for symbol, value in known.items()})
-    outcome.covers.update(refs)
+    outcome.inputs = {str(symbol) for symbol in values}
+    for equation, index in refs:
+        outcome.relation(equation, index, "defined")
+    depends = _dependencies(definitions, defined_by)
+    outcome.depends = {str(symbol): used for symbol, used in depends.items()}
     for ref in params.identities:
         math, stated = relation(
             EquationRef(equation=ref.equation, symbols=params.symbols), context, ref.relation
         )
         left = _value(stated.lhs, known)
         right = _value(stated.rhs, known)
-        outcome.covers.add((ref.equation, ref.relation))
+        holds = sympy.simplify(left - right) == 0
+        outcome.relation(ref.equation, ref.relation, "verified" if holds else "failed")
         outcome.check(
             f"identity-{ref.equation}-{ref.relation}",
-            sympy.simplify(left - right) == 0,
+            holds,
             f"`{stated.source.strip().lstrip('&')}` at the stated values: {left} vs {right}",
             math.offset + stated.start,
         )
@@ -86,4 +92,27 @@ def run(params: FormulaParams, context: Context) -> Outcome:
                 f"expression {name!r} still has {sorted(map(str, value.free_symbols))}"
             )
         outcome.quantities[name] = value
+        used = [depends.get(symbol, set()) for symbol in expression.free_symbols]
+        outcome.depends[name] = set().union(*used) if used else set()
     return outcome
+
+
+def _dependencies(
+    definitions: dict[sympy.Symbol, sympy.Expr], defined_by: dict[sympy.Symbol, tuple[int, int]]
+) -> dict[sympy.Symbol, set[tuple[int, int]]]:
+    """Each defined symbol -> every relation its value was computed through."""
+    found: dict[sympy.Symbol, set[tuple[int, int]]] = {}
+
+    def visit(symbol: sympy.Symbol, seen: frozenset[sympy.Symbol]) -> set[tuple[int, int]]:
+        if symbol in found:
+            return found[symbol]
+        refs = {defined_by[symbol]}
+        for used in sorted(definitions[symbol].free_symbols, key=str):
+            if used in definitions and used not in seen:
+                refs |= visit(used, seen | {symbol})
+        found[symbol] = refs
+        return refs
+
+    for symbol in definitions:
+        visit(symbol, frozenset())
+    return found

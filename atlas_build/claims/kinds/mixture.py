@@ -73,13 +73,14 @@ def run(params: MixtureParams, context: Context) -> Outcome:
     at_scores = dict(zip(symbols, scores, strict=True))
     by_calculus = [sympy.simplify(sympy.diff(symbolic, s).subs(at_scores)) for s in symbols]
     outcome = Outcome(
+        inputs={"scores", "values"},
         quantities={
             "scores": scores,
             "values": values,
             "probabilities": probabilities,
             "output": output,
             "dout_ds": derivatives,
-        }
+        },
     )
     outcome.check(
         "derivative-by-calculus",

@@ -59,6 +59,7 @@ def packed_mask(params: PackingParams, context: Context) -> Outcome:
             (doc_ids != own) & (np.arange(doc_ids.size) < query) & (doc_ids >= 0)
         )
     ]
+    outcome.inputs.add("query")
     outcome.quantities.update(
         query=query,
         allowed=frozenset(slots),

@@ -31,12 +31,13 @@ def run(params: PrefixParams, context: Context) -> Outcome:
     base = engine.attention(q, k, v, causal=True, method="dense")
     allowed = sorted(engine.allowed_key_slots(np.zeros(n, dtype=np.int64), p, causal=True))
     outcome = Outcome(
+        inputs={"position"},
         quantities={
             "position": p,
             "allowed": frozenset(allowed),
             "allowed_values": [values[j] for j in allowed],
             "output": float(base[p, 0]),
-        }
+        },
     )
     unchanged = True
     for _ in range(params.trials):

@@ -36,13 +36,21 @@ def run(params: QuizParams, context: Context) -> Outcome:
 
     if quiz.answer is None or quiz.answer_offset is None:
         raise ClaimError(f"quiz {quiz.question!r} states no answer", quiz.offset)
-    right = [text for text, _ in quiz.options if agrees(text)]
+    right = [(text, offset) for text, offset in quiz.options if agrees(text)]
+    answered = agrees(quiz.answer)
     outcome.check(
         "answer-agrees",
-        agrees(quiz.answer),
+        answered,
         f"answer {quiz.answer!r} should state {show(fact)}",
         quiz.answer_offset,
     )
+    if answered:
+        end = quiz.answer_end or quiz.answer_offset + len(quiz.answer)
+        outcome.verified_at.append((quiz.answer_offset, end))
+        ends = [offset for _, offset in quiz.options[1:]] + [quiz.options_end or quiz.offset]
+        for (text, offset), stop in zip(quiz.options, ends, strict=False):
+            if (text, offset) in right:
+                outcome.verified_at.append((offset, stop))
     if params.unique:
         outcome.check(
             "one-right-option",

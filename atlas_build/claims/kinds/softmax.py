@@ -41,6 +41,7 @@ def run(params: SoftmaxParams, context: Context) -> Outcome:
     ]
     numeric = [float(sympy.N(p, 50)) for p in probabilities]
     outcome = Outcome(
+        inputs={"logits", "temperature", "shift"},
         quantities={
             "logits": logits,
             "temperature": tau,
@@ -58,7 +59,7 @@ def run(params: SoftmaxParams, context: Context) -> Outcome:
             "shift": shift,
             "exp_top": sympy.exp(top),
             "float64_max": float(np.finfo(np.float64).max),
-        }
+        },
     )
     z = to_float(logits)
     z = z - z.max()  # softmax ignores shifts; differences near 0 keep full precision

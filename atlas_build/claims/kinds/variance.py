@@ -91,4 +91,6 @@ def run(params: VarianceParams, context: Context) -> Outcome:
             f"{distance:.1f} standard errors apart (limit {params.sigmas:g})",
             where,
         )
+    ok = all(check.ok for check in outcome.checks)
+    outcome.relation(params.equation, params.relation, "verified" if ok else "failed")
     return outcome

@@ -1,0 +1,203 @@
+"""What a lesson's checks proved: a status for every relation, a class for every number.
+
+Numbers of the prose (`prose.spots`) are counted once each:
+
+- `verified`: bound by a claim to a computed value that matched, stated as the answer a
+  `quiz` claim checked, or the result of worked arithmetic that holds (`0.25×(2−5)=−0.75`,
+  checked on its own, with or without a claim);
+- `input`: bound to a value the claim fixes itself (the scores of a worked example);
+- `failed`: bound, and wrong (the claim reports it), or worked arithmetic that does not hold;
+- `exempt`: by one of the documented rules of `prose`;
+- `unaccounted`: everything else, each listed with its position (A410, an info finding).
+
+`verification` sums a lesson up: `failed` when anything failed, `verified` when every
+relation is verified, defined or listed unchecked, every number is accounted for and
+something was proved, `unverified` when nothing was, `partial` otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from atlas_build.claims import anchors, codes, numbers, prose, relations
+from atlas_build.claims.compare import compare, show
+from atlas_build.claims.registry import Outcome
+from atlas_build.diagnostics import Diagnostic, Severity, at
+from atlas_build.lesson.model import Lesson
+from atlas_build.source import Locator
+
+CLASSES = ("verified", "input", "failed", "exempt", "unaccounted")
+_RANK = {"failed": 0, "verified": 1, "input": 2}
+
+
+@dataclass
+class Inputs:
+    """What the claims stage hands over (empty for a lesson without a claims file)."""
+
+    specs: list[dict[str, Any]] = field(default_factory=list)
+    unchecked: dict[tuple[int, int | None], str] = field(default_factory=dict)
+    outcomes: Mapping[str, Outcome | Exception] = field(default_factory=dict)
+    statuses: dict[str, str] = field(default_factory=dict)
+    evaluated: Mapping[tuple[int, int], set[str]] = field(default_factory=dict)
+    spots: list[tuple[int, int, str]] = field(default_factory=list)
+    has_claims: bool = False
+
+
+def measure(
+    lesson: Lesson, locator: Locator, given: Inputs, *, require_accounted: bool = False
+) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The lesson's coverage (the report's `coverage`) and the findings that go with it."""
+    diagnostics: list[Diagnostic] = []
+    entries, errors = relations.inventory(lesson, relations.claim_options(given.specs))
+    relations.settle(entries, given.outcomes, given.statuses, given.evaluated, given.unchecked)
+    needed = relations.needed(given.specs)
+    listed = {equation for equation, _ in given.unchecked}
+    for equation, error in sorted(errors.items()):
+        if equation in listed and equation not in needed:
+            continue  # an equation listed as unchecked only has to render
+        math = lesson.display_math[equation]
+        severity = Severity.ERROR if equation in needed else Severity.WARNING
+        note = "" if equation in needed else "; it is counted as unreadable, not verified"
+        message = f"equation {equation}: {error.message} [{error.code}]{note}"
+        where = locator.content(math.offset + error.offset)
+        diagnostics.append(at(codes.LATEX, where, message, severity=severity))
+    if given.has_claims:
+        diagnostics += _unverified(lesson, locator, entries)
+    spots = prose.spots(lesson)
+    classes, arithmetic = _numbers(lesson, locator, given, spots, diagnostics)
+    summary = {name: 0 for name in CLASSES}
+    exempted: dict[str, int] = {}
+    unaccounted = []
+    for spot in spots:
+        kind = classes.get((spot.start, spot.end)) or ("exempt" if spot.exempt else "unaccounted")
+        summary[kind] += 1
+        if kind == "exempt":
+            exempted[spot.exempt] = exempted.get(spot.exempt, 0) + 1
+        if kind == "unaccounted":
+            unaccounted.append(spot)
+    verified_sentences = {
+        anchors.sentence_span(lesson.content, s.start, s.end)
+        for s in spots
+        if classes.get((s.start, s.end)) == "verified"
+    }
+    places = []
+    for spot in unaccounted:
+        where = locator.content(spot.start)
+        places.append({"text": spot.text, "line": where.line, "column": where.column})
+        in_worked = (
+            anchors.sentence_span(lesson.content, spot.start, spot.end) in verified_sentences
+        )
+        if require_accounted and in_worked:
+            message = f"{spot.text} is not accounted for in a sentence whose other numbers are"
+            diagnostics.append(at(codes.UNACCOUNTED_STEP, where, message + " checked"))
+        elif given.has_claims:
+            message = f"number {spot.text} is not checked by any claim and no rule exempts it"
+            diagnostics.append(at(codes.UNACCOUNTED, where, message))
+    relation_counts = relations.counts(entries)
+    coverage: dict[str, Any] = {
+        "relations": {**relation_counts, "items": [_entry(e, locator) for e in entries]},
+        "numbers": {
+            "total": len(spots),
+            **summary,
+            "exempted": dict(sorted(exempted.items())),
+            "unaccountedAt": places,
+            "arithmetic": arithmetic,
+        },
+        "claims": {
+            status: sum(1 for s in given.statuses.values() if s == status)
+            for status in ("pass", "fail", "error", "skipped", "unchecked")
+        },
+    }
+    coverage["verification"] = verdict(coverage)
+    return coverage, diagnostics
+
+
+def _entry(entry: relations.Entry, locator: Locator) -> dict[str, Any]:
+    where = locator.content(entry.offset)
+    return {**entry.to_json(), "line": where.line, "column": where.column}
+
+
+def _unverified(
+    lesson: Lesson, locator: Locator, entries: list[relations.Entry]
+) -> list[Diagnostic]:
+    """A407 per equation with relations nothing checks (lessons with a claims file)."""
+    found = []
+    for math in lesson.display_math:
+        open_ = [e for e in entries if e.equation == math.index and e.status == "unverified"]
+        if not open_:
+            continue
+        which = ", ".join(f"{e.relation} `{e.source}`" for e in open_)
+        noun = "relation" if len(open_) == 1 else "relations"
+        message = (
+            f"display equation {math.index}: {noun} {which} not verified by any claim; add a "
+            "claim, or list it under `unchecked` with a reason"
+        )
+        offset = math.offset + len(math.latex) - len(math.latex.lstrip())
+        found.append(at(codes.UNCOVERED, locator.content(offset), message))
+    return found
+
+
+def _numbers(
+    lesson: Lesson,
+    locator: Locator,
+    given: Inputs,
+    spots: list[prose.Spot],
+    diagnostics: list[Diagnostic],
+) -> tuple[dict[tuple[int, int], str], dict[str, int]]:
+    """Classes of the numbers that claims bound or that worked arithmetic settles, and the
+    A408 findings for worked arithmetic that does not hold."""
+    classes: dict[tuple[int, int], str] = {}
+    for start, end, kind in given.spots:
+        key = (start, end)
+        if key not in classes or _RANK[kind] < _RANK[classes[key]]:
+            classes[key] = kind
+    for outcome in given.outcomes.values():
+        if isinstance(outcome, Outcome):
+            for low, high in outcome.verified_at:
+                for spot in spots:
+                    if low <= spot.start and spot.end <= high:
+                        classes.setdefault((spot.start, spot.end), "verified")
+    tally = {"checked": 0, "wrong": 0}
+    counted = {(spot.start, spot.end) for spot in spots if not spot.exempt}
+    for item in anchors.skeleton(lesson.content).items:
+        if not isinstance(item, numbers.Arithmetic):
+            continue
+        key = (item.result.start, item.result.end)
+        if key not in counted:
+            continue
+        tally["checked"] += 1
+        if compare(item.result, item.lhs).ok:
+            classes.setdefault(key, "verified")
+            continue
+        tally["wrong"] += 1
+        wrong = item.result
+        if classes.get(key) == "verified":  # a claim proved the result: an operand is wrong
+            kinds = [classes.get((o.start, o.end)) for o in item.operands]
+            for suspect in ("failed", None):
+                if suspect in kinds:
+                    wrong = item.operands[kinds.index(suspect)]
+                    break
+        classes[(wrong.start, wrong.end)] = "failed"
+        lhs = f"the left side is {show(item.lhs)}, not {item.result.text}"
+        diagnostics.append(
+            at(codes.ARITHMETIC, locator.content(wrong.start), f"{item.text}: {lhs}")
+        )
+    return classes, tally
+
+
+def verdict(coverage: Mapping[str, Any]) -> str:
+    """`failed`, `verified`, `partial` or `unverified` (see the module docstring)."""
+    rel = coverage["relations"]
+    num = coverage["numbers"]
+    claims = coverage["claims"]
+    if rel["failed"] or num["failed"] or claims["fail"] or claims["error"]:
+        return "failed"
+    proved = rel["verified"] + num["verified"]
+    if not proved:
+        return "unverified"
+    open_relations = rel["total"] - sum(rel[s] for s in relations.ACCEPTED)
+    if open_relations or num["unaccounted"] or claims["unchecked"]:
+        return "partial"
+    return "verified"
