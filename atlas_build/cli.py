@@ -57,6 +57,11 @@ def _add_check_options(parser: argparse.ArgumentParser) -> None:
         help="an unverifiable recordHash is an error, not a warning",
     )
     parser.add_argument(
+        "--require-accounted",
+        action="store_true",
+        help="an unaccounted number in a sentence with a verified one is an error (A411)",
+    )
+    parser.add_argument(
         "--max-bytes",
         type=_byte_size,
         default=load.DEFAULT_MAX_BYTES,
@@ -130,6 +135,7 @@ def _options(args: argparse.Namespace) -> pipeline.Options:
     return pipeline.Options(
         strict=args.strict,
         require_record_hash=args.require_record_hash,
+        require_accounted=args.require_accounted,
         max_bytes=args.max_bytes,
         jobs=args.jobs or pipeline.default_jobs(),
         cache_dir=None if args.no_cache else (args.cache_dir or caching.default_dir()),

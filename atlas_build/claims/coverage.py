@@ -157,7 +157,7 @@ def _numbers(
         if isinstance(outcome, Outcome):
             for low, high in outcome.verified_at:
                 for spot in spots:
-                    if low <= spot.start and spot.end <= high:
+                    if low <= spot.start and spot.end <= high and not spot.exempt:
                         classes.setdefault((spot.start, spot.end), "verified")
     tally = {"checked": 0, "wrong": 0}
     counted = {(spot.start, spot.end) for spot in spots if not spot.exempt}

@@ -144,15 +144,16 @@ def _inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     return any(low <= start and end <= high for low, high in spans)
 
 
+def _list_marker(content: str, spot: numbers.Item) -> bool:
+    """An ordered-list marker (`2. They are unchanged`): markup, not a number of the text."""
+    line_start = content[max(0, spot.start - 24) : spot.start].rsplit("\n", 1)[-1]
+    bare = not line_start.strip() or line_start.strip() in ("-", "*", "+", ">")
+    return bare and content[spot.end : spot.end + 2] in (". ", ") ")
+
+
 def _context_rule(content: str, spot: numbers.Item, in_heading: bool) -> str:
     before = content[max(0, spot.start - 24) : spot.start]
     after = content[spot.end : spot.end + 16]
-    line_start = before.rsplit("\n", 1)[-1]
-    if (not line_start.strip() or line_start.strip() in ("-", "*", "+", ">")) and after[:2] in (
-        ". ",
-        ") ",
-    ):
-        return "numbering"  # an ordered-list marker (`2. They are unchanged`)
     if _ISO_DATE.match(content, max(0, spot.start - 8)) or _in_iso_date(content, spot):
         return "date"
     if _VERSION.search(before):
@@ -199,7 +200,8 @@ def spots(lesson: Lesson) -> list[Spot]:
     for item in _written(anchors.skeleton(content).items):
         if _inside(formulas, item.start, item.end):
             continue
-        exempt = next(
+        exempt = "numbering" if _list_marker(content, item) else ""
+        exempt = exempt or next(
             (rule for rule in _ORDER if rule != "heading" and _inside(rules[rule], item.start,
                                                                         item.end)),
             "",

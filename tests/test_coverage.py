@@ -1,0 +1,264 @@
+"""What a lesson's checks proved (claims/coverage.py, claims/relations.py, claims/prose.py).
+
+Each relation status and each number class on small lessons written here: a definition is
+`defined`, not verified, and a definition-only relation that is mutated is never reported
+verified; a definition whose computed numbers match the prose is verified by evaluation;
+listed, unreadable and unverified relations; verified, input, failed, exempt and
+unaccounted numbers, each exemption rule, worked arithmetic checked without any claim,
+quiz answers, `--require-accounted`, and the lesson's verification verdict.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_claims_kinds import Checked, check, write_lesson, yaml_string
+
+from atlas_build import pipeline
+from atlas_build.claims import prose
+from atlas_build.lesson import build as build_lesson
+
+DECAY = """
+## Science and assumptions
+
+### Decay
+
+$$
+m=\\beta\\cdot g,\\qquad s=m+1
+$$
+
+With β = 0.9 and g = 0.5 the decayed value is m = 0.45 and the shifted one s = 1.45.
+"""
+SENTENCE = "With β = 0.9 and g = 0.5 the decayed value is m = 0.45 and the shifted one s = 1.45."
+
+
+def _claims(bind: str, extra: str = "") -> str:
+    return f"""
+claims:
+  - id: decay
+    kind: formula
+    quote: {yaml_string(SENTENCE)}
+    bind: {bind}
+    params:
+      values: {{beta: 0.9, g: 0.5}}
+      use: [{{equation: 0, relation: 0}}, {{equation: 0, relation: 1}}]
+{extra}"""
+
+
+def _lesson(tmp_path: Path, body: str, claims: str, slug: str = "probe") -> Checked:
+    return check(write_lesson(tmp_path, slug, body, claims))
+
+
+def _relations(result: Checked) -> list[str]:
+    return [item["status"] for item in result.record.coverage["relations"]["items"]]
+
+
+def _numbers(result: Checked) -> dict[str, int]:
+    numbers = result.record.coverage["numbers"]
+    return {name: numbers[name] for name in ("verified", "input", "failed", "exempt",
+                                             "unaccounted") if numbers[name]}  # fmt: skip
+
+
+def test_definitions_whose_numbers_match_are_verified_by_evaluation(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, DECAY, _claims("[beta, g, m, s]"))
+    assert result.status() == {"decay": "pass"}
+    assert _relations(result) == ["verified", "verified"]
+    items = result.record.coverage["relations"]["items"]
+    assert items[0]["reason"] == "evaluated: numbers computed from it match the lesson"
+    assert _numbers(result) == {"input": 2, "verified": 2}
+    assert result.record.coverage["verification"] == "verified"
+
+
+def test_a_definition_nothing_evaluates_is_defined_not_verified(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, DECAY, _claims("[beta, g, m, null]"))
+    assert _relations(result) == ["verified", "defined"]
+    assert result.record.coverage["relations"]["defined"] == 1
+    assert _numbers(result) == {"input": 2, "verified": 1, "unaccounted": 1}
+    assert result.record.coverage["verification"] == "partial"
+
+
+def test_a_mutated_definition_only_relation_is_never_verified(tmp_path: Path) -> None:
+    """Flipping the sign of a relation only marked `definition` used to pass silently."""
+    body = """
+## Science and assumptions
+
+$$
+u=-\\alpha\\cdot g,\\qquad \\frac{\\partial u}{\\partial g}=-\\alpha
+$$
+
+Nothing else.
+"""
+    claims = """
+claims:
+  - id: update
+    kind: equation
+    params:
+      equation: 0
+      relations:
+        - {relation: 0, check: definition}
+        - {relation: 1, check: derive}
+"""
+    honest = _lesson(tmp_path, body, claims)
+    assert _relations(honest) == ["defined", "verified"]
+    mutated = _lesson(tmp_path / "m", body.replace("u=-\\alpha", "u=+\\alpha"), claims)
+    assert _relations(mutated)[0] == "defined"  # still not verified, whatever it says
+    assert mutated.record.coverage["relations"]["verified"] <= 1
+
+
+def test_a_claim_that_checks_nothing_is_unchecked_not_pass(tmp_path: Path) -> None:
+    claims = """
+claims:
+  - id: only-definitions
+    kind: formula
+    params: {values: {beta: 0.9, g: 0.5}, use: [{equation: 0, relation: 0}]}
+"""
+    result = _lesson(tmp_path, DECAY, claims)
+    assert result.status() == {"only-definitions": "unchecked"}
+    assert "ran no check" in result.claim("only-definitions")["message"]
+    assert result.record.coverage["claims"]["unchecked"] == 1
+    assert result.record.coverage["verification"] == "unverified"  # nothing was proved
+
+
+def test_inputs_only_is_unchecked(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, DECAY, _claims("[beta, g, null, null]"))
+    assert result.status() == {"decay": "unchecked"}
+    assert "only compared the inputs it fixes" in result.claim("decay")["message"]
+
+
+def test_wrong_numbers_are_failed_and_the_lesson_fails(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, DECAY.replace("m = 0.45", "m = 0.46"), _claims("[beta, g, m, s]"))
+    assert result.status() == {"decay": "fail"}
+    assert _numbers(result)["failed"] == 1
+    assert result.record.coverage["verification"] == "failed"
+
+
+def test_unreadable_unchecked_and_unverified_relations(tmp_path: Path) -> None:
+    body = DECAY + "\n$$\nq=\\unknowncommand{x}\n$$\n\n$$\nr=s+1\n$$\n"
+    listed = 'unchecked:\n  - {equation: 2, reason: "stated for context"}\n'
+    result = _lesson(tmp_path, body, listed + _claims("[beta, g, m, s]"))
+    assert _relations(result) == ["verified", "verified", "unreadable", "unchecked"]
+    unreadable = result.record.coverage["relations"]["items"][2]
+    assert "unknowncommand" in unreadable["reason"]
+    [warning] = result.found("A406")
+    assert warning.severity.value == "warning" and "counted as unreadable" in warning.message
+    assert result.found("A407") == []
+    unlisted = _lesson(tmp_path / "u", body, _claims("[beta, g, m, s]"))
+    assert _relations(unlisted)[3] == "unverified"
+    [open_] = unlisted.found("A407")
+    assert "relation 0 `r=s+1` not verified" in open_.message
+
+
+def test_worked_arithmetic_is_checked_without_any_claim(tmp_path: Path) -> None:
+    body = "## Work\n\nThe mean is (9+4+0+25)/4 = 9.5 and 0.25×(2−5)=−0.5 is wrong.\n"
+    result = _lesson(tmp_path, body, "claims: []\n")
+    [wrong] = result.found("A408")
+    assert (wrong.line, wrong.column) == result.lesson_at("−0.5")
+    assert "the left side is -3/4" in wrong.message
+    numbers = result.record.coverage["numbers"]
+    assert numbers["arithmetic"] == {"checked": 2, "wrong": 1}
+    assert numbers["verified"] == 1 and numbers["failed"] == 1
+
+
+def test_lessons_without_claims_report_honestly(tmp_path: Path) -> None:
+    folder = write_lesson(tmp_path, "bare", DECAY, "claims: []\n")
+    (folder / "claims.yaml").unlink()
+    report, _ = pipeline.check([str(folder)], pipeline.Options())
+    [record] = report.records
+    assert record.coverage["verification"] == "unverified"
+    assert [i["status"] for i in record.coverage["relations"]["items"]] == ["unverified"] * 2
+    assert record.coverage["numbers"]["unaccounted"] == 4
+    assert not [d for d in record.diagnostics if d.code in ("A407", "A410")]
+
+
+def test_require_accounted_fails_an_unchecked_step(tmp_path: Path) -> None:
+    folder = write_lesson(tmp_path, "probe", DECAY, _claims("[beta, g, m, null]"))
+    plain, _ = pipeline.check([str(folder)], pipeline.Options())
+    assert plain.exit_code() == 0
+    strict, _ = pipeline.check([str(folder)], pipeline.Options(require_accounted=True))
+    [step] = [d for r in strict.records for d in r.diagnostics if d.code == "A411"]
+    text = (folder / "lesson.md").read_text("utf-8")
+    assert strict.exit_code() == 1
+    assert "1.45 is not accounted for" in step.message
+    from test_claims_kinds import position
+
+    assert (step.line, step.column) == position(text, "1.45")
+
+
+QUIZ = """
+## Science and assumptions
+
+$$
+y=2\\cdot x
+$$
+
+With x = 3 the output is y = 6.
+
+## Check your understanding
+
+### What is y when x is 3?
+
+1. 5
+2. 6
+3. 7
+
+Answer and reasoning
+
+6
+
+Doubling gives it.
+"""
+
+
+def test_quiz_answers_are_verified_and_distractors_exempt(tmp_path: Path) -> None:
+    claims = """
+claims:
+  - id: double
+    kind: formula
+    quote: "With x = 3 the output is y = 6."
+    bind: [x, y]
+    params: {values: {x: 3}, use: [{equation: 0, relation: 0}]}
+  - id: quiz
+    kind: quiz
+    params: {question: "What is y", fact: double.y}
+"""
+    result = _lesson(tmp_path, QUIZ, claims)
+    assert result.status() == {"double": "pass", "quiz": "pass"}
+    numbers = result.record.coverage["numbers"]
+    assert numbers["exempted"] == {"numbering": 3, "quiz distractor": 2}  # list markers too
+    # x = 3 in the quote is an input, y = 6 verified, option 6 and answer 6 verified by the
+    # quiz, the 3 of the question unaccounted
+    assert (numbers["input"], numbers["verified"], numbers["unaccounted"]) == (1, 3, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("Run `python -m x 42` first.", "code"),
+        ("See [part 3 of the guide](https://example.org/7).", "link"),
+        ("Released on 2026-10-07.", "date"),
+        ("Published in March 2024.", "date"),
+        ("(Vaswani et al., 2017)", "date"),
+        ("This is step 4 of the method.", "numbering"),
+        ("Figure 2 shows it.", "numbering"),
+        ("Atlas version 3 ships it.", "version"),
+    ],
+)
+def test_exemption_rules(text: str, rule: str) -> None:
+    lesson = build_lesson(f"# Title\n\n{text}\n")
+    found = [spot for spot in prose.spots(lesson) if spot.text.strip("()")]
+    assert found and all(spot.exempt == rule for spot in found), found
+
+
+def test_numbers_inside_formulas_are_not_counted() -> None:
+    lesson = build_lesson("# T\n\nInline $x^2 + 3$ and\n\n$$\ny=4x\n$$\n\nthen 5 apples.\n")
+    assert [spot.text for spot in prose.spots(lesson)] == ["5"]
+
+
+def test_sources_and_headings_numbering() -> None:
+    body = (
+        "# T\n\n### 2017 · A milestone\n\n### 1. Setup\n\nUse 3 steps.\n\n## Sources\n\n"
+        "- Smith, 4 pages\n"
+    )
+    spots = {spot.text: spot.exempt for spot in prose.spots(build_lesson(body))}
+    assert spots == {"2017": "date", "1": "numbering", "3": "", "4": "citation"}
