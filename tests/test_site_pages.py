@@ -14,6 +14,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_site_render import assert_inert, page_of, write_lesson
 
 from atlas_build import lesson
@@ -108,6 +110,24 @@ def test_every_glossary_becomes_a_table_with_a_row_per_entry(name: str) -> None:
         headers = [th.text() for th in box.find("thead")[0].find("th")]
         assert headers == ["Symbol", "Meaning", "Unit"]
         assert box.attrs["tabindex"] == "0" and box.attrs["role"] == "region"
+
+
+def test_heading_mark_stays_a_heading_and_a_short_glossary_keeps_the_rest_plain() -> None:
+    text = (
+        "# T\n\n## Science\n\n### Notation\n\nx\n\nPosition\n\nm\n\nv\n\nSpeed\n\nm/s\n\n"
+        "## Next\n\nSymbols and units\n\nF\n\nForce\n\nN\n\nG\n\n"
+        "After G comes prose that is long enough. It has two sentences.\n"
+    )
+    rendered = markup.render(text, [])
+    parts = structures.arrange(rendered.parts, lesson.build(text))
+    notation = next(i for i, p in enumerate(parts) if p.heading and p.heading.text == "Notation")
+    table = tree(parts[notation + 1].html).find("div", "atlas-glossary")[0]
+    assert not table.find("caption") and len(table.find("tbody")[0].find("tr")) == 2
+    assert table.attrs["aria-label"] == "Notation: Science"
+    short = tree("\n".join(p.html for p in parts)).find("div", "atlas-glossary")[1]
+    assert len(short.find("tbody")[0].find("tr")) == 1
+    html = [p.html for p in parts]
+    assert "<p>G</p>\n" in html and any(h.startswith("<p>After G comes prose") for h in html)
 
 
 def test_seed_symbol_table_sets_symbols_as_math(seed: dict) -> None:
@@ -354,3 +374,44 @@ def test_dark_palette_colours_are_legible() -> None:
         assert contrast(slate_fg, colours[name]) >= 4.5, name
     link = re.search(r"--md-typeset-a-color: (#[0-9a-f]{6})", css)
     assert link is not None and contrast(link[1], "#272a35") >= 4.5  # on code in a panel
+
+
+FRAGMENTS = [
+    "# Title", "## Check your understanding", "## Quiz", "### Which one?", "## Specifications",
+    "### Interfaces", "Symbols and units", "Notation", "Answer and reasoning", "Solution",
+    "Answer: 4", "Assumptions", "Assumptions The model holds.", "T\\_q,T\\_k", "d\\_k", "x̂ᵢ",
+    "Var", "Query width", "coordinates", "1. One\n2. Two", "- a\n- b", "$$\nx = y\n$$",
+    "Is it $a_b$?", "A sentence that is prose. It has two sentences.", "Label", "Value x",
+    "Context of it.", "Endpoint Output", "<b>raw</b>", "<img src=x onerror=alert(1)>", "`code`",
+    "    indented code", "> quote", "| a | b |\n| - | - |\n| 1 | 2 |", "---", "",
+    "Symbols and units\n\nd\\_k\n\nQuery width\n\ncoordinates\n\nτ\n\nTemperature\n\nnone",
+    "## Quiz\n\n### Which?\n\n1. A\n2. B\n\nAnswer and reasoning\n\nA\n\nBecause A.",
+    "## Specifications\n\nLine rate\n\n32 GT/s\n\nPer lane.\n\n### Interfaces\n\nHost Input\n\nTLP",
+]  # fmt: skip
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pieces=st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=30),
+    spans=st.lists(st.tuples(st.integers(0, 2000), st.integers(1, 120)), max_size=4),
+)
+def test_structures_never_lose_an_anchor_or_break_the_page(
+    pieces: list[str], spans: list[tuple[int, int]]
+) -> None:
+    content = "\n\n".join(pieces) + "\n"
+    marks = [
+        markup.Mark(f"claim-m{n}", start, min(len(content), start + size), "atlas-claim", "t")
+        for n, (start, size) in enumerate(spans)
+        if start < len(content)
+    ]
+    rendered = markup.render(content, marks, targets={"section-2": ["claim-q"]})
+    parts = structures.arrange(rendered.parts, lesson.build(content))
+
+    def ids(items: list[markup.Part]) -> list[str]:
+        html = "".join(p.html if p.heading is None else p.heading.html for p in items)
+        return sorted(re.findall(r'\sid="([^"]+)"', html))
+
+    assert ids(parts) == ids(rendered.parts)
+    for before, after in zip(parts, parts[1:], strict=False):
+        assert before.first_line <= before.last_line <= after.first_line
+    assert_inert("".join(p.html for p in parts))

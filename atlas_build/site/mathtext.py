@@ -86,7 +86,7 @@ def _text(node: _Node | str) -> str:
     if node.tag in _MATH_SKIP:
         return ""
     parts = [_text(child) for child in node.children]
-    parts += [""] * (3 - len(parts)) if len(parts) < 3 else []
+    parts += [""] * max(0, 3 - len(parts))  # a script element missing a child reads as empty
     tag = node.tag
     if tag == "mo":
         symbol = "".join(parts).strip()
