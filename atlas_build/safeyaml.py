@@ -85,8 +85,16 @@ def _error(kind: str, message: str, mark: Any, line_offset: int) -> YamlError:
 
 class _Loader(yaml.SafeLoader):
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        """PyYAML's composer, refusing aliases, and counting values as they are composed so
+        that a document of a million tiny values stops at the limit, not after building
+        them all (a mapping's keys are composed with index None and are not counted)."""
         if self.check_event(AliasEvent):
             raise _Refused("unsafe", "YAML aliases are not allowed", self.peek_event().start_mark)
+        if not (isinstance(parent, MappingNode) and index is None):
+            self.values_composed = getattr(self, "values_composed", 0) + 1
+            if self.values_composed > MAX_NODES:
+                mark = self.peek_event().start_mark
+                raise _Refused("unsafe", f"more than {MAX_NODES} values", mark)
         return Composer.compose_node(self, parent, index)
 
 

@@ -81,3 +81,64 @@ def test_reader_works_without_libyaml(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not safeyaml._fast(text)
     assert _outcome(safeyaml.load, text) == expected
     assert _outcome(safeyaml.load, "a: &x 1\nb: *x\n")[:2] == ("refused", "unsafe")
+
+
+# --- numbers: built only when short and finite ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "literal",
+    [
+        "0x" + "f" * 5000,
+        "0" + "7" * 5000,
+        "0b" + "1" * 5000,
+        "1" + ":59" * 400,
+        "9" * 5000,
+        "!!int " + "9" * 1001,
+        "!!float 1." + "0" * 1001,
+    ],
+    ids=["hex", "octal", "binary", "sexagesimal", "decimal", "tagged-int", "tagged-float"],
+)
+def test_long_number_refused_at_the_value(literal: str) -> None:
+    outcome = _outcome(safeyaml.load, f"a: 1\nb: [2, {literal}]\n")
+    assert outcome[:2] == ("refused", "unsafe"), outcome
+    assert "characters; the limit is 1000" in outcome[2]
+    assert outcome[3:] == (2, 8)
+
+
+@pytest.mark.parametrize(
+    "literal", [".inf", "-.Inf", "+.INF", ".nan", ".NaN", "1.0e+999", "-2.5e+400"]
+)
+def test_non_finite_float_refused_at_the_value(literal: str) -> None:
+    outcome = _outcome(safeyaml.load, f"timeout: {literal}\n")
+    assert outcome[:2] == ("refused", "non-finite"), outcome
+    assert outcome[3:] == (1, 10)
+
+
+@pytest.mark.parametrize(
+    ("literal", "value"),
+    [
+        ("0x" + "f" * 998, int("f" * 998, 16)),
+        ("1" + ":30" * 333, None),
+        ("1.5e+300", 1.5e300),
+        ("1e999", "1e999"),  # YAML 1.1: no dot, so a string
+        ("'.inf'", ".inf"),
+    ],
+)
+def test_numbers_within_the_limit_are_read(literal: str, value: object) -> None:
+    data = safeyaml.load(f"a: {literal}\n").data["a"]
+    assert data == value if value is not None else isinstance(data, int)
+
+
+def test_sexagesimal_at_the_limit_is_fast() -> None:
+    """PyYAML builds `1:2:3...` by repeated multiplication (quadratic); at the limit it
+    stays a few hundred digits and is printable."""
+    data = safeyaml.load("a: 1" + ":59" * 333 + "\n").data["a"]
+    assert 590 < len(str(data)) < 600
+
+
+def test_lone_surrogates_are_reported_by_path() -> None:
+    from atlas_build.load.schema import lone_surrogates
+
+    document = safeyaml.load('a: "ok"\nb: ["x", "\\ud800"]\n"\\udc00k": 1\n')
+    assert lone_surrogates(document.data) == [(["b", 1], False), (["\udc00k"], True)]

@@ -3,7 +3,15 @@
 The site is built from `content/` into a temporary folder and served by a plain static
 file server on 127.0.0.1 (what "works from a static file server" means). In CI
 (`CI=true`) a missing browser or playwright is a failure; elsewhere the test skips.
-Screenshots go to build/screenshots/ for people to look at.
+Screenshots go to build/screenshots/ for people to look at: 1280 px and 390 px wide, light
+and dark palettes.
+
+Pages that read like lessons (issue 17) are checked on the attention lesson, kv-cache and a
+circuits lesson worded differently (`Symbols`, `Notation`, `Quiz`, `Solution`): symbol
+tables with a row per glossary entry, quiz answers hidden until their `<details>` is opened
+(JavaScript off too), no sideways scrolling at 390 px, the palette toggle, and axe-core
+(npm's `axe-core`, installed under build/node-tools by `make browser`, injected from the
+local file) with no serious or critical violation.
 """
 
 from __future__ import annotations
@@ -18,12 +26,15 @@ from typing import Any
 
 import pytest
 
-from atlas_build import pipeline
+from atlas_build import lesson, pipeline
+from atlas_build.lesson.model import Lesson
 from atlas_build.site import build
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = REPO / "build" / "screenshots"
+AXE = REPO / "build" / "node-tools" / "node_modules" / "axe-core" / "axe.min.js"
+SUBJECTS = Path(__file__).resolve().parent / "lesson_subjects"
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -55,11 +66,14 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    _require_browser()
-    root = tmp_path_factory.mktemp("browser")
-    report, checked = pipeline.check([str(REPO / "content")], pipeline.Options())
+def _serve(root: Path, content: Path, models: dict[str, Lesson]) -> Iterator[str]:
+    """Build `content` into `root` and serve the site; `models` gets each lesson's model."""
+    options = pipeline.Options()
+    report, checked = pipeline.check([str(content)], options)
+    for item in checked:
+        pipeline.materialize(item, options)
+        if item.source is not None and item.record is not None:
+            models[item.source.slug] = lesson.build(item.record.content)
     status = build.build_site(
         report,
         checked,
@@ -78,6 +92,15 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+MODELS: dict[str, Lesson] = {}
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    _require_browser()
+    yield from _serve(tmp_path_factory.mktemp("browser"), REPO / "content", MODELS)
 
 
 @pytest.fixture(scope="module")
@@ -342,5 +365,226 @@ def test_metadata_payloads_stay_text(browser: Any, hostile_url: str) -> None:
         results = " ".join(tab.locator(".md-search-result__item").all_inner_texts())
         assert "hostilemarker" in results
         tab.screenshot(path=str(SCREENSHOTS / "hostile-search.png"))
+    finally:
+        tab.close()
+
+
+# Pages that read like lessons (issue 17).
+
+LESSONS = ("attention", "kv-cache")
+WHY_CLAIM = """
+  - id: quiz-why
+    kind: formula
+    extends: gqa
+    quote: "64 KiB would be 8-bit storage"
+    bind: [{value: B_tok, unit: bytes}, bits]
+    params: {values: {b: 1}}
+"""
+OTHER_MODELS: dict[str, Lesson] = {}
+
+
+@pytest.fixture(scope="module")
+def other_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """kv-cache with a claim that quotes a quiz answer's reasoning, and a circuits lesson
+    whose structures are worded differently (`Symbols`, `Notation`, `Quiz`, `Solution`)."""
+    import shutil
+
+    from test_site_render import write_lesson
+
+    _require_browser()
+    root = tmp_path_factory.mktemp("other")
+    content = root / "content"
+    shutil.copytree(REPO / "content" / "kv-cache", content / "kv-cache")
+    claims = content / "kv-cache" / "claims.yaml"
+    claims.write_text(claims.read_text("utf-8").rstrip("\n") + "\n" + WHY_CLAIM, "utf-8")
+    body = (SUBJECTS / "rc.md").read_text("utf-8")
+    write_lesson(content, "rc-filter", body, title="RC low-pass filter", topic="Circuits")
+    yield from _serve(root, content, OTHER_MODELS)
+
+
+def _glossary_rows(tab: Any) -> list[int]:
+    return tab.eval_on_selector_all(
+        ".atlas-glossary", "boxes => boxes.map(b => b.querySelectorAll('tbody tr').length)"
+    )
+
+
+def _answers_hidden_until_opened(tab: Any, model: Lesson) -> None:
+    folds = tab.locator("details.atlas-answer")
+    assert folds.count() == len(model.quizzes) > 0
+    for index, quiz in enumerate(model.quizzes):
+        fold = folds.nth(index)
+        answer = fold.locator("p", has_text=str(quiz.answer)).first
+        reasoning = fold.locator("p", has_text=quiz.reasoning.split("\n")[0][:40]).last
+        assert not answer.is_visible() and not reasoning.is_visible()
+        fold.locator("summary").click()
+        assert answer.is_visible() and reasoning.is_visible()
+        assert fold.evaluate("d => d.open")
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_symbol_table_has_a_row_per_glossary_entry(page: Page, slug: str) -> None:
+    tab = page.open(f"lessons/{slug}/")
+    model = MODELS[slug]
+    assert _glossary_rows(tab) == [len(g.entries) for g in model.glossaries]
+    assert tab.locator(".atlas-glossary tbody th math").count() > len(model.glossaries)
+    assert "Symbols and units" in tab.locator(".atlas-glossary caption").first.inner_text()
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_quiz_answers_are_hidden_until_opened(page: Page, slug: str) -> None:
+    tab = page.open(f"lessons/{slug}/")
+    _answers_hidden_until_opened(tab, MODELS[slug])
+
+
+def test_quiz_answers_open_with_javascript_off(browser: Any, base_url: str) -> None:
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    try:
+        tab = context.new_page()
+        tab.goto(base_url + "lessons/attention/", wait_until="load")
+        _answers_hidden_until_opened(tab, MODELS["attention"])
+    finally:
+        context.close()
+
+
+def test_other_wording_renders_the_same_way(browser: Any, other_url: str) -> None:
+    tab = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        tab.goto(other_url + "lessons/rc-filter/", wait_until="load")
+        model = OTHER_MODELS["rc-filter"]
+        assert [g.mark for g in model.glossaries] == ["Symbols", "Notation"]
+        assert _glossary_rows(tab) == [len(g.entries) for g in model.glossaries]
+        _answers_hidden_until_opened(tab, model)
+        tab.screenshot(path=str(SCREENSHOTS / "rc-filter-1280-light.png"))
+    finally:
+        tab.close()
+
+
+def test_link_to_a_claim_inside_an_answer_opens_it(browser: Any, other_url: str) -> None:
+    tab = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        tab.goto(other_url + "lessons/kv-cache/#atlas-validation", wait_until="load")
+        fold = tab.locator("details.atlas-answer", has=tab.locator("#claim-quiz-why"))
+        assert fold.count() == 1 and not fold.evaluate("d => d.open")
+        tab.click("a[href='#claim-quiz-why']")
+        tab.wait_for_timeout(300)
+        assert fold.evaluate("d => d.open")
+        mark = tab.locator("#claim-quiz-why")
+        assert mark.is_visible() and mark.inner_text() == "64 KiB would be 8-bit storage"
+        assert 0 <= mark.bounding_box()["y"] < 900
+    finally:
+        tab.close()
+
+
+def _topic(tab: Any, base: str) -> str:
+    tab.goto(base, wait_until="load")
+    return str(tab.locator("a[href^='topics/']:not([href='topics/'])").first.get_attribute("href"))
+
+
+def test_no_page_scrolls_sideways_at_phone_width(browser: Any, base_url: str) -> None:
+    tab = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        paths = ["", "lessons/attention/", "lessons/kv-cache/", "report/", _topic(tab, base_url)]
+        for path in paths:
+            tab.goto(base_url + path, wait_until="load")
+            width = tab.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (path, width)
+        tab.goto(base_url + "lessons/attention/", wait_until="load")
+        box = tab.evaluate(
+            "() => { const b = document.querySelector('#equation-0 .atlas-math-box');"
+            " return [b.scrollWidth, b.clientWidth, getComputedStyle(b).overflowX]; }"
+        )
+        assert box[0] > box[1] and box[2] == "auto"  # the wide formula scrolls in its box
+    finally:
+        tab.close()
+
+
+def _scheme(tab: Any) -> str:
+    return str(tab.evaluate("document.body.dataset.mdColorScheme"))
+
+
+def _toggle(tab: Any) -> None:
+    tab.locator("form[data-md-component='palette'] label:visible").click()
+    tab.wait_for_timeout(100)
+
+
+def test_palette_toggle_switches_light_and_dark(page: Page) -> None:
+    tab = page.open("lessons/attention/")
+    background = "getComputedStyle(document.body).backgroundColor"
+    light = tab.evaluate(background)
+    assert _scheme(tab) == "default"
+    _toggle(tab)
+    assert _scheme(tab) == "slate" and tab.evaluate(background) != light
+    tab.reload(wait_until="load")
+    assert _scheme(tab) == "slate"  # the choice is remembered
+    _toggle(tab)
+    assert _scheme(tab) == "default" and tab.evaluate(background) == light
+
+
+def _require_axe() -> None:
+    if not AXE.is_file():
+        reason = (
+            f"axe test needs {AXE.relative_to(REPO)} "
+            "(npm install --prefix build/node-tools axe-core, as `make browser` does)"
+        )
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+# The theme's search overlay is `<div role="dialog">` with no name (mkdocs-material's
+# partials/search.html): the one finding that is not the site's own markup.
+THEME_FINDINGS = {("aria-dialog-name", ".md-search")}
+
+
+def _axe(tab: Any) -> list[str]:
+    tab.add_script_tag(path=str(AXE))
+    found = tab.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact,"
+        " nodes: v.nodes.map(n => [n.target.join(' '), n.failureSummary])}))"
+    )
+    return [
+        f"{item['impact']} {item['id']}: {target}: {summary}"
+        for item in found
+        if item["impact"] in ("serious", "critical")
+        for target, summary in item["nodes"]
+        if (item["id"], target) not in THEME_FINDINGS
+    ]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_axe_finds_no_serious_or_critical_violation(browser: Any, base_url: str, width: int):
+    _require_axe()
+    tab = browser.new_page(viewport={"width": width, "height": 900})
+    try:
+        paths = ["lessons/attention/", "lessons/kv-cache/", "report/", _topic(tab, base_url)]
+        for dark in (False, True):
+            for path in paths:
+                tab.goto(base_url + path, wait_until="load")
+                if dark != (_scheme(tab) == "slate"):
+                    _toggle(tab)
+                tab.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+                assert _axe(tab) == [], (path, dark)
+    finally:
+        tab.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_screenshots_light_and_dark(browser: Any, base_url: str, width: int) -> None:
+    tab = browser.new_page(viewport={"width": width, "height": 900})
+    try:
+        for scheme in ("light", "dark"):
+            for name, anchor in (("symbols", "section-4"), ("quiz", "section-10")):
+                tab.goto(base_url + f"lessons/attention/#{anchor}", wait_until="load")
+                if (scheme == "dark") != (_scheme(tab) == "slate"):
+                    _toggle(tab)
+                    tab.goto(base_url + f"lessons/attention/#{anchor}", wait_until="load")
+                if name == "quiz":
+                    tab.locator("details.atlas-answer summary").first.click()
+                tab.wait_for_timeout(200)
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                tab.screenshot(path=str(SCREENSHOTS / f"attention-{name}-{width}-{scheme}.png"))
+            tab.goto(base_url + "lessons/kv-cache/", wait_until="load")
+            tab.screenshot(path=str(SCREENSHOTS / f"kv-cache-{width}-{scheme}.png"))
     finally:
         tab.close()

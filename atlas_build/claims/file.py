@@ -88,7 +88,7 @@ def _what(path: list[Any], is_key: bool) -> str:
 def _violations(found: ClaimsFile) -> list[Diagnostic]:
     """The first MAX_FINDINGS schema violations, in file order, each message shortened."""
     validator = schemas.validator("claims.schema.json")
-    diagnostics = []
+    diagnostics: list[Diagnostic] = []
     for violation in itertools.islice(validator.iter_errors(found.data), MAX_FINDINGS + 1):
         if len(diagnostics) == MAX_FINDINGS:
             message = f"more than {MAX_FINDINGS} schema violations; the first are listed"

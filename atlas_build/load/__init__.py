@@ -8,6 +8,7 @@ read arbitrary files.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -201,7 +202,8 @@ def identity(path: Path, raw: bytes) -> str | None:
     Only the id is needed here; anything unreadable simply has no id, and the full
     strict load reports why. Front matter goes through the same safe reader and size
     cap as the strict load (PyYAML's own loader would build a `1:2:3...` integer of
-    any length, in quadratic time), and a record through the same linear pre-scan.
+    any length, in quadratic time); plain `json` is linear and bounded on a record
+    (deep nesting is a RecursionError, a huge integer a ValueError).
     """
     try:
         text = raw.decode("utf-8")
@@ -211,7 +213,7 @@ def identity(path: Path, raw: bytes) -> str | None:
             parts = split(text)
             data = safeyaml.load(parts[0], max_bytes=MAX_FRONT_MATTER).data if parts else None
         else:
-            data, _ = jsonfile.parse(text, str(path))
+            data = json.loads(text)
     except MemoryError:
         raise
     except Exception:  # best effort: the strict load of this lesson reports what is wrong

@@ -19,7 +19,7 @@ from typing import Any
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at, define
 from atlas_build.load import jsonscan
 from atlas_build.load.jsonlocate import JsonLocator
-from atlas_build.source import LineIndex, pointer_segment
+from atlas_build.source import pointer_segment
 
 __all__ = ["JsonLocator", "decode", "parse"]
 
@@ -132,10 +132,9 @@ def decode(raw: bytes, path: str, *, max_bytes: int) -> tuple[str | None, list[D
         return raw.decode("utf-8"), []
     except UnicodeDecodeError as error:
         good = raw[: error.start].decode("utf-8")
-        line, column = LineIndex(good).position(len(good))
         bad = raw[error.start : error.start + 1].hex().upper()
         message = f"invalid UTF-8 byte 0x{bad} at byte offset {error.start}"
-        return None, [at(NOT_UTF8, Location(path, line, column), message)]
+        return None, [at(NOT_UTF8, _where(good, path, len(good)), message)]
 
 
 def parse(text: str, path: str) -> tuple[Any, list[Diagnostic]]:
@@ -203,9 +202,10 @@ class _Container:
 def _duplicate(text: str, path: str, key: str) -> Diagnostic:
     """Locate the second occurrence of a key within one object.
 
-    json-source-map cannot do this: its pointers do not escape `/` in keys, so
-    `{"a/b": 1, "a": {"b": 2}}` looks like a duplicate to it. This scan follows
-    objects and arrays (strings skipped) and decodes each key in its own object.
+    A map of pointers cannot do this when it does not escape `/` in keys (as
+    json-source-map did not: `{"a/b": 1, "a": {"b": 2}}` looked like a duplicate to it).
+    This scan follows objects and arrays (strings skipped) and decodes each key in its
+    own object.
     """
     stack: list[_Container] = []
     for match in _TOKEN.finditer(text):

@@ -5,9 +5,9 @@ a 2.5-million-element array. This locator finds one pointer at a time instead. I
 the pointer from the root, and for each container on the way keeps only flat integer
 arrays (where each member's key and value start, and a hash of each key), filled
 incrementally as far as a lookup needed; nested containers are skipped in one step
-through the bracket table. Memory is a few integers per member of the containers a
-query passed through (at most a few bytes per byte of the file), and a second query into
-the same container costs nothing more than the first.
+through the bracket table. Memory is one 8-byte integer per array element and three per
+object member scanned, in the containers a query passed through (a 2.5-million-element
+array: 20 MB, not 2 GB), and a second query into the same container scans nothing again.
 """
 
 from __future__ import annotations

@@ -27,14 +27,19 @@ def block(html: str, css: str = "atlas-block", *, searchable: bool = True) -> st
     return f'\n<div class="{css}"{exclude}>\n{html.strip()}\n</div>\n\n'
 
 
+def _attribute(value: str) -> str:
+    return "".join(_MARKDOWN_SPECIAL.get(c) or escape(c, quote=True) for c in value)
+
+
 class _Reserialiser(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.out: list[str] = []
 
     def _attrs(self, attrs: list[tuple[str, str | None]]) -> str:
+        """Attribute values too: a formula's `aria-label` holds TeX (`\\frac`, `_`, `*`)."""
         return "".join(
-            f' {name}="{escape(value or "", quote=True)}"' if value is not None else f" {name}"
+            f' {name}="{_attribute(value)}"' if value is not None else f" {name}"
             for name, value in attrs
         )
 

@@ -18,9 +18,11 @@ from atlas_build.cache import Cache
 from atlas_build.claims import anchors as claim_anchors
 from atlas_build.claims import file as claims_file
 from atlas_build.diagnostics import Diagnostic, Location, at
+from atlas_build.lesson import build as build_model
+from atlas_build.lesson.model import Lesson
 from atlas_build.model import LessonRecord
 from atlas_build.report import RecordReport
-from atlas_build.site import codes, figures, markup, panels
+from atlas_build.site import codes, figures, markup, mathtext, panels, structures
 from atlas_build.site.html import badge, block, esc, front_matter, heading, href
 from atlas_build.source import Source
 
@@ -195,7 +197,7 @@ def _body(rendered: markup.Rendered, placed: dict[int, list[str]], tail: list[st
         if part.heading is not None:
             flush()
             item = part.heading
-            label = item.text if "<math" in item.html else None
+            label = mathtext.plain(item.html) if "<math" in item.html else None
             out.append(heading(item.level, item.html, item.id, label=label))
         else:
             pending.append(part.html)
@@ -205,14 +207,25 @@ def _body(rendered: markup.Rendered, placed: dict[int, list[str]], tail: list[st
     return "".join(out)
 
 
+def _title(title: str, headings: list[markup.Heading]) -> str:
+    """The page title; a title that is a heading with math reads as its rendered text
+    (the heading's text is its source without the `$` delimiters)."""
+    for item in headings:
+        if "<math" in item.html and item.text == title.replace("$", "").strip():
+            return mathtext.plain(item.html)
+    return title
+
+
 def build(
     source: Source,
     record: LessonRecord,
     report: RecordReport,
     known_slugs: frozenset[str],
     cache: Cache | None = None,
+    model: Lesson | None = None,
 ) -> LessonPage:
-    """Render the page; LaTeX errors and skipped figures are added to `report.diagnostics`."""
+    """Render the page; LaTeX errors and skipped figures are added to `report.diagnostics`.
+    `model` is the lesson model of `record.content` when the caller has it at hand."""
     page = LessonPage(paths.publish_slug(source.slug, record.id), record, report)
     specs = _specs(source.claims_path)
     content = record.content
@@ -222,6 +235,9 @@ def build(
     reserved = {m.element_id for m in marks} | {i for ids in targets.values() for i in ids}
     reserved |= {f"atlas-row-claim-{c.get('id')}" for c in report.claims}
     rendered = markup.render(content, marks, known_slugs, targets, reserved)
+    if model is None or model.content != content:
+        model = build_model(content)
+    rendered.parts = structures.arrange(rendered.parts, model)
     page.headings = rendered.headings
     page.ids = rendered.ids | set(markup.RESERVED_IDS)
     for claim in report.claims:
@@ -250,7 +266,9 @@ def build(
         report.diagnostics = sorted(report.diagnostics + added, key=Diagnostic.sort_key)
     page.ids |= {f"atlas-row-claim-{c.get('id')}" for c in report.claims}
     page.text = (
-        front_matter({"title": record.title, "description": record.description})
+        front_matter(
+            {"title": _title(record.title, page.headings), "description": record.description}
+        )
         + block(_summary(page), searchable=False)
         + _body(rendered, placed, tail)
         + heading(2, "Validation", "atlas-validation", searchable=False)

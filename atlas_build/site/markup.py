@@ -169,7 +169,8 @@ class _Renderer(RendererHTML):
         body = self.anchors(target) + self._math(tokens[idx], display=True)
         if tokens[idx].type == "math_block_label":
             body += f"<span>({escape(tokens[idx].info)})</span>"
-        return f'<div class="atlas-math" id="{trusted_id(target)}">{body}</div>\n'
+        box = f'<div class="atlas-math-box">{body}</div>'
+        return f'<div class="atlas-math" id="{trusted_id(target)}">{box}</div>\n'
 
     math_block_label = math_block
 
@@ -255,6 +256,22 @@ def _groups(tokens: list[Token]) -> list[tuple[int, int]]:
 
 
 _ID = re.compile(r'\sid="([^"]+)"')
+_EQUATION_BOX = re.compile(
+    r'(<div class="atlas-math" id="equation-(\d+)">)<div class="atlas-math-box">'
+)
+
+
+def _focusable_equations(html: str) -> str:
+    """A display formula scrolls inside its own box on a narrow screen: make the box
+    reachable by keyboard. After sanitising, `id="equation-N"` can only be the renderer's,
+    so only its own boxes match."""
+    return _EQUATION_BOX.sub(
+        lambda m: (
+            f'{m[1]}<div class="atlas-math-box" tabindex="0" role="group" '
+            f'aria-label="equation {int(m[2]) + 1}">'
+        ),
+        html,
+    )
 
 
 def render(
@@ -289,7 +306,7 @@ def render(
             parts.append(Part("", lines[0], lines[1], heading))
             continue
         html = clean(_apply_marks(renderer.render(group, options, {}), kept))
-        parts.append(Part(html, lines[0], lines[1]))
+        parts.append(Part(_focusable_equations(html), lines[0], lines[1]))
     ids = {heading.id for heading in headings} | {h.slug for h in headings if h.slug}
     for part in parts:
         ids.update(_ID.findall(part.html if part.heading is None else part.heading.html))

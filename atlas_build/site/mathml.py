@@ -3,14 +3,16 @@
 Rendering happens after markdown conversion, on the math tokens of the dollarmath
 plugin, so emphasis rules never see the MathML. Output is MathML only: browsers lay
 it out natively, so the site needs no KaTeX CSS, fonts or script, and nothing is
-fetched at view time. KaTeX runs with `trust=False`: commands that could carry links
-or HTML (`\\href`, `\\htmlId`, ...) come back as error-coloured text, which is
-detected here and reported like a parse error.
+fetched at view time. Each `<math>` carries its TeX source as `aria-label`, for readers
+whose assistive technology does not speak MathML. KaTeX runs with `trust=False`:
+commands that could carry links or HTML (`\\href`, `\\htmlId`, ...) come back as
+error-coloured text, which is detected here and reported like a parse error.
 """
 
 from __future__ import annotations
 
 import re
+from html import escape
 
 import pykatex
 
@@ -65,7 +67,8 @@ def render(latex: str, *, display: bool) -> str:
             f"{command} is not supported here (KaTeX renders it only for trusted input)",
             found if found >= 0 else None,
         )
-    return html
+    label = escape(" ".join(latex.split()), quote=True)
+    return html.replace("<math", f'<math aria-label="{label}"', 1)
 
 
 def _parse_error(text: str, latex: str) -> MathError:

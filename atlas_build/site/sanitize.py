@@ -57,6 +57,7 @@ _ATTRIBUTES: dict[str, set[str]] = {
     "q": {"cite"},
     "blockquote": {"cite"},
     **{tag: set(_MATHML_ATTRIBUTES) for tag in MATHML_TAGS},
+    "math": set(_MATHML_ATTRIBUTES) | {"aria-label"},  # the TeX source, for assistive technology
 }
 _CLASSES = {
     "span": re.compile(r"katex(-display)?"),

@@ -1153,7 +1153,7 @@ text = CLAIMS_HEAD + "claims:\n" + MIXTURE.replace("id: worked-mixture", "id: Wo
 for name, latex, about in (
     ("unknown-command", "x \\in \\mathbb{R}^{d} = \\foo{y}", "\\mathbb and an unknown \\foo"),
     ("unbalanced-brace", "y = \\frac{1}{2", "an unclosed brace"),
-    ("unknown-environment", "\\begin{pmatrix} a \\end{pmatrix} = b", "an unknown environment"),
+    ("unknown-environment", "\\begin{tikzcd} a \\end{tikzcd} = b", "an unknown environment"),
     ("no-relation", "\\sqrt{x}", "an equation without a relation"),
     ("deep-frac", "y = " + "\\frac{1}{" * 300 + "x" + "}" * 300, "300 nested fractions"),
 ):
