@@ -17,12 +17,16 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# Debian's Chromium drives the browser test (never `playwright install`: no downloads).
+# Debian's Chromium drives the browser test (never `playwright install`: no downloads at test
+# time); axe-core, the accessibility checker it runs, is an npm package installed under build/.
+AXE := build/node-tools/node_modules/axe-core/axe.min.js
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "installing Debian's chromium for the browser test"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 	  || echo "note: could not install chromium; the browser test fails in CI and skips elsewhere"; }
+	@test -f $(AXE) || npm install --silent --no-audit --no-fund --prefix build/node-tools axe-core@4.14.1 \
+	  || echo "note: could not install axe-core; the accessibility test fails in CI and skips elsewhere"
 
 site: $(STAMP)
 	$(BIN)/atlas-build build content/
@@ -47,4 +51,4 @@ selftest: $(STAMP)
 	$(BIN)/atlas-build selftest content/ --fail-under 95
 
 clean:
-	rm -rf build site .atlas-cache .pytest_cache .mypy_cache .ruff_cache .coverage
+	rm -rf build site .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -154,7 +154,10 @@ def _check(
         report, checked = pipeline.check(paths, _options(args), progress, after)
     if progress is not None and checked:
         slowest = max(checked, key=lambda item: item.seconds)
-        print(f"slowest lesson: {slowest.report.path} ({slowest.seconds:.2f} s)", file=sys.stderr)
+        from atlas_build.report.escape import text as plain
+
+        path = plain(slowest.report.path)
+        print(f"slowest lesson: {path} ({slowest.seconds:.2f} s)", file=sys.stderr)
     return report, checked
 
 

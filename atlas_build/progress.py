@@ -20,7 +20,10 @@ def progress_bar(*, enabled: bool = True) -> Iterator[Progress | None]:
     if not (enabled and interactive()):
         yield None
         return
+    from rich.markup import escape as escape_markup
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from atlas_build.report.escape import text
 
     with Progress(
         TextColumn("[bold]checking"),
@@ -34,6 +37,7 @@ def progress_bar(*, enabled: bool = True) -> Iterator[Progress | None]:
         task = bar.add_task("", total=None)
 
         def update(done: int, total: int, path: str) -> None:
-            bar.update(task, completed=done, total=total, description=path)
+            shown = escape_markup(text(path))  # a folder name must not drive the terminal
+            bar.update(task, completed=done, total=total, description=shown)
 
         yield update
