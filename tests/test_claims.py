@@ -126,39 +126,45 @@ def test_content_claim_passes(content_report, slug, claim_id):
 
 @pytest.mark.parametrize("slug", LESSONS)
 def test_content_lesson_reports_full_coverage(content_report, slug):
+    """Every relation of every lesson in content/ is verified, defined or listed unchecked,
+    and no claim of them is reported without having checked something."""
     _, report = content_report
     record = record_for(report, slug)
     coverage = record["coverage"]
-    equations = coverage["equations"]
-    pending = [c for c in PARSER_PENDING if c[0] == slug]
-    if pending and equations["covered"] < equations["total"]:
-        statuses = {c["id"]: c["status"] for c in record["claims"]}
-        if any(statuses.get(claim_id) != "pass" for _, claim_id in pending):
-            pytest.skip("softmax-temperature equation 0 is waiting for the `&=` parser fix")
-    assert equations["total"] >= 1
-    assert equations["covered"] + len(equations["unchecked"]) == equations["total"]
-    assert coverage["numbers"]["bound"] <= coverage["numbers"]["total"]
+    relations = coverage["relations"]
+    assert relations["total"] >= 1
+    accepted = relations["verified"] + relations["defined"] + relations["unchecked"]
+    assert accepted == relations["total"], relations["items"]
+    numbers = coverage["numbers"]
+    classes = ("verified", "input", "failed", "exempt", "unaccounted")
+    assert numbers["total"] == sum(numbers[name] for name in classes) and numbers["failed"] == 0
     assert not [d for d in record["diagnostics"] if d["code"] in {"A406", "A407"}]
     kinds = {c["kind"] for c in record["claims"]}
     assert kinds  # sanity: claims were evaluated
+    assert {c["status"] for c in record["claims"]} == {"pass"}
     if equation_claims(slug):
         assert "equation" in kinds
 
 
-def test_attention_check_reports_two_of_two_equations(attention_report):
+def test_attention_check_reports_its_relations_and_numbers(attention_report):
     code, report = attention_report
     assert code == 0
     [record] = report["records"]
     assert record["id"] == "atlas-lesson-attention"
-    assert record["coverage"]["equations"] == {"total": 2, "covered": 2, "unchecked": []}
+    relations = record["coverage"]["relations"]
+    statuses = [(r["equation"], r["relation"], r["status"]) for r in relations["items"]]
+    assert statuses == [
+        (0, 0, "verified"),
+        (0, 1, "verified"),
+        (0, 2, "verified"),
+        (1, 0, "defined"),  # o = sum_j a_j v_j: the definition the derivative is taken of
+        (1, 1, "verified"),
+    ]
     numbers = record["coverage"]["numbers"]
-    assert numbers["total"] == numbers["bound"] > 0
-    assert record["coverage"]["claims"] == {
-        "pass": len(claim_ids("attention")),
-        "fail": 0,
-        "error": 0,
-        "skipped": 0,
-    }
+    assert numbers["verified"] > numbers["input"] > 0 and numbers["failed"] == 0
+    assert [n["text"] for n in numbers["unaccountedAt"]] == ["slot7", "slot5"]
+    assert record["coverage"]["claims"]["pass"] == len(claim_ids("attention"))
+    assert record["coverage"]["verification"] == "partial"
     assert [c["id"] for c in record["claims"]] == claim_ids("attention")
 
 

@@ -179,8 +179,7 @@ def _context_rule(content: str, spot: numbers.Item, in_heading: bool) -> str:
 def _year(spot: numbers.Item) -> bool:
     return (
         isinstance(spot, numbers.Quantity)
-        and len(spot.text) == 4
-        and spot.text.isdigit()
+        and re.fullmatch("[0-9]{4}", spot.text) is not None
         and 1600 <= int(spot.text) <= 2100
     )
 
