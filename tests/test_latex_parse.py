@@ -229,7 +229,8 @@ CONSTRUCTS: list[tuple[str, dict[str, Any], Any]] = [
     (r"\operatorname{Var} x", {}, sp.Function("Var")(x)),
     ("H(p)", {"functions": {"H"}}, sp.Function("H")(sp.Symbol("p"))),
     ("H(p)^2", {"functions": {"H"}}, sp.Function("H")(sp.Symbol("p")) ** 2),
-    ("H(p)", {}, sp.Symbol("H") * sp.Symbol("p")),
+    ("H(p + q)", {}, sp.Symbol("H") * (sp.Symbol("p") + sp.Symbol("q"))),
+    ("H (p)", {}, sp.Symbol("H") * sp.Symbol("p")),
     ("a_j(v_j-o)", {"indices": {"j"}}, A_[j] * (V_[j] - o)),
 ]
 

@@ -9,7 +9,13 @@ from .api import Relation, parse_expression, parse_relations
 from .dialect import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH, DEFAULT_UPPER_BOUND, WHITELIST
 from .errors import ERROR_CODES, EvaluationError, LatexError
 from .evaluate import evaluate
-from .functions import MaxOver, MinOver, Transposed
+from .functions import (
+    MaxOver,
+    MinOver,
+    Transposed,
+    Unit,
+    WithUnit,
+)
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",
@@ -23,6 +29,8 @@ __all__ = [
     "MinOver",
     "Relation",
     "Transposed",
+    "Unit",
+    "WithUnit",
     "evaluate",
     "parse_expression",
     "parse_relations",

@@ -10,42 +10,48 @@ import sympy
 
 from .dialect import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH
 from .errors import NO_RELATION, SYNTAX, TOO_DEEP, LatexError
+from .functions import Related
+from .lexer import Token
+from .logic import RELATIONALS
 from .normalise import Segment, normalise
-from .parser import Options, Parser, State
+from .parser import Parser
+from .state import Item, Options, State
 
 Bound: TypeAlias = "sympy.Expr | int"
 T = TypeVar("T")
 
-_RELATIONALS = {
-    "=": sympy.Eq,
-    "!=": sympy.Ne,
-    "<": sympy.Lt,
-    "<=": sympy.Le,
-    ">": sympy.Gt,
-    ">=": sympy.Ge,
-}
+_LOGICAL = {"implies": sympy.Implies, "iff": sympy.Equivalent, "and": sympy.And, "or": sympy.Or}
 
 
 @dataclass(frozen=True)
 class Relation:
     """One relation ``lhs op rhs`` of a display equation.
 
-    ``op`` is one of ``=``, ``approx``, ``propto``, ``<``, ``<=``, ``>``, ``>=``,
-    ``!=``. ``start``/``end`` delimit the relation in the original string and
+    ``op`` is ``=``, ``approx``, ``propto``, ``<``, ``<=``, ``>``, ``>=``, ``!=``, or one
+    of the names in ``docs/latex-dialect.md`` (``in``, ``sim``, ``:=``, ``<-``, ``->``,
+    ``implies``, ...); callers treat an op they do not know as "not an equality".
+    ``start``/``end`` delimit the relation in the original string and
     ``source == latex[start:end]``, so a claim failure can point at it.
     """
 
-    lhs: sympy.Expr
-    rhs: sympy.Expr
+    lhs: sympy.Basic
+    rhs: sympy.Basic
     op: str
     start: int
     end: int
     source: str
 
     def relational(self) -> sympy.Basic | None:
-        """The SymPy relational (unevaluated), or ``None`` for ``approx``/``propto``."""
-        kind = _RELATIONALS.get(self.op)
-        return kind(self.lhs, self.rhs, evaluate=False) if kind is not None else None
+        """The SymPy relational or boolean (unevaluated) where one exists, else ``None``:
+        ``Eq`` for ``=`` and ``:=``, ``Lt``/``Le``/... for inequalities, ``Implies``/
+        ``Equivalent``/``And``/``Or`` between statements."""
+        kind = RELATIONALS.get(self.op)
+        if kind is not None:
+            return kind(self.lhs, self.rhs, evaluate=False)
+        logical = _LOGICAL.get(self.op)
+        if logical is not None:
+            return logical(self.lhs, self.rhs, evaluate=False)
+        return None
 
 
 def parse_relations(
@@ -61,25 +67,79 @@ def parse_relations(
 ) -> list[Relation]:
     """Every relation of a display equation, in reading order.
 
-    Rows (``\\\\``), top-level ``\\quad``/``\\qquad`` and top-level commas separate
-    relation chains; a chain ``a = b \\approx c`` yields one relation per operator.
-    ``indices`` are names bound as indices everywhere (``a_j`` becomes ``a[j]``),
-    ``matrices`` are non-commutative symbols, ``functions`` are names applied as
-    functions before ``(``, ``symbols`` keeps ``e``/``pi`` as plain symbols, and
-    ``bounds`` gives index ranges used when a ``\\sum`` states none.
+    Rows (``\\\\``), top-level ``\\quad``/``\\qquad``, remarks, quantifiers, logical
+    connectives and top-level commas separate relation chains; a chain
+    ``a = b \\approx c`` yields one relation per operator. Two statements joined by a
+    connective (``a = b \\Rightarrow c = d``) also yield a relation between them
+    (op ``implies``), after their own relations. ``indices`` are names bound as
+    indices everywhere (``a_j`` becomes ``a[j]``), ``matrices`` are non-commutative
+    symbols, ``functions`` are names applied as functions before ``(``, ``symbols``
+    keeps ``e``/``pi`` as plain symbols, and ``bounds`` gives index ranges used when a
+    ``\\sum`` states none.
     """
     state = State(_options(indices, matrices, functions, symbols, bounds, max_depth))
+    segments = normalise(latex, split=True, max_length=max_length, max_depth=max_depth)
+    parsed = [(segment, *_guarded(segment, _chain, state)) for segment in segments]
     relations: list[Relation] = []
-    for segment in normalise(latex, split=True, max_length=max_length, max_depth=max_depth):
-        items, ops = _guarded(segment, lambda parser: parser.chain(), state)
-        if not ops:
+    previous: _Statement | None = None
+    for k, (segment, items, ops) in enumerate(parsed):
+        linked = segment.link is not None or (
+            k + 1 < len(parsed) and parsed[k + 1][0].link is not None
+        )
+        if not ops and (segment.droppable or _bracketed(segment)):
+            previous = None
+            continue
+        if not ops and not linked:
             raise LatexError(
                 NO_RELATION, "this part of the equation states no relation", segment.start
             )
-        for k, (op, _) in enumerate(ops):
-            (lhs, start, _), (rhs, _, end) = items[k], items[k + 1]
-            relations.append(Relation(lhs, rhs, op, start, end, latex[start:end]))
+        own = [
+            Relation(lhs, rhs, op, start, end, latex[start:end])
+            for (lhs, start, _), (op, _), (rhs, _, end) in zip(items, ops, items[1:], strict=False)
+        ]
+        relations += own
+        current = _Statement(_statement(own) if own else items[0][0], segment.start, segment.end)
+        if segment.link and previous is not None:
+            relations.append(_linked(latex, segment.link, previous, current))
+        previous = current
     return relations
+
+
+def _chain(parser: Parser) -> tuple[list[Item], list[tuple[str, Token]]]:
+    return parser.chain()
+
+
+@dataclass(frozen=True)
+class _Statement:
+    value: sympy.Basic
+    start: int
+    end: int
+
+
+def _bracketed(segment: Segment) -> bool:
+    """``\\quad [\\mathrm{V}]``: a bracketed annotation (a unit) standing alone."""
+    tokens = segment.tokens
+    return len(tokens) >= 2 and tokens[0].is_char("[") and tokens[-1].is_char("]")
+
+
+def _statement(relations: list[Relation]) -> sympy.Basic:
+    """The relations of one chain as a single SymPy boolean."""
+    parts = [_boolean(r) for r in relations]
+    return parts[0] if len(parts) == 1 else sympy.And(*parts, evaluate=False)
+
+
+def _boolean(relation: Relation) -> sympy.Basic:
+    relational = relation.relational()
+    return (
+        relational if relational is not None else Related(relation.lhs, relation.rhs, relation.op)
+    )
+
+
+def _linked(latex: str, op: str, left: _Statement, right: _Statement) -> Relation:
+    start, end = left.start, right.end
+    if op == "implied-by":
+        left, right, op = right, left, "implies"
+    return Relation(left.value, right.value, op, start, end, latex[start:end])
 
 
 def parse_expression(

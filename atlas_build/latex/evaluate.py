@@ -2,23 +2,28 @@
 
 It walks the tree itself (no ``lambdify``, no generated code), so what runs is
 exactly what is listed here: commutative products are elementwise/scalar,
-non-commutative factors (declared matrices, their transposes and functions of
-them) are chained with ``@``, ``Transposed`` swaps the last two axes, and named
-functions come from the caller. Indexed entries are 1-based by default, to
-match ``\\sum_{j=1}^{n}``.
+non-commutative factors (declared matrices, matrix literals, their transposes and
+functions of them) are chained with ``@``, ``Transposed`` swaps the last two
+axes, and named functions come from the caller. Indexed entries are 1-based by
+default, to match ``\\sum_{j=1}^{n}``. Each dialect node maps to one array
+operation (:mod:`.evalnodes`); every operation's result size is checked against
+``max_elements`` before it is computed (:mod:`.budget`), and every loop (sums,
+set reductions, quadrature nodes) spends ``max_iterations``.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
 import sympy
 from sympy.core.function import AppliedUndef
 
+from . import budget
+from .budget import DEFAULT_MAX_ELEMENTS
 from .errors import (
     BAD_INDEX,
     NUMERIC,
@@ -30,14 +35,7 @@ from .errors import (
 )
 from .functions import MaxOver, MinOver, Transposed
 
-_UNARY: dict[type, Callable[[Any], Any]] = {
-    sympy.exp: np.exp,
-    sympy.log: np.log,
-    sympy.Abs: np.abs,
-    sympy.sin: np.sin,
-    sympy.cos: np.cos,
-    sympy.tanh: np.tanh,
-}
+__all__ = ["DEFAULT_MAX_ELEMENTS", "evaluate"]
 
 
 def evaluate(
@@ -47,35 +45,42 @@ def evaluate(
     *,
     index_base: int = 1,
     max_iterations: int = 1_000_000,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> Any:
     """Evaluate ``expr`` with symbol values from ``bindings`` (names as in the tree,
-    e.g. ``"d_k"``; an ``IndexedBase`` name binds an array) and applied undefined
-    functions from ``functions`` (e.g. ``{"softmax_rows": softmax}``).
+    e.g. ``"d_k"``; an ``IndexedBase`` name binds an array; a set binds a Python
+    set, frozenset, list or range) and applied undefined functions from
+    ``functions`` (e.g. ``{"softmax_rows": softmax}``).
 
     Floating-point results follow IEEE rules silently (``1/0`` is ``inf``, masked
     scores of ``-inf`` stay ``-inf``); the caller compares the values.
 
     Raises :class:`EvaluationError` naming any unbound symbol or function, an
-    unsupported node (``Derivative``, ``Limit``), a bad index, or a numeric
-    failure such as a shape mismatch.
+    unsupported node (``Derivative``, ``Limit``, an ellipsis), a bad index, a
+    numeric failure such as a shape mismatch, or ``too-large`` when an
+    intermediate would exceed ``max_elements`` or the loops ``max_iterations``.
     """
-    evaluator = _Evaluator(bindings, functions or {}, index_base, max_iterations)
+    evaluator = Evaluator(bindings, functions or {}, index_base, max_iterations, max_elements)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         return evaluator.walk(expr)
 
 
-class _Evaluator:
+class Evaluator:
+    """Walks one tree; ``scope`` holds loop variables (sum indices, quadrature nodes)."""
+
     def __init__(
         self,
         bindings: Mapping[str, Any],
         functions: Mapping[str, Callable[..., Any]],
         index_base: int,
         max_iterations: int,
+        max_elements: int,
     ) -> None:
         self.bindings = bindings
         self.functions = functions
         self.index_base = index_base
         self.budget = max_iterations
+        self.max_elements = max_elements
         self.scope: dict[str, Any] = {}
 
     def walk(self, node: sympy.Basic) -> Any:
@@ -90,34 +95,51 @@ class _Evaluator:
         except (ValueError, TypeError, IndexError, ArithmeticError, np.linalg.LinAlgError) as exc:
             raise EvaluationError(NUMERIC, f"{type(node).__name__}: {exc}") from None
 
+    def spend(self, count: int, what: str) -> None:
+        """Spend ``count`` iterations of the budget (``too-large`` when it runs out)."""
+        if count > self.budget:
+            raise EvaluationError(TOO_LARGE, f"{count} {what} exceed the evaluation budget")
+        self.budget -= count
+
+    def bound(self, name: str, value: Any, body: sympy.Basic) -> Any:
+        """``body`` evaluated with the loop variable ``name`` set to ``value``."""
+        saved = self.scope.get(name, _MISSING)
+        self.scope[name] = value
+        try:
+            return self.walk(body)
+        finally:
+            if saved is _MISSING:
+                self.scope.pop(name, None)
+            else:
+                self.scope[name] = saved
+
     def _walk(self, node: sympy.Basic) -> Any:
+        from .evalnodes import HANDLERS
+
         args = node.args
         if node.is_Number or isinstance(node, sympy.NumberSymbol):
             return self._number(node)
         if isinstance(node, sympy.Symbol):
-            return self._symbol(node.name)
+            return self.symbol(node.name)
         if isinstance(node, sympy.Indexed):
             return self._indexed(node)
         if isinstance(node, sympy.Add):
-            return functools.reduce(lambda a, b: a + b, [self.walk(arg) for arg in node.args])
+            values = [self.walk(arg) for arg in args]
+            budget.broadcast("a sum", self.max_elements, *values)
+            return functools.reduce(lambda a, b: a + b, values)
         if isinstance(node, sympy.Mul):
             return self._mul(node)
         if isinstance(node, sympy.Pow):
             return self._pow(node)
         if isinstance(node, Transposed):
-            value = self.walk(node.args[0])
+            value = self.walk(args[0])
             return np.swapaxes(value, -1, -2) if np.ndim(value) >= 2 else value
-        if isinstance(node, sympy.Max | sympy.Min):
-            reducer = np.maximum if isinstance(node, sympy.Max) else np.minimum
-            return functools.reduce(reducer, [self.walk(arg) for arg in args])
-        if isinstance(node, sympy.KroneckerDelta):
-            i, j = (self._integer(arg) for arg in args[:2])
-            return np.float64(i == j)
-        for kind, function in _UNARY.items():
-            if isinstance(node, kind) and len(args) == 1:
-                return function(self.walk(args[0]))
         if isinstance(node, sympy.Sum | sympy.Product | MaxOver | MinOver):
             return self._reduce(node)
+        for kind in type(node).__mro__:
+            handler = HANDLERS.get(kind)
+            if handler is not None:
+                return handler(self, node)
         raise EvaluationError(UNSUPPORTED, f"cannot evaluate {type(node).__name__} numerically")
 
     def _number(self, node: sympy.Basic) -> Any:
@@ -127,36 +149,48 @@ class _Evaluator:
             raise EvaluationError(NUMERIC, f"undefined number {node}")
         return np.float64(float(node))
 
-    def _symbol(self, name: str) -> Any:
+    def symbol(self, name: str) -> Any:
         if name in self.scope:
             return self.scope[name]
         if name not in self.bindings:
             raise EvaluationError(UNBOUND_SYMBOL, f"no value bound for symbol {name}", name)
         return self.bindings[name]
 
-    def _integer(self, node: sympy.Basic) -> int:
+    def integer(self, node: sympy.Basic) -> int:
         value = self.walk(node)
         if np.ndim(value) != 0 or float(value) != int(value):
             raise EvaluationError(BAD_INDEX, f"{node} is not an integer")
         return int(value)
 
-    def _indexed(self, node: sympy.Indexed) -> Any:
-        name = str(node.base.label)
-        array = self._symbol(name)
-        position = tuple(self._integer(index) - self.index_base for index in node.indices)
+    def entry(self, value: Any, indices: Iterable[int], name: str | None, node: Any) -> Any:
+        """``value`` at the given (index-base) positions."""
+        position = tuple(index - self.index_base for index in indices)
         if any(p < 0 for p in position):
             raise EvaluationError(BAD_INDEX, f"{node} is before the first entry", name)
         try:
-            return np.asarray(array)[position]
+            return np.asarray(value)[position]
         except IndexError:
             raise EvaluationError(BAD_INDEX, f"{node} is out of range", name) from None
+
+    def _indexed(self, node: sympy.Indexed) -> Any:
+        name = str(node.base.label)
+        indices = [self.integer(index) for index in node.indices]
+        return self.entry(self.symbol(name), indices, name, node)
 
     def _mul(self, node: sympy.Mul) -> Any:
         commutative, ordered = node.args_cnc()
         values = [self.walk(arg) for arg in commutative]
+        if values:
+            budget.broadcast("a product", self.max_elements, *values)
         result = functools.reduce(lambda a, b: a * b, values) if values else None
         if ordered:
-            product = functools.reduce(lambda a, b: a @ b, [self.walk(arg) for arg in ordered])
+            product = self.walk(ordered[0])
+            for factor in ordered[1:]:
+                right = self.walk(factor)
+                budget.matmul(self.max_elements, product, right)
+                product = product @ right
+            if result is not None:
+                budget.broadcast("a product", self.max_elements, result, product)
             result = product if result is None else result * product
         return result
 
@@ -166,23 +200,25 @@ class _Evaluator:
             matrix = np.asarray(base)
             if node.exp == -1:
                 return np.linalg.inv(matrix)
+            if abs(int(node.exp)) > 64:
+                raise EvaluationError(TOO_LARGE, f"matrix power {node.exp} is too large")
             return np.linalg.matrix_power(matrix, int(node.exp))
         if node.exp == sympy.Rational(1, 2):
             return np.sqrt(base)
-        return np.power(base, self.walk(node.exp))
+        exponent = self.walk(node.exp)
+        budget.broadcast("a power", self.max_elements, base, exponent)
+        return np.power(base, exponent)
 
     def _reduce(self, node: sympy.Expr) -> Any:
         names: list[str] = []
         ranges: list[range] = []
         for index, lower, upper in node.limits:
             names.append(str(index))
-            ranges.append(range(self._integer(lower), self._integer(upper) + 1))
+            ranges.append(range(self.integer(lower), self.integer(upper) + 1))
         count = 1
         for values in ranges:
             count *= len(values)
-        if count > self.budget:
-            raise EvaluationError(TOO_LARGE, f"{count} terms exceed the evaluation budget")
-        self.budget -= count
+        self.spend(count, "terms")
         saved = dict(self.scope)
         terms = []
         try:
@@ -199,3 +235,6 @@ class _Evaluator:
             raise EvaluationError(NUMERIC, f"{type(node).__name__} over an empty range")
         reducer = np.maximum if isinstance(node, MaxOver) else np.minimum
         return functools.reduce(reducer, terms)
+
+
+_MISSING = object()

@@ -1,31 +1,87 @@
 """Names and scripts: how letters, subscripts and superscripts become SymPy.
 
-``d_k`` is the symbol ``d_k``, ``a_j`` with ``j`` bound is ``a[j]``, ``e^{x}`` is
-``exp(x)``, ``K^{\\mathsf T}`` is ``Transposed(K)``; see ``docs/latex-dialect.md``.
+``d_k`` is the symbol ``d_k``, ``a_j`` with ``j`` bound is ``a[j]``, ``\\hat{x}_i`` is
+``x_hat_i``, ``f'`` is ``f_prime``, ``x^*`` is ``x_star``, ``e^{x}`` is ``exp(x)``,
+``K^{\\mathsf T}`` is ``Transposed(K)``; when a name is applied to a group is decided
+by :mod:`.application`. See ``docs/latex-dialect.md`` for the naming table.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 import sympy
 
-from .dialect import ACCENT, EXTREMUM, FONT, GREEK, SYMBOL, kind_of
+from .dialect import kind_of
 from .errors import TOO_LARGE
 from .functions import Transposed
-from .lexer import CHAR, CMD, LETTER, NUMBER, Token
-from .normalise import CLOSERS, OPENERS
+from .lexer import CHAR, CMD, LETTER, NUMBER, WORDS, Token
+from .roles import (
+    ACCENT,
+    BINARY,
+    CONSTANT,
+    DOTS,
+    EXTREMUM,
+    FONT,
+    GREEK,
+    MARK,
+    SYMBOL,
+    TRANSPOSE,
+    UNIT,
+)
+from .words import name_of
 
 if TYPE_CHECKING:
-    from .parser import Arg, Parser
+    from .parser import Parser
+    from .state import Arg
 
 MAX_NUMBER_BITS = 10_000
 """Budget for the exact numbers one input writes or forms by powers; products of
 them are bounded by it, so they stay fast to form and printable."""
 MAX_RADICAL_BITS = 1024
 """Total size of numbers under non-integer powers (SymPy factors those eagerly)."""
+MAX_FACTORIAL = 1000
+"""Largest exact integer whose factorial is formed (``1000!`` has 2568 digits)."""
+
+ACCENTS = {
+    "hat": "hat",
+    "widehat": "hat",
+    "tilde": "tilde",
+    "widetilde": "tilde",
+    "bar": "bar",
+    "overline": "bar",
+    "dot": "dot",
+    "ddot": "ddot",
+    "dddot": "dddot",
+    "vec": "vec",
+    "overrightarrow": "vec",
+    "check": "check",
+    "breve": "breve",
+    "acute": "acute",
+    "grave": "grave",
+    "mathring": "ring",
+}
+STYLED_FONTS = {"mathcal": "cal", "mathscr": "scr", "mathbb": "bb", "Bbb": "bb"}
+STYLED_FONTS |= {"mathfrak": "frak", "frak": "frak"}
+UPRIGHT_FONTS = frozenset({"mathrm", "operatorname", "mathop", "operatornamewithlimits"})
+_RENAMED = {"imath": "i", "jmath": "j", "hslash": "hbar", "#": "num"}
+_MARKS = {
+    ("*",): "star",
+    ("ast",): "star",
+    ("star",): "star",
+    ("dagger",): "dagger",
+    ("dag",): "dagger",
+    ("ddagger",): "ddagger",
+    ("+",): "plus",
+    ("-",): "minus",
+    ("prime",): "prime",
+    ("prime", "prime"): "prime2",
+}
+_TRANSPOSE_MARKS = (["top"], ["intercal"], ["mathsf", "T"], ["mathrm", "T"])
 
 
 @dataclass(frozen=True)
@@ -37,55 +93,62 @@ class Word:
     label: bool
 
 
-def word(p: Parser, arg: Arg) -> Word | None:
+def symbol_name(token: Token) -> str:
+    """The name a letter, Greek or symbol command stands for (``\\imath`` is ``i``)."""
+    return _RENAMED.get(token.text, token.text)
+
+
+def single_token_argument(token: Token) -> bool:
+    """Whether ``token`` may stand as an unbraced argument (``x^2``, ``x^\\top``, ``x^*``)."""
+    if token.kind in (NUMBER, LETTER, WORDS):
+        return True
+    if token.kind == CHAR:
+        return token.text in "*+-'"
+    kind = kind_of(token.text)
+    return kind in (GREEK, SYMBOL, CONSTANT, TRANSPOSE, MARK, DOTS) or (
+        kind == BINARY and token.text in ("ast", "star", "circ")
+    )
+
+
+def word(p: Parser, arg: Arg, font: str | None = None) -> Word | None:
     """Read ``arg`` as a name (letters, digits, Greek, font groups), or ``None``."""
     pieces: list[str] = []
-    text = ""
-    label = False
-    reader = p.sub(arg.tokens, arg.end)
+    label = font is not None and (font in UPRIGHT_FONTS or font.startswith("text"))
+    reader = p.of(arg)
     while (token := reader.peek()) is not None:
         reader.pos += 1
         kind = kind_of(token.text) if token.kind == CMD else None
-        if token.kind in (LETTER, NUMBER) or kind in (GREEK, SYMBOL, EXTREMUM):
+        if token.kind in (LETTER, NUMBER):
             piece = token.text
-        elif kind == FONT:
-            inner = word(reader, reader.argument("a name"))
+        elif token.kind == WORDS:
+            piece, label = name_of(token.text), True
+        elif kind in (GREEK, SYMBOL, EXTREMUM, MARK, UNIT) or token.is_cmd("infty", "parallel"):
+            piece = symbol_name(token)
+            label = label or kind == EXTREMUM
+        elif token.kind == CHAR and token.text in "+-" and len(arg.tokens) == 1:
+            piece = "plus" if token.text == "+" else "minus"
+        elif kind in (FONT, ACCENT):
+            inner = word(reader, reader.argument("a name"), token.text if kind == FONT else None)
             if inner is None:
                 return None
-            piece, label = inner.text, True
+            piece = inner.text if kind == FONT else f"{inner.text}_{ACCENTS[token.text]}"
+            label = label or inner.label
+        elif token.is_char("_") and pieces:
+            inner = word(reader, reader.argument("a subscript"))
+            if inner is None:
+                return None
+            piece = "_" + inner.text
+        elif font is not None and token.kind == CHAR and token.text in "-@'." and pieces:
+            piece = token.text
         else:
             return None
-        if token.space_before and pieces:
-            text += "_"
         pieces.append(piece)
-        text += piece
-    return Word(text, tuple(pieces), label) if pieces else None
-
-
-def named(p: Parser) -> sympy.Expr:
-    """A symbol with its scripts: composite name, indexed entry, or constant."""
-    token = p.next()
-    kind = kind_of(token.text) if token.kind == CMD else None
-    name = token.text
-    if kind in (FONT, ACCENT):
-        arg = p.argument(f"the argument of \\{token.text}")
-        parsed = word(p, arg)
-        if parsed is None or (kind == ACCENT and len(parsed.pieces) != 1):
-            raise p.error(f"\\{token.text} needs a plain name", token)
-        name = parsed.text if kind == FONT else f"{parsed.text}_{token.text}"
-    sub, sup = p.scripts()
-    constant = kind == GREEK or token.kind == LETTER or (kind == FONT and name == "e")
-    expr = resolve(p, name, sub, token, constant)
-    functions = p.state.options.functions
-    if not (isinstance(expr, sympy.Symbol) and expr.name in functions and p.peek_char("(")):
-        return superscript(p, expr, sup, token)
-    args = p.call_args()
-    function = sympy.Function(str(expr.name))
-    result = superscript(p, p.build(token, lambda: function(*args)), sup, token)
-    after_sub, after_sup = p.scripts()
-    if after_sub is not None or (after_sup is not None and sup is not None):
-        raise p.error("misplaced script after a function call", token)
-    return superscript(p, result, after_sup, token)
+    if not pieces:
+        return None
+    text = "".join(pieces)
+    if font in STYLED_FONTS:
+        text = f"{text}_{STYLED_FONTS[font]}"
+    return Word(text, tuple(pieces), label)
 
 
 def resolve(p: Parser, name: str, sub: Arg | None, token: Token, constant: bool) -> sympy.Expr:
@@ -99,8 +162,16 @@ def resolve(p: Parser, name: str, sub: Arg | None, token: Token, constant: bool)
             return sympy.E
         return symbol(p, name)
     parsed = word(p, sub)
+    if parsed is None and sub.tokens and _relation_first(sub.tokens):
+        rest = word(p, _arg(sub.tokens[1:], sub.end))
+        if rest is not None:
+            return symbol(p, f"{name}_{_RELATION_TEXT.get(sub.tokens[0].text, '')}{rest.text}")
     if parsed is None:
-        indices = [p.sub(chunk, sub.end).whole() for chunk in split_commas(sub.tokens, p)]
+        chunks = split_commas(sub.tokens, p)
+        labels = [word(p, _arg(chunk, sub.end)) for chunk in chunks]
+        if len(chunks) > 1 and all(labels) and any(w.label for w in labels if w):
+            return symbol(p, "_".join([name] + [w.text for w in labels if w]))
+        indices = [p.sub(chunk, sub.end).whole() for chunk in chunks]
         return p.build(token, lambda: sympy.IndexedBase(name)[tuple(indices)])
     if not parsed.label:
         if parsed.text in p.bound:
@@ -108,6 +179,20 @@ def resolve(p: Parser, name: str, sub: Arg | None, token: Token, constant: bool)
         if len(parsed.pieces) > 1 and all(c in p.bound and len(c) == 1 for c in parsed.pieces):
             return sympy.IndexedBase(name)[tuple(sympy.Symbol(c) for c in parsed.pieces)]
     return symbol(p, f"{name}_{parsed.text}")
+
+
+_RELATION_TEXT = {"<": "<", ">": ">", "le": "<=", "leq": "<=", "ge": ">=", "geq": ">=", "ne": "!="}
+
+
+def _relation_first(tokens: Sequence[Token]) -> bool:
+    """``x_{<t}``: a subscript that opens with a comparison names a range of indices."""
+    return tokens[0].kind in (CHAR, CMD) and tokens[0].text in _RELATION_TEXT and len(tokens) > 1
+
+
+def _arg(tokens: list[Token], end: int) -> Arg:
+    from .state import Arg
+
+    return Arg(tokens, tokens[0].start if tokens else end, end)
 
 
 def symbol(p: Parser, name: str) -> sympy.Symbol:
@@ -118,16 +203,81 @@ def symbol(p: Parser, name: str) -> sympy.Symbol:
     return sympy.Symbol(name)
 
 
+def mark_of(sup: Arg | None) -> str | None:
+    """The name suffix a superscript stands for (``^*`` star, ``^+`` plus, ``^\\prime``)."""
+    if sup is None:
+        return None
+    texts = tuple(t.text for t in sup.tokens if not (t.is_char("{") or t.is_char("}")))
+    return _MARKS.get(texts)
+
+
+def label_of(p: Parser, sup: Arg | None) -> str | None:
+    """``W^{(l)}`` and ``L^{\\text{CLIP}}``: a parenthesised or upright superscript word is a
+    label (``W^(l)``, ``L^CLIP``), not a power."""
+    if sup is None:
+        return None
+    upright = word(p, sup)
+    if upright is not None and upright.label and len(upright.text) > 1:
+        return upright.text
+    if len(sup.tokens) < 3:
+        return None
+    if not (sup.tokens[0].is_char("(") and sup.tokens[-1].is_char(")")):
+        return None
+    inner = word(p, _arg(sup.tokens[1:-1], sup.end))
+    return inner.text if inner is not None else None
+
+
+def rename(p: Parser, expr: sympy.Expr, suffix: str) -> sympy.Expr:
+    """``expr`` with ``suffix`` added to its name (on the base of an indexed entry)."""
+    if isinstance(expr, sympy.Indexed):
+        return sympy.IndexedBase(f"{expr.base.label}_{suffix}")[expr.indices]
+    if isinstance(expr, sympy.Symbol):
+        return symbol(p, f"{expr.name}_{suffix}")
+    return expr
+
+
+def is_transpose(sup: Arg, base: sympy.Expr) -> bool:
+    """``^{\\mathsf T}``, ``^\\top``, ``^\\intercal``; ``^T`` on a declared matrix."""
+    texts = [t.text for t in sup.tokens if not (t.is_char("{") or t.is_char("}"))]
+    if texts in _TRANSPOSE_MARKS:
+        return True
+    return texts == ["T"] and sup.tokens[0].kind == LETTER and not base.is_commutative
+
+
 def superscript(p: Parser, base: sympy.Expr, sup: Arg | None, token: Token) -> sympy.Expr:
-    """Apply ``^sup``: a transpose marker, or a (size-checked) power."""
+    """Apply ``^sup``: a transpose marker, a degree sign, or a (size-checked) power."""
     if sup is None:
         return base
-    texts = [t.text for t in sup.tokens if not (t.is_char("{") or t.is_char("}"))]
-    marker = texts in (["top"], ["intercal"], ["mathsf", "T"], ["mathrm", "T"])
-    if marker or (texts == ["T"] and sup.tokens[0].kind == LETTER and not base.is_commutative):
+    if is_transpose(sup, base):
         return p.build(token, lambda: Transposed(base))
-    exponent = p.sub(sup.tokens, sup.end).whole()
+    if [t.text for t in sup.tokens if t.kind == CMD] == ["circ"] and len(sup.tokens) <= 3:
+        from .units import degrees
+
+        return degrees(p, base, token)
+    exponent = p.of(sup).item()
     return power(p, base, exponent, token)
+
+
+def scripted_atom(p: Parser, atom: sympy.Expr, token: Token) -> sympy.Expr:
+    """Scripts after a non-name factor: ``(x)^2``, ``[x]_+``, ``f(x)_i``."""
+    from .notation import subscripted
+
+    sub, sup = p.scripts()
+    if sub is not None:
+        atom = subscripted(p, atom, sub, token)
+    return superscript(p, atom, sup, token)
+
+
+def factorials(p: Parser, value: sympy.Expr, token: Token) -> sympy.Expr:
+    """Postfix ``!`` (``n!``, ``(2n)!``); exact factorials are bounded in size."""
+    while p.peek_char("!"):
+        bang = p.next()
+        if value.is_Integer:
+            if int(value) > MAX_FACTORIAL:
+                raise p.error(f"{value}! is too large to form exactly", bang, TOO_LARGE)
+            charge(p, int(math.lgamma(int(value) + 1) / math.log(2)) + 1, bang)
+        value = p.build(bang, partial(sympy.factorial, value))
+    return value
 
 
 def power(p: Parser, base: sympy.Expr, exponent: sympy.Expr, token: Token | None) -> sympy.Expr:
@@ -156,17 +306,6 @@ def charge(p: Parser, bits: int, token: Token | None) -> None:
 
 def split_commas(tokens: Sequence[Token], parser: Parser) -> list[list[Token]]:
     """Split at top-level commas; an empty piece is an error."""
-    chunks: list[list[Token]] = [[]]
-    depth = 0
-    for token in tokens:
-        text = token.text if token.kind in (CHAR, CMD) else ""
-        depth += (text in OPENERS) - (text in CLOSERS)
-        if depth == 0 and token.is_char(","):
-            if not chunks[-1]:
-                raise parser.error("empty item before ','", token)
-            chunks.append([])
-        else:
-            chunks[-1].append(token)
-    if not chunks[-1]:
-        raise parser.error("empty item", tokens[-1] if tokens else None)
-    return chunks
+    from .state import split_top
+
+    return split_top(tokens, ",", parser)

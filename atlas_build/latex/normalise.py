@@ -1,50 +1,53 @@
 """Normaliser: from raw lesson LaTeX to relation segments of parser-ready tokens.
 
-It removes presentation-only markup (spacing, sizing, ``\\left``/``\\right``,
-alignment ``&``, the enclosing environment), checks that braces and delimiters
-balance within ``max_depth`` without recursion, and splits the equation into
-segments at row breaks, top-level ``\\quad``/``\\qquad`` and top-level commas.
-Tokens keep their original offsets, so every later error is located.
+It removes presentation-only markup (:mod:`.markup`), pairs delimiters without
+recursion (:mod:`.delimiters`), removes the environment enclosing the equation,
+and splits the equation into segments at row breaks, top-level ``\\quad``s,
+remarks (``\\text{ if }``), quantifiers and logical connectives. Top-level commas
+separate relations too, except that a comma piece stating no relation joins its
+neighbour as a list (``k = 0, 1, \\ldots, n``). Tokens keep their original offsets.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from .dialect import ENVIRONMENTS, RELATION, SEPARATOR, SIZING, SPACING, kind_of
-from .errors import (
-    EMPTY,
-    SYNTAX,
-    TOO_DEEP,
-    UNBALANCED_BRACE,
-    UNBALANCED_DELIMITER,
-    UNKNOWN_ENVIRONMENT,
-    LatexError,
-)
-from .lexer import CHAR, CMD, Token, tokenize
+from .delimiters import CLOSERS, OPENERS, pair, sized, text_of
+from .dialect import ALIGNMENT_ENVIRONMENTS, CASES_ENVIRONMENTS, kind_of
+from .errors import EMPTY, SYNTAX, TOO_DEEP, LatexError
+from .lexer import BEGIN, CHAR, CMD, END, WORDS, Token, tokenize
+from .markup import strip_annotations, strip_spacing
+from .roles import CONNECTIVE, QUANTIFIER, RELATION, SEPARATOR
+from .vocabulary import CONNECTIVES
+from .words import is_remark
 
-_CLOSER = {"(": ")", "[": "]", "{": "}", "lvert": "rvert"}
-_LEFT = {"(": "(", "[": "[", "|": "lvert", "lvert": "lvert"}
-_RIGHT = {")": ")", "]": "]", "|": "rvert", "rvert": "rvert"}
-OPENERS = frozenset(_CLOSER)
-CLOSERS = frozenset(_CLOSER.values())
+_ENCLOSING = ALIGNMENT_ENVIRONMENTS | CASES_ENVIRONMENTS
 
 
 @dataclass(frozen=True)
 class Segment:
-    """One relation chain (or expression): tokens plus its span in the original text."""
+    """One relation chain (or expression): tokens plus its span in the original text.
+
+    ``droppable``: it follows a quantifier or a remark, so without a relation it is a
+    bound-variable list (``\\forall i``) and is dropped. ``link``: the logical
+    connective (``implies``, ``iff``, ``and``, ``or``) joining it to the segment before.
+    """
 
     tokens: tuple[Token, ...]
     start: int
     end: int
+    droppable: bool = False
+    link: str | None = None
 
 
 def normalise(latex: str, *, split: bool, max_length: int, max_depth: int) -> list[Segment]:
     """Tokenise and normalise ``latex``; with ``split`` cut it into relation segments,
     otherwise return it as one segment (row breaks and ``&`` are then errors)."""
     _check_brace_depth(latex, max_depth, max_length)
-    tokens = _strip_environment(_pair_delimiters(tokenize(latex, max_length), max_depth))
+    tokens = sized(strip_spacing(tokenize(latex, max_length)))
+    tokens = strip_annotations(pair(tokens, max_depth))
+    tokens = _remarks_in_groups(_strip_environment(tokens, split))
     segments = _split(tokens) if split else _single(tokens)
     if not segments:
         raise LatexError(EMPTY, "no equation content", 0)
@@ -71,162 +74,196 @@ def _check_brace_depth(latex: str, max_depth: int, max_length: int) -> None:
         i += 1
 
 
-def _delimiter_text(token: Token) -> str:
-    return token.text if token.kind in (CHAR, CMD) else ""
+def _matching_end(tokens: Sequence[Token], begin: int) -> int:
+    """Index of the ``\\end`` closing the ``\\begin`` at ``tokens[begin]`` (they pair)."""
+    depth = 0
+    for k in range(begin, len(tokens)):
+        depth += (tokens[k].kind == BEGIN) - (tokens[k].kind == END)
+        if depth == 0:
+            return k
+    return len(tokens) - 1
 
 
-def _pair_delimiters(tokens: Sequence[Token], max_depth: int) -> list[Token]:
-    """Drop spacing/sizing, merge ``\\left(`` into ``(``, and check balance and depth."""
+def _strip_environment(tokens: list[Token], split: bool) -> list[Token]:
+    """Remove alignment environments (``aligned``, ``equation``, ...) that enclose the
+    whole equation, however many are nested; a ``cases`` around everything is a system
+    of relations only when its rows state them (else it is a piecewise expression)."""
+    while tokens and tokens[0].kind == BEGIN and tokens[0].text in _ENCLOSING:
+        if _matching_end(tokens, 0) != len(tokens) - 1:
+            break
+        if tokens[0].text in CASES_ENVIRONMENTS and not (split and _has_relation(tokens[1:-1])):
+            break
+        tokens = tokens[1:-1]
+    return tokens
+
+
+def _remarks_in_groups(tokens: Sequence[Token]) -> list[Token]:
+    """Inside groups, a remark is dropped (``\\text{ and }``/``or`` become logic), unless
+    it is the whole group (``P(\\text{at least one})`` names an event)."""
     out: list[Token] = []
-    stack: list[Token] = []
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        kind = kind_of(token.text) if token.kind == CMD else None
-        if kind in (SPACING, SIZING):
-            i += 1
+    depth = 0
+    for k, token in enumerate(tokens):
+        text = text_of(token)
+        depth += (text in OPENERS) - (text in CLOSERS)
+        if depth == 0 or token.kind != WORDS or not is_remark(token.text):
+            out.append(token)
             continue
-        if token.is_cmd("left", "right"):
-            table = _LEFT if token.text == "left" else _RIGHT
-            delimiter = tokens[i + 1] if i + 1 < len(tokens) else None
-            text = _delimiter_text(delimiter) if delimiter is not None else ""
-            if delimiter is None or text not in table:
-                raise LatexError(
-                    UNBALANCED_DELIMITER,
-                    f"\\{token.text} must be followed by one of "
-                    + " ".join("\\" + d if d.isalpha() else d for d in sorted(table)),
-                    token.start,
-                )
-            kind_out = CHAR if table[text] in "()[]" else CMD
-            token = Token(kind_out, table[text], token.start, delimiter.end, token.space_before)
-            i += 1
-        elif token.is_char("|"):
-            raise LatexError(
-                SYNTAX,
-                "bare | is ambiguous; write \\left| x \\right| or \\lvert x \\rvert",
-                token.start,
-            )
-        i += 1
-        text = token.text if token.kind in (CHAR, CMD) else ""
-        if text in OPENERS:
-            stack.append(token)
-            if len(stack) > max_depth:
-                raise LatexError(TOO_DEEP, f"nesting deeper than {max_depth} groups", token.start)
-        elif text in CLOSERS:
-            _close(stack, token)
-        out.append(token)
-    if stack:
-        opener = stack[-1]
-        code = UNBALANCED_BRACE if opener.text == "{" else UNBALANCED_DELIMITER
-        raise LatexError(code, f"{_show(opener)} is never closed", opener.start)
+        before = text_of(tokens[k - 1]) if k else ""
+        after = text_of(tokens[k + 1]) if k + 1 < len(tokens) else ""
+        word = token.text.strip().lower()
+        if before in OPENERS and after in CLOSERS:
+            out.append(token)
+        elif word in ("and", "or"):
+            out.append(Token(CMD, "land" if word == "and" else "lor", token.start, token.end))
     return out
 
 
-def _show(token: Token) -> str:
-    return {"lvert": "\\left| or \\lvert", "rvert": "\\right| or \\rvert"}.get(
-        token.text, repr(token.text)
-    )
+def is_relation(token: Token) -> bool:
+    """Whether ``token`` is a relation operator (``=``, ``<``, ``\\approx``, ``\\in``, ...)."""
+    if token.kind == CHAR:
+        return token.text in "=<>:"
+    return token.kind == CMD and kind_of(token.text) == RELATION
 
 
-def _close(stack: list[Token], closer: Token) -> None:
-    if not stack:
-        code = UNBALANCED_BRACE if closer.text == "}" else UNBALANCED_DELIMITER
-        raise LatexError(code, f"{_show(closer)} closes nothing", closer.start)
-    opener = stack.pop()
-    if _CLOSER[opener.text] != closer.text:
-        brace = "{" in (opener.text, closer.text) or closer.text == "}"
-        raise LatexError(
-            UNBALANCED_BRACE if brace else UNBALANCED_DELIMITER,
-            f"{_show(closer)} does not match {_show(opener)} at offset {opener.start}",
-            closer.start,
-        )
+class _Splitter:
+    """Cuts the top level of an equation into segments (see the module doc)."""
 
+    def __init__(self) -> None:
+        self.segments: list[Segment] = []
+        self.current: list[Token] = []
+        self.droppable = False
+        self.link: str | None = None
 
-def _environment_name(tokens: Sequence[Token], i: int) -> tuple[str, int]:
-    """Name of ``\\begin{name}``/``\\end{name}`` at ``tokens[i]`` and the index after it."""
-    command = tokens[i]
-    if i + 1 >= len(tokens) or not tokens[i + 1].is_char("{"):
-        raise LatexError(SYNTAX, f"\\{command.text} needs {{name}}", command.start)
-    j = i + 2
-    name = ""
-    while j < len(tokens) and not tokens[j].is_char("}"):
-        name += tokens[j].text
-        j += 1
-    if name not in ENVIRONMENTS:
-        raise LatexError(
-            UNKNOWN_ENVIRONMENT,
-            f"unknown environment {name!r}; supported: {', '.join(sorted(ENVIRONMENTS))}",
-            command.start,
-        )
-    return name, j + 1
+    def flush(self, droppable_next: bool = False, link_next: str | None = None) -> None:
+        emitted = False
+        for group in _comma_groups(self.current):
+            segment = _segment(group, self.droppable, None if emitted else self.link)
+            if segment is not None:
+                self.segments.append(segment)
+                emitted = True
+        if emitted:
+            self.link = None
+        if link_next is not None and self.segments:
+            self.link = link_next
+        if emitted or droppable_next:
+            self.droppable = droppable_next
+        self.current = []
 
-
-def _strip_environment(tokens: list[Token]) -> list[Token]:
-    """Remove one ``\\begin{env}...\\end{env}`` that encloses the whole equation."""
-    body = tokens
-    if tokens and tokens[0].is_cmd("begin"):
-        name, after = _environment_name(tokens, 0)
-        k = len(tokens) - 1
-        while k >= after and not tokens[k].is_cmd("end"):
-            k -= 1
-        if k < after:
-            raise LatexError(SYNTAX, f"\\begin{{{name}}} has no \\end", tokens[0].start)
-        end_name, end_after = _environment_name(tokens, k)
-        if end_name != name or end_after != len(tokens):
-            raise LatexError(
-                SYNTAX,
-                f"\\begin{{{name}}} must be closed by a final \\end{{{name}}}",
-                tokens[k].start,
-            )
-        body = tokens[after:k]
-    for token in body:
-        if token.is_cmd("begin", "end"):
-            raise LatexError(SYNTAX, "an environment must enclose the whole equation", token.start)
-    return body
-
-
-def _segment(tokens: list[Token]) -> Segment | None:
-    if tokens and tokens[-1].is_char("."):
-        tokens = tokens[:-1]
-    if not tokens:
-        return None
-    return Segment(tuple(tokens), tokens[0].start, tokens[-1].end)
+    def resume(self) -> None:
+        """Continue the previous segment (a row that starts with a relation)."""
+        last = self.segments.pop()
+        self.current = list(last.tokens)
+        self.droppable, self.link = last.droppable, last.link
 
 
 def _split(tokens: Sequence[Token]) -> list[Segment]:
-    """Cut at top-level row breaks, ``\\quad``s and commas. A row that starts with a
-    relation (``\\ &= ...``), or with ``&`` then ``+``/``-``/``\\cdot``/``\\times``,
-    continues the previous segment instead of starting one."""
-    segments: list[Segment] = []
-    current: list[Token] = []
-    depth = 0
-    row_start = aligned = False
-
-    def flush() -> None:
-        segment = _segment(current)
-        if segment is not None:
-            segments.append(segment)
-        current.clear()
-
+    """Cut at top-level row breaks, ``\\quad``s, remarks, quantifiers and connectives.
+    A row that starts with a relation (``\\ &= ...``), or with ``&`` then
+    ``+``/``-``/``\\cdot``/``\\times``, continues the previous segment."""
+    cut = _Splitter()
+    stack: list[str] = []
+    row_start = aligned = quantified = False
+    previous: Token | None = None
     for token in tokens:
-        text = token.text if token.kind in (CHAR, CMD) else ""
-        depth += (text in OPENERS) - (text in CLOSERS)
-        if depth == 0 and token.is_cmd("\\"):
-            flush()
-            row_start, aligned = True, False
-        elif depth == 0 and token.is_char("&"):
+        text = text_of(token)
+        if text in OPENERS:
+            substack = previous is not None and previous.is_cmd("substack")
+            stack.append("substack" if substack else text)
+        elif text in CLOSERS and stack:
+            stack.pop()
+        previous = token
+        kind = kind_of(token.text) if token.kind == CMD else None
+        if stack and stack[-1] != "\\begin" and stack[-1] != "substack":
+            if token.is_cmd("\\") or token.is_char("&"):
+                raise LatexError(SYNTAX, f"{token.describe()} inside a group", token.start)
+        if stack:
+            cut.current.append(token)
+        elif token.is_cmd("\\"):
+            cut.flush()
+            row_start, aligned, quantified = True, False, False
+        elif token.is_char("&"):
             aligned = aligned or row_start
-        elif depth == 0 and (token.is_char(",") or _is_quad(token)):
-            flush()
-        elif token.is_cmd("\\") or token.is_char("&"):
-            raise LatexError(SYNTAX, f"{token.describe()} inside a group", token.start)
-        elif not _is_quad(token):
-            if row_start and segments and not current and _continues(token, aligned):
-                current.extend(segments.pop().tokens)
+        elif kind == SEPARATOR:
+            cut.flush()
+        elif token.kind == WORDS and is_remark(token.text):
+            cut.flush(droppable_next=True)
+            quantified = False
+        elif kind == QUANTIFIER:
+            cut.flush(droppable_next=True)
+            quantified = True
+        elif quantified and token.is_char(":"):
+            cut.flush()
+            quantified = False
+        elif kind == CONNECTIVE:
+            cut.flush(link_next=CONNECTIVES[token.text][0] or "")
+            quantified = False
+        else:
+            if row_start and cut.segments and not cut.current and _continues(token, aligned):
+                cut.resume()
             row_start = False
-            current.append(token)
-    flush()
-    return segments
+            cut.current.append(token)
+    cut.flush()
+    return cut.segments
+
+
+def _comma_groups(tokens: Sequence[Token]) -> list[list[Token]]:
+    """Split at top-level commas; a piece stating no relation joins its neighbour."""
+    pieces: list[list[Token]] = [[]]
+    separators: list[Token] = []
+    depth = 0
+    for token in tokens:
+        text = text_of(token)
+        depth += (text in OPENERS) - (text in CLOSERS)
+        if depth == 0 and (token.is_char(",") or token.is_char(";")):
+            pieces.append([])
+            separators.append(token)
+        else:
+            pieces[-1].append(token)
+    groups: list[list[Token]] = []
+    for k, piece in enumerate(pieces):
+        if not piece:
+            continue
+        if groups and (not _has_relation(piece) or not _has_relation(groups[-1])):
+            groups[-1] += [separators[k - 1], *piece]
+        else:
+            groups.append(piece)
+    return groups
+
+
+def _has_relation(tokens: Sequence[Token]) -> bool:
+    depth = 0
+    for token in tokens:
+        text = text_of(token)
+        depth += (text in OPENERS) - (text in CLOSERS)
+        if depth == 0 and is_relation(token):
+            return True
+    return False
+
+
+def _segment(tokens: list[Token], droppable: bool, link: str | None) -> Segment | None:
+    while tokens and (tokens[-1].is_char(".") or tokens[-1].is_char(",")):
+        tokens = tokens[:-1]
+    if not tokens:
+        return None
+    if _parenthesised(tokens) and _has_relation(tokens[1:-1]):
+        tokens = tokens[1:-1]
+    first = tokens[0]
+    if first.space_before:
+        tokens = [replace(first, space_before=False), *tokens[1:]]
+    return Segment(tuple(tokens), tokens[0].start, tokens[-1].end, droppable, link or None)
+
+
+def _parenthesised(tokens: Sequence[Token]) -> bool:
+    """``(V_D \\gg V_T)``: the segment is one parenthesised group (a stated condition)."""
+    if len(tokens) < 3 or not tokens[0].is_char("(") or not tokens[-1].is_char(")"):
+        return False
+    depth = 0
+    for k, token in enumerate(tokens):
+        text = text_of(token)
+        depth += (text in OPENERS) - (text in CLOSERS)
+        if depth == 0:
+            return k == len(tokens) - 1
+    return False
 
 
 def _continues(token: Token, aligned: bool) -> bool:
@@ -234,25 +271,22 @@ def _continues(token: Token, aligned: bool) -> bool:
     return is_relation(token) or (aligned and operator)
 
 
-def is_relation(token: Token) -> bool:
-    """Whether ``token`` is a relation operator (``=``, ``<``, ``>``, ``\\approx``, ...)."""
-    if token.kind == CHAR:
-        return token.text in "=<>"
-    return token.kind == CMD and kind_of(token.text) == RELATION
-
-
 def _single(tokens: Sequence[Token]) -> list[Segment]:
     kept: list[Token] = []
+    depth = 0
     for token in tokens:
-        if token.is_cmd("\\") or token.is_char("&"):
+        text = text_of(token)
+        depth += (text in OPENERS) - (text in CLOSERS)
+        inside = depth > 0 or text in CLOSERS
+        if not inside and (token.is_cmd("\\") or token.is_char("&")):
             raise LatexError(
                 SYNTAX, f"{token.describe()} is not allowed in a single expression", token.start
             )
-        if not _is_quad(token):
+        if inside and (token.is_cmd("\\") or token.is_char("&")):
             kept.append(token)
-    segment = _segment(kept)
+            continue
+        is_quad = token.kind == CMD and kind_of(token.text) == SEPARATOR
+        if not is_quad and not (depth == 0 and token.kind == WORDS and is_remark(token.text)):
+            kept.append(token)
+    segment = _segment(kept, False, None)
     return [segment] if segment is not None else []
-
-
-def _is_quad(token: Token) -> bool:
-    return token.kind == CMD and kind_of(token.text) == SEPARATOR

@@ -2,100 +2,75 @@
 
 Grammar (highest binding last)::
 
-    chain      := expression (relation expression)*
-    expression := term (("+" | "-") term)*
-    term       := unary (("\\cdot" | "\\times" | "*" | "/") unary | postfix)*
-    unary      := ("+" | "-") unary | postfix
-    postfix    := name scripts [call] | atom ["^" argument]
+    chain      := list (relation list)*
+    list       := expression ("," expression)*
+    expression := term (("+" | "-" | "\\pm" | "\\mp") term)*
+    term       := unary (mulop unary | "/" divisor | binop unary | unit | postfix)*
+    unary      := ("+" | "-" | "\\pm" | "\\lnot") unary | postfix
+    postfix    := (name scripts [call] | atom scripts) "!"*
     argument   := "{" ... "}" | one token (one digit of a number, as in TeX)
 
-Constructs with their own arguments (``\\frac``, ``\\sum``, ...) live in
-:mod:`.constructs`. SymPy objects are built directly; nothing is evaluated
+Inside a group, an *item* may also be a condition (``X > 0``, ``A \\mid B``,
+``a \\land b``). Constructs with their own arguments live in :mod:`.constructs`,
+:mod:`.bigops`, :mod:`.calculus` and :mod:`.notation`; names in :mod:`.names`;
+units in :mod:`.units`. SymPy objects are built directly; nothing is evaluated
 from text. Recursion is bounded by a shared depth counter (``too-deep``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from functools import partial
 from typing import TypeVar
 
 import sympy
 
-from . import constructs, names
-from .dialect import (
+from . import logic, named, names, units
+from .delimiters import CLOSERS, OPENERS, text_of
+from .dialect import RELATION_OPS, kind_of
+from .errors import SYNTAX, TOO_DEEP, LatexError
+from .lexer import BEGIN, CHAR, CMD, LETTER, NUMBER, WORDS, Token
+from .normalise import is_relation
+from .roles import (
     ACCENT,
+    ARG,
     BIG_OPERATOR,
+    BINARY,
+    BINOMIAL,
     CONSTANT,
-    DEFAULT_MAX_DEPTH,
+    DOTS,
     ELEMENTARY,
     EXTREMUM,
     FONT,
     FRACTION,
     GREEK,
+    INTEGRAL,
     LIMIT,
+    MODULO,
+    NABLA,
+    NAMED_FUNCTION,
+    OPERATOR,
     OPERATOR_NAME,
-    RELATION_OPS,
+    PARTIAL,
+    PLUS_MINUS,
     ROOT,
     SYMBOL,
-    TRANSPOSE,
-    kind_of,
 )
-from .errors import SYNTAX, TOO_DEEP, LatexError
-from .lexer import CHAR, CMD, LETTER, NUMBER, Token
-from .normalise import CLOSERS, OPENERS, is_relation
+from .state import Arg, Item, State, arithmetic, split_parallel, split_top
 
 T = TypeVar("T")
 
-_NAME_KINDS = frozenset({GREEK, SYMBOL, FONT, ACCENT})
-_FACTOR_KINDS = _NAME_KINDS | {
-    CONSTANT,
-    FRACTION,
-    ROOT,
-    ELEMENTARY,
-    OPERATOR_NAME,
-    BIG_OPERATOR,
-    EXTREMUM,
-    LIMIT,
-}
-_SIMPLE_KINDS = _NAME_KINDS | {CONSTANT, FRACTION, ROOT}
-
-
-@dataclass(frozen=True)
-class Options:
-    """Caller declarations that change how names are read."""
-
-    indices: frozenset[str] = frozenset()
-    matrices: frozenset[str] = frozenset()
-    functions: frozenset[str] = frozenset()
-    symbols: frozenset[str] = frozenset()
-    bounds: Mapping[str, tuple[sympy.Expr, sympy.Expr]] = field(default_factory=dict)
-    max_depth: int = DEFAULT_MAX_DEPTH
-
-
-@dataclass
-class State:
-    """Per-input mutable budget shared by the parser and all its sub-parsers."""
-
-    options: Options
-    depth: int = 0
-    radical_bits: int = 0
-    number_bits: int = 0
-
-    @property
-    def depth_limit(self) -> int:
-        """Grammar recursion allowed: a group costs about three levels."""
-        return 4 * self.options.max_depth + 16
-
-
-@dataclass(frozen=True)
-class Arg:
-    """A TeX argument: the tokens inside ``{...}`` or the single-token argument."""
-
-    tokens: list[Token]
-    start: int
-    end: int
+NAME_KINDS = frozenset({GREEK, SYMBOL, FONT, ACCENT})
+_CONSTRUCT_KINDS = frozenset(
+    {CONSTANT, FRACTION, BINOMIAL, ROOT, ELEMENTARY, NAMED_FUNCTION, OPERATOR_NAME}
+    | {BIG_OPERATOR, EXTREMUM, ARG, INTEGRAL, LIMIT, PARTIAL, NABLA, DOTS}
+)
+_FACTOR_KINDS = NAME_KINDS | _CONSTRUCT_KINDS
+_SIMPLE_KINDS = NAME_KINDS | {CONSTANT, FRACTION, ROOT, BINOMIAL}
+GROUP_OPENERS = frozenset({"(", "[", "{", "lbrace", "lvert", "lVert", "langle", "lfloor"})
+GROUP_OPENERS |= {"lceil", "lnull"}
+_MULTIPLY = frozenset({"cdot", "times", "bullet", "cdotp"})
 
 
 class Parser:
@@ -112,8 +87,9 @@ class Parser:
 
     # -- token access -------------------------------------------------------------
 
-    def peek(self) -> Token | None:
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+    def peek(self, ahead: int = 0) -> Token | None:
+        k = self.pos + ahead
+        return self.tokens[k] if k < len(self.tokens) else None
 
     def next(self, what: str = "more input") -> Token:
         token = self.peek()
@@ -133,6 +109,9 @@ class Parser:
         """A parser for a window of these tokens (a group's contents), sharing state."""
         return Parser(tokens, self.state, self.bound, end)
 
+    def of(self, arg: Arg) -> Parser:
+        return self.sub(arg.tokens, arg.end)
+
     @contextmanager
     def nested(self) -> Iterator[None]:
         self.state.depth += 1
@@ -147,26 +126,30 @@ class Parser:
         """Run a SymPy constructor, turning its rejections into located errors."""
         try:
             return make()
-        except (TypeError, ValueError, ArithmeticError, NotImplementedError) as exc:
+        except (TypeError, ValueError, ArithmeticError, NotImplementedError, AttributeError) as exc:
             raise self.error(f"cannot build this expression: {exc}", token) from None
 
-    # -- grammar ------------------------------------------------------------------
+    # -- relations and items ------------------------------------------------------
 
-    def chain(self) -> tuple[list[tuple[sympy.Expr, int, int]], list[tuple[str, Token]]]:
-        """A relation chain: the expressions with their spans, and the operators."""
-        items = [self.spanned_expression()]
+    def chain(self) -> tuple[list[Item], list[tuple[str, Token]]]:
+        """A relation chain of lists: the sides with their spans, and the operators."""
+        items = [self.spanned_list()]
         ops: list[tuple[str, Token]] = []
         while (token := self.peek()) is not None and is_relation(token):
             self.pos += 1
             ops.append((RELATION_OPS[token.text], token))
-            items.append(self.spanned_expression())
+            items.append(self.spanned_list())
         self.expect_end()
         return items, ops
 
-    def spanned_expression(self) -> tuple[sympy.Expr, int, int]:
+    def spanned_list(self) -> Item:
         first = self.pos
-        expr = self.expression()
-        return expr, self.tokens[first].start, self.tokens[self.pos - 1].end
+        members = [self.expression()]
+        while self.peek_char(",;"):
+            self.pos += 1
+            members.append(self.expression())
+        value = members[0] if len(members) == 1 else sympy.Tuple(*members)
+        return value, self.tokens[first].start, self.tokens[self.pos - 1].end
 
     def expect_end(self) -> None:
         token = self.peek()
@@ -178,37 +161,92 @@ class Parser:
         self.expect_end()
         return expr
 
+    def items(self) -> list[sympy.Basic]:
+        """The comma- (or semicolon-) separated items of a group's contents."""
+        return [self.sub(chunk, self.end).item() for chunk in split_top(self.tokens, ",;", self)]
+
+    def item(self) -> sympy.Basic:
+        """One item of a group: an expression, or a condition (``A \\mid B``, ``x > 0``)."""
+        return logic.item(self)
+
+    # -- expressions --------------------------------------------------------------
+
     def expression(self) -> sympy.Expr:
         with self.nested():
             terms = [self.term()]
-            while (token := self.peek()) is not None and self.peek_char("+-"):
-                self.pos += 1
-                term = self.term()
-                terms.append(-term if token.text == "-" else term)
+            while (token := self.peek()) is not None:
+                if self.peek_char("+-"):
+                    self.pos += 1
+                    term = self.term()
+                    terms.append(self.negate(term, token) if token.text == "-" else term)
+                elif token.kind == CMD and kind_of(token.text) == PLUS_MINUS:
+                    self.pos += 1
+                    arithmetic(self, terms, "added")
+                    left = self.build(token, partial(sympy.Add, *terms))
+                    right = self.term()
+                    terms = [logic.plus_minus(self, token, left, right)]
+                else:
+                    break
+            if len(terms) == 1:
+                return terms[0]
+            arithmetic(self, terms, "added")
             return self.build(None, lambda: sympy.Add(*terms))
 
     def term(self) -> sympy.Expr:
         factors = [self.unary()]
         while (token := self.peek()) is not None:
-            if token.is_cmd("cdot", "times") or token.is_char("*"):
+            kind = kind_of(token.text) if token.kind == CMD else None
+            if token.is_char("*") or (kind == OPERATOR and token.text in _MULTIPLY):
                 self.pos += 1
                 factors.append(self.unary())
-            elif token.is_char("/"):
+            elif token.is_char("/") or token.is_cmd("div"):
                 self.pos += 1
-                factors.append(names.power(self, self.unary(), sympy.Integer(-1), token))
+                factors = [logic.divide(self, token, factors, self.divisor())]
+            elif kind in (BINARY, MODULO) or token.is_cmd("evalbar"):
+                self.pos += 1
+                factors = [logic.binary(self, token, self.product(factors))]
+            elif units.starts_unit(self, factors):
+                factors = units.with_unit(self, factors)
             elif self.starts_factor(token):
                 factors.append(self.postfix())
             else:
                 break
+        return self.product(factors)
+
+    def negate(self, value: sympy.Basic, token: Token) -> sympy.Expr:
+        arithmetic(self, [value], "negated")
+        return self.build(token, lambda: -value)
+
+    def product(self, factors: list[sympy.Expr]) -> sympy.Expr:
+        if len(factors) == 1:
+            return factors[0]
+        arithmetic(self, factors, "multiplied")
         return self.build(None, lambda: sympy.Mul(*factors))
+
+    def divisor(self) -> sympy.Expr:
+        """What ``/`` divides by: the next factor and the factors written against it
+        without a space (``qV/kT`` is ``qV/(kT)``; ``a/b c`` is ``(a/b) c``)."""
+        factors = [self.unary()]
+        while (token := self.peek()) is not None and not token.space_before:
+            if not self.starts_factor(token) or units.starts_unit(self, factors):
+                break
+            factors.append(self.postfix())
+        return self.product(factors)
 
     def unary(self) -> sympy.Expr:
         token = self.peek()
-        if token is not None and self.peek_char("+-"):
+        kind = kind_of(token.text) if token is not None and token.kind == CMD else None
+        if token is not None and (self.peek_char("+-") or kind in (PLUS_MINUS, "not")):
             with self.nested():
                 self.pos += 1
                 operand = self.unary()
-                return -operand if token.text == "-" else operand
+                if token.text == "-":
+                    return self.negate(operand, token)
+                if token.text == "+":
+                    return operand
+                if kind == PLUS_MINUS:
+                    return logic.plus_minus(self, token, sympy.Integer(0), operand)
+                return self.build(token, lambda: sympy.Not(operand))
         return self.postfix()
 
     def postfix(self) -> sympy.Expr:
@@ -216,53 +254,49 @@ class Parser:
             token = self.peek()
             if token is None:
                 raise self.error("expected an expression, found end of input")
-            if token.kind == LETTER or (token.kind == CMD and kind_of(token.text) in _NAME_KINDS):
-                return names.named(self)
-            atom = self.primary()
-            sub, sup = self.scripts()
-            if sub is not None:
-                raise self.error("a subscript needs a symbol before it", token)
-            return names.superscript(self, atom, sup, token)
+            if token.kind in (LETTER, WORDS) or (
+                token.kind == CMD and kind_of(token.text) in NAME_KINDS
+            ):
+                value = named.named(self)
+            else:
+                atom = self.primary()
+                value = names.scripted_atom(self, atom, token)
+            return names.factorials(self, value, token)
 
     def starts_factor(self, token: Token, simple: bool = False) -> bool:
         """Whether ``token`` may begin an implicitly multiplied factor."""
-        if token.kind in (NUMBER, LETTER):
+        if token.kind in (NUMBER, LETTER, WORDS):
             return True
+        if token.kind == BEGIN:
+            return not simple
         if token.kind == CHAR:
             return not simple and token.text in "([{"
+        if token.kind != CMD:
+            return False
         kind = kind_of(token.text)
         if simple:
             return kind in _SIMPLE_KINDS
-        return kind in _FACTOR_KINDS or token.text == "lvert"
+        return kind in _FACTOR_KINDS or token.text in GROUP_OPENERS
 
     def primary(self) -> sympy.Expr:
-        token = self.next("an expression")
-        if token.kind == NUMBER:
-            names.charge(self, len(token.text) * 10 // 3 + 1, token)
-            return self.build(token, lambda: sympy.Rational(token.text))
-        if token.kind == CHAR and token.text in "([{":
-            return self.delimited(token).whole()
-        if token.is_cmd("lvert"):
-            inner = self.delimited(token).whole()
-            return self.build(token, lambda: sympy.Abs(inner))
-        handler = _HANDLERS.get(kind_of(token.text) or "") if token.kind == CMD else None
-        if handler is None:
-            raise self.error(f"unexpected {token.describe()}", token)
-        return handler(self, token)
+        from .dispatch import primary
+
+        return primary(self)
 
     # -- arguments, groups and scripts --------------------------------------------
 
-    def delimited(self, opener: Token) -> Parser:
-        """Sub-parser for the tokens between ``opener`` (already consumed) and its match."""
+    def delimited(self, opener: Token) -> tuple[Parser, Token]:
+        """Sub-parser for the tokens between ``opener`` (already consumed) and its match,
+        and the closing token."""
         depth, begin = 1, self.pos
         while True:
             token = self.next("a closing delimiter")
-            text = token.text if token.kind in (CHAR, CMD) else ""
+            text = text_of(token)
             depth += (text in OPENERS) - (text in CLOSERS)
             if depth == 0:
                 if begin == self.pos - 1:
                     raise self.error("empty group", opener)
-                return self.sub(self.tokens[begin : self.pos - 1], token.start)
+                return self.sub(self.tokens[begin : self.pos - 1], token.start), token
 
     def argument(self, what: str) -> Arg:
         """One TeX argument: a braced group or a single token (first digit of a number)."""
@@ -270,7 +304,7 @@ class Parser:
             token = self.next(what)
             begin = self.pos - 1
             if token.is_char("{"):
-                inner = self.delimited(token)
+                inner, _ = self.delimited(token)
                 return Arg(inner.tokens, token.start, self.tokens[self.pos - 1].end)
             if token.kind == NUMBER and len(token.text) > 1:
                 first = Token(NUMBER, token.text[0], token.start, token.start + 1)
@@ -281,9 +315,7 @@ class Parser:
             kind = kind_of(token.text) if token.kind == CMD else None
             if kind in (FONT, ACCENT):
                 self.argument(what)
-            elif not (
-                token.kind in (NUMBER, LETTER) or kind in (GREEK, SYMBOL, CONSTANT, TRANSPOSE)
-            ):
+            elif not names.single_token_argument(token):
                 raise self.error(f"put {what} in braces", token)
             return Arg(self.tokens[begin : self.pos], token.start, self.tokens[self.pos - 1].end)
 
@@ -300,22 +332,26 @@ class Parser:
                 sup = self.argument("a superscript")
         return sub, sup
 
-    def call_args(self) -> list[sympy.Expr]:
-        """Comma-separated arguments of ``f(a, b)``; the ``(`` is next."""
+    def call_args(self) -> list[sympy.Basic]:
+        """Comma- or semicolon-separated arguments of ``f(a, b)``; the ``(`` is next."""
         opener = self.next()
-        inner = self.delimited(opener)
-        return [
-            self.sub(chunk, inner.end).whole() for chunk in names.split_commas(inner.tokens, self)
-        ]
+        inner, _ = self.delimited(opener)
+        pieces = split_parallel(inner.tokens)
+        if len(pieces) == 1:
+            return inner.items()
+        return [item for piece in pieces for item in self.sub(piece, inner.end).items()]
 
     def function_argument(self) -> sympy.Expr:
         """``(x)`` or, unparenthesised, the juxtaposed simple factors: ``\\ln 2x``."""
         if self.peek_char("(["):
-            return self.delimited(self.next()).whole()
+            inner, _ = self.delimited(self.next())
+            return inner.whole()
         factors = [self.postfix()]
         while (token := self.peek()) is not None and self.starts_factor(token, simple=True):
+            if units.starts_unit(self, factors):
+                break
             factors.append(self.postfix())
-        return self.build(None, lambda: sympy.Mul(*factors))
+        return self.product(factors)
 
     def with_bound(self, indices: frozenset[str], parse: Callable[[], T]) -> T:
         """Run ``parse`` with ``indices`` bound (the body of a sum or extremum)."""
@@ -325,15 +361,3 @@ class Parser:
             return parse()
         finally:
             self.bound = saved
-
-
-_HANDLERS: dict[str, Callable[[Parser, Token], sympy.Expr]] = {
-    CONSTANT: lambda parser, token: sympy.oo,
-    FRACTION: constructs.fraction,
-    ROOT: constructs.root,
-    ELEMENTARY: constructs.elementary,
-    OPERATOR_NAME: constructs.operatorname,
-    BIG_OPERATOR: constructs.big_operator,
-    EXTREMUM: constructs.extremum,
-    LIMIT: constructs.limit,
-}

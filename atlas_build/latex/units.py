@@ -1,0 +1,147 @@
+"""Units written after numbers: ``25.9\\,\\mathrm{mV}``, ``8\\ \\text{bytes/rank}``,
+``3~\\text{ns}``, ``200\\,\\mu\\text{A/V}^2``, ``50\\,\\Omega``, ``90^\\circ``, ``5\\%``.
+
+After a factor that is a number, an upright group (``\\mathrm``, ``\\text``) that is
+not a call, ``d`` or ``e``, a ``\\mu`` or ``\\Omega``, ``\\%`` or ``\\degree`` starts a
+unit; the unit runs over further unit atoms joined by ``/``, ``\\cdot`` or nothing,
+each with its scripts. The result is ``WithUnit(value, Unit(text))``, whose value is
+the number (``evaluate`` ignores the unit) and whose text is kept for a units checker.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import sympy
+
+from .dialect import kind_of
+from .functions import Unit, WithUnit
+from .lexer import CHAR, CMD, LETTER, NUMBER, WORDS, Token
+from .roles import FONT, GREEK, UNIT
+from .words import is_unit
+
+if TYPE_CHECKING:
+    from .parser import Parser
+
+_UNIT_GREEK = {"mu": "μ", "Omega": "Ω"}
+_UNIT_FONTS = frozenset({"mathrm", "mathsf", "mathit", "mathbf"})
+_SHOWN = {"mu": "μ", "Omega": "Ω", "circ": "°", "cdot": "·", "%": "%", "degree": "°"}
+
+
+def _atom_at(p: Parser, k: int) -> bool:
+    """Whether a unit atom starts at token ``k``."""
+    token = p.tokens[k] if k < len(p.tokens) else None
+    if token is None:
+        return False
+    if token.kind == WORDS:
+        return is_unit(token.text) and not _called(p, k + 1)
+    if token.kind != CMD:
+        return False
+    kind = kind_of(token.text)
+    if kind == UNIT:
+        return True
+    if token.text == "Omega":
+        return not _scripted(p, k + 1)
+    if token.text == "mu":
+        following = p.tokens[k + 1] if k + 1 < len(p.tokens) else None
+        return following is not None and not following.space_before and _atom_at(p, k + 1)
+    if kind == FONT and token.text in _UNIT_FONTS:
+        end = _group_end(p, k + 1)
+        inside = [t for t in p.tokens[k + 1 : end] if not (t.is_char("{") or t.is_char("}"))]
+        if len(inside) == 1 and inside[0].kind == LETTER and inside[0].text in "de":
+            return False
+        return bool(inside) and not _called(p, end)
+    return False
+
+
+def _scripted(p: Parser, k: int) -> bool:
+    token = p.tokens[k] if k < len(p.tokens) else None
+    return token is not None and token.kind == CHAR and token.text in "_^"
+
+
+def _called(p: Parser, k: int) -> bool:
+    token = p.tokens[k] if k < len(p.tokens) else None
+    return token is not None and token.kind == CHAR and token.text in "(["
+
+
+def _group_end(p: Parser, k: int) -> int:
+    if k >= len(p.tokens) or not p.tokens[k].is_char("{"):
+        return k + 1
+    depth = 0
+    for j in range(k, len(p.tokens)):
+        depth += p.tokens[j].is_char("{") - p.tokens[j].is_char("}")
+        if depth == 0:
+            return j + 1
+    return len(p.tokens)
+
+
+def _numeric_run(factors: list[sympy.Expr]) -> int:
+    """Index where the trailing run of plain numbers in ``factors`` begins."""
+    k = len(factors)
+    while k > 0 and factors[k - 1].is_number and not factors[k - 1].has(WithUnit):
+        k -= 1
+    return k
+
+
+def starts_unit(p: Parser, factors: list[sympy.Expr]) -> bool:
+    """Whether a unit starts here, right after numbers ending ``factors``."""
+    return bool(factors) and _numeric_run(factors) < len(factors) and _atom_at(p, p.pos)
+
+
+def with_unit(p: Parser, factors: list[sympy.Expr]) -> list[sympy.Expr]:
+    """Read the unit at the current position; it applies to the numbers before it."""
+    k = _numeric_run(factors)
+    value = p.product(factors[k:])
+    start = p.peek()
+    parts: list[str] = []
+    while _atom_at(p, p.pos):
+        parts.append(_atom(p))
+        token = p.peek()
+        if token is not None and (token.is_char("/") or token.is_cmd("cdot")):
+            if _atom_at(p, p.pos + 1):
+                p.pos += 1
+                parts.append("/" if token.is_char("/") else "·")
+                continue
+        if token is not None and token.space_before and _atom_at(p, p.pos):
+            parts.append(" ")
+    text = "".join(parts).strip()
+    return [*factors[:k], p.build(start, lambda: WithUnit(value, Unit(text)))]
+
+
+def _atom(p: Parser) -> str:
+    token = p.next()
+    if token.kind == WORDS:
+        text = token.text.strip()
+    elif token.kind == CMD and kind_of(token.text) == FONT:
+        end = _group_end(p, p.pos)
+        text = render(p.tokens[p.pos : end])
+        p.pos = end
+    else:
+        text = _SHOWN.get(token.text, token.text)
+    if token.text in _UNIT_GREEK and _atom_at(p, p.pos) and not p.peek().space_before:  # type: ignore[union-attr]
+        text += _atom(p)
+    while p.peek_char("^_"):
+        mark = p.next().text
+        end = _group_end(p, p.pos)
+        text += mark + render(p.tokens[p.pos : end])
+        p.pos = end
+    return text
+
+
+def render(tokens: list[Token]) -> str:
+    """The plain text of unit tokens: ``\\mathrm{cm^{-3}}`` is ``cm^-3``."""
+    out: list[str] = []
+    for token in tokens:
+        if token.kind in (LETTER, NUMBER, WORDS) or token.kind == CHAR and token.text not in "{}":
+            out.append(token.text)
+        elif token.kind == CMD and (token.text in _SHOWN or kind_of(token.text) == GREEK):
+            out.append(_SHOWN.get(token.text, token.text))
+    return "".join(out)
+
+
+def degrees(p: Parser, base: sympy.Expr, token: Token) -> sympy.Expr:
+    """``90^\\circ`` (and ``25^\\circ\\mathrm{C}``): the value with the unit ``°``."""
+    text = "°"
+    if _atom_at(p, p.pos) and not p.peek().space_before:  # type: ignore[union-attr]
+        text += _atom(p)
+    return p.build(token, lambda: WithUnit(base, Unit(text)))

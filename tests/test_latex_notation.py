@@ -1,0 +1,499 @@
+"""The widened dialect: each construct real lessons write, as the SymPy it becomes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import sympy as sp
+
+from atlas_build.latex import parse_expression, parse_relations
+from atlas_build.latex.functions import (
+    AngleBracket,
+    Cardinality,
+    Component,
+    Compose,
+    Convolution,
+    Curl,
+    Det,
+    Divergence,
+    Dots,
+    Expectation,
+    Given,
+    Gradient,
+    Hadamard,
+    Indicator,
+    InnerProduct,
+    Kronecker,
+    Laplacian,
+    MatrixLiteral,
+    MaxOver,
+    Norm,
+    Parallel,
+    PlusMinus,
+    PositivePart,
+    Related,
+    Rounded,
+    Transposed,
+    Unit,
+    WithUnit,
+)
+from atlas_build.latex.sets import (
+    ArgMax,
+    ArgMin,
+    BigCap,
+    BigCup,
+    Cap,
+    Cup,
+    IndexIn,
+    IndexRange,
+    IntegralOver,
+    IntervalOf,
+    MinOf,
+    SetBuilder,
+    SetMax,
+    SetMinus,
+    SetOf,
+    SetSum,
+)
+
+a, b, c, d, f, g, h, i, j, k, m, n, p, q, r, s, t, x, y, z = sp.symbols(
+    "a b c d f g h i j k m n p q r s t x y z"
+)
+A, B, C, D, E, G, L, N, P, Q, R, S, T, V, X, Y = sp.symbols("A B C D E G L N P Q R S T V X Y")
+theta, sigma, mu, tau, lam, omega = sp.symbols("theta sigma mu tau lambda omega")
+F = sp.Function
+
+
+def _e(latex: str, **options: Any) -> Any:
+    return parse_expression(latex, **options)
+
+
+def unit(value: Any, text: str) -> WithUnit:
+    return WithUnit(sp.sympify(value), Unit(text))
+
+
+FUNCTIONS: list[tuple[str, Any]] = [
+    (r"\sin x", sp.sin(x)),
+    (r"\cos(\omega t)", sp.cos(omega * t)),
+    (r"\tan x", sp.tan(x)),
+    (r"\tanh(x)", sp.tanh(x)),
+    (r"\sinh x + \cosh x", sp.sinh(x) + sp.cosh(x)),
+    (r"\arcsin x", sp.asin(x)),
+    (r"\arccos x", sp.acos(x)),
+    (r"\arctan(\omega R C)", sp.atan(omega * R * C)),
+    (r"\sec x", sp.sec(x)),
+    (r"\csc x", sp.csc(x)),
+    (r"\cot x", sp.cot(x)),
+    (r"\sin^2 x", sp.sin(x) ** 2),
+    (r"\sin^{-1} x", sp.asin(x)),
+    (r"\exp(x)", sp.exp(x)),
+    (r"\log_{10} x", sp.log(x, 10)),
+    (r"\lg x", sp.log(x, 10)),
+    (r"\ln x", sp.log(x)),
+    (r"\max(a, b)", sp.Max(a, b)),
+    (r"\min\{a, b\}", sp.Min(a, b)),
+    (r"\Pr(X \ge a)", F("Pr")(sp.Ge(X, a, evaluate=False))),
+    (r"\Pr[X \ge a]", F("Pr")(sp.Ge(X, a, evaluate=False))),
+    (r"\det A", Det(A)),
+    (r"\dim V", F("dim")(V)),
+    (r"\ker A", F("ker")(A)),
+    (r"\operatorname{sgn}(x)", sp.sign(x)),
+    (r"\operatorname{erf}(x)", sp.erf(x)),
+    (r"\operatorname{Var}(X)", F("Var")(X)),
+    (r"\mathrm{Var}(X)", F("Var")(X)),
+    (r"\operatorname{Var}[X]", F("Var")(X)),
+    (r"\text{softmax}(z)", F("softmax")(z)),
+    (r"f(s_n, e_n)", F("f")(sp.Symbol("s_n"), sp.Symbol("e_n"))),
+    (r"Q(s, a)", F("Q")(s, a)),
+    (r"f(x)", F("f")(x)),
+    (r"f(x + 1)", F("f")(x + 1)),
+    (r"x(t)", F("x")(t)),
+    (r"\sigma(W x + b)", F("sigma")(sp.Symbol("W") * x + b)),
+    (r"p(y \mid x)", F("p")(Given(y, x))),
+    (r"P(A|B)", F("P")(Given(A, B))),
+    (r"P(X = k)", F("P")(sp.Eq(X, k, evaluate=False))),
+    (r"T(T+1)", T * (T + 1)),
+    (r"a (b)", a * b),
+    (r"\mathcal{L}(\theta)", F("L_cal")(theta)),
+    (r"\operatorname{softmax}(z)_i", Component(F("softmax")(z), i)),
+    (r"\operatorname*{arg\,min}_h f(h)", ArgMin(F("f")(h), IndexRange(h, 1, n))),
+    (r"\arg\max_x f(x)", ArgMax(F("f")(x), IndexRange(x, 1, n))),
+    (r"\argmax_{y \in Y} p(y)", ArgMax(F("p")(y), IndexIn(y, Y))),
+    (r"\mathbb{E}[X]", Expectation(X, sp.true)),
+    (r"\mathbb{E}_{x\sim p}[f(x)]", Expectation(F("f")(x), Related(x, p, "sim"))),
+    (r"\mathbb{E}[X]^2", Expectation(X, sp.true) ** 2),
+    (r"\mathbb{E}\left[X \mid Y = y\right]", Expectation(Given(X, sp.Eq(Y, y)), sp.true)),
+    (r"\mathbb{1}[y = k]", Indicator(sp.Eq(y, k, evaluate=False))),
+    (r"\mathbb{1}_{A}(x)", Indicator(Related(x, A, "in"))),
+    (r"f^{-1}(y)", F("f_inv")(y)),
+    (r"\Delta n(x)", F("Deltan")(x)),
+]
+
+
+@pytest.mark.parametrize(("latex", "expected"), FUNCTIONS, ids=[c[0] for c in FUNCTIONS])
+def test_functions(latex: str, expected: Any) -> None:
+    assert _e(latex) == expected
+
+
+def test_operator_name_without_argument_is_a_quantity() -> None:
+    (wer,) = parse_relations(r"\operatorname{WER}=\frac{S+D+I}{N}")
+    assert wer.lhs == sp.Symbol("WER")
+    assert wer.rhs == (S + D + sp.Symbol("I")) / N
+    (recall,) = parse_relations(r"\operatorname{Recall@}k = \frac{|R_k\cap G|}{|G|}")
+    assert recall.lhs == F("Recall@")(k)
+    assert recall.rhs == Cardinality(Cap(sp.Symbol("R_k"), G)) / sp.Abs(G)
+
+
+OPERATORS: list[tuple[str, dict[str, Any], Any]] = [
+    (r"A \odot B", {}, Hadamard(A, B)),
+    (r"A \otimes B", {}, Kronecker(A, B)),
+    (r"f \circ g", {}, Compose(f, g)),
+    (r"x \ast h", {}, Convolution(x, h)),
+    (r"R_1 \parallel R_2", {}, Parallel(sp.Symbol("R_1"), sp.Symbol("R_2"))),
+    (r"R_1 \| R_2", {}, Parallel(sp.Symbol("R_1"), sp.Symbol("R_2"))),
+    (r"\nabla_\theta L", {}, Gradient(L, theta)),
+    (r"\nabla f", {}, Gradient(f)),
+    (r"\nabla^2 \phi", {}, Laplacian(sp.Symbol("phi"))),
+    (r"\nabla \cdot \mathbf{E}", {}, Divergence(E)),
+    (r"\nabla \times B", {}, Curl(B)),
+    (r"\partial_x f", {}, sp.Derivative(f, x)),
+    (r"\partial L / \partial w", {}, sp.Derivative(L, sp.Symbol("w"))),
+    (r"f'(x)", {}, F("f_prime")(x)),
+    (r"f^{\prime}", {}, sp.Symbol("f_prime")),
+    (r"f''", {}, sp.Symbol("f_prime2")),
+    (r"\bigcup_{i=1}^{n} A_i", {}, BigCup(sp.IndexedBase("A")[i], IndexRange(i, 1, n))),
+    (r"\bigcap_{i \in S} A_i", {}, BigCap(sp.IndexedBase("A")[i], IndexIn(i, S))),
+    (r"\int_a^b x^2\,dx", {}, sp.Integral(x**2, (x, a, b))),
+    (
+        r"\int_0^1 f(v)\,\mathrm{d}v",
+        {},
+        sp.Integral(F("f")(sp.Symbol("v")), (sp.Symbol("v"), 0, 1)),
+    ),
+    (r"\int dx\, f(x)", {}, sp.Integral(F("f")(x), x)),
+    (r"\iint_D f\,dx\,dy", {}, IntegralOver(f, IndexIn(sp.Tuple(x, y), D))),
+    (r"\prod_{k=1}^{n} k", {}, sp.Product(k, (k, 1, n))),
+    (r"\sum_{i\in p} x_i", {}, SetSum(sp.IndexedBase("x")[i], IndexIn(i, p))),
+    (
+        r"\max_{p\in\mathcal P} f(p)",
+        {},
+        SetMax(F("f")(p), IndexIn(p, sp.Symbol("P_cal"))),
+    ),
+    (r"\sum_{i \neq j} w_i", {}, SetSum(sp.IndexedBase("w")[i], sp.Ne(i, j))),
+    (r"\binom{n}{k}", {}, sp.binomial(n, k)),
+    (r"{n\choose k}", {}, sp.binomial(n, k)),
+    (r"{a \over b}", {}, a / b),
+    (r"n!", {}, sp.factorial(n)),
+    (r"(2n)!", {}, sp.factorial(2 * n)),
+    (r"5!", {}, sp.Integer(120)),
+    (r"a \pm b", {}, PlusMinus(a, b)),
+    (r"\pm b", {}, PlusMinus(0, b)),
+    (r"a \bmod m", {}, sp.Mod(a, m, evaluate=False)),
+    (r"A \cap B", {}, Cap(A, B)),
+    (r"A \cup B", {}, Cup(A, B)),
+    (r"A \setminus B", {}, SetMinus(A, B)),
+]
+
+
+@pytest.mark.parametrize(("latex", "options", "expected"), OPERATORS, ids=[c[0] for c in OPERATORS])
+def test_operators(latex: str, options: dict[str, Any], expected: Any) -> None:
+    assert _e(latex, **options) == expected
+
+
+RELATIONS: list[tuple[str, str]] = [
+    (r"x \in S", "in"),
+    (r"x \notin S", "notin"),
+    (r"x \not\in S", "notin"),
+    (r"A \subset S", "subset"),
+    (r"A \subseteq S", "subseteq"),
+    (r"a \equiv b", "equiv"),
+    (r"x \sim p", "sim"),
+    (r"a \simeq b", "simeq"),
+    (r"a \ll b", "ll"),
+    (r"a \gg b", "gg"),
+    (r"x := 3", ":="),
+    (r"x \coloneqq 3", ":="),
+    (r"m_t \leftarrow \beta m_{t-1} + g_t", "<-"),
+    (r"w \gets w - g", "<-"),
+    (r"n \to \infty", "->"),
+    (r"x \mapsto x^2", "mapsto"),
+    (r"a \perp b", "perp"),
+    (r"a \leqslant b", "<="),
+]
+
+
+@pytest.mark.parametrize(("latex", "op"), RELATIONS)
+def test_relation_names(latex: str, op: str) -> None:
+    (relation,) = parse_relations(latex)
+    assert relation.op == op
+    assert (relation.relational() is None) == (op not in (":=", "<=")), relation.relational()
+
+
+def test_relational_objects_for_new_ops() -> None:
+    (define,) = parse_relations("x := 3")
+    assert define.relational() == sp.Eq(x, 3, evaluate=False)
+    (member,) = parse_relations(r"x \in S")
+    assert member.relational() is None
+
+
+def test_logic_connectives_join_statements() -> None:
+    relations = parse_relations(r"x > 0 \Rightarrow x^2 > 0")
+    assert [r.op for r in relations] == [">", ">", "implies"]
+    assert relations[2].lhs == sp.Gt(x, 0) and relations[2].rhs == sp.Gt(x**2, 0)
+    assert relations[2].relational() == sp.Implies(sp.Gt(x, 0), sp.Gt(x**2, 0))
+    both = parse_relations(r"a = b \quad\Longleftrightarrow\quad c = d")
+    assert [r.op for r in both] == ["=", "=", "iff"]
+    assert both[2].source == r"a = b \quad\Longleftrightarrow\quad c = d"
+    converse = parse_relations(r"a < b \Leftarrow c < d")
+    assert converse[2].op == "implies" and converse[2].lhs == sp.Lt(c, d)
+    for latex in (r"a > 0 \land b > 0", r"a > 0 \lor b > 0", r"a = 1 \iff b = 2"):
+        assert parse_relations(latex)[-1].op in ("and", "or", "iff")
+    assert _e(r"P(\lnot A)") == F("P")(sp.Not(A))
+
+
+def test_quantifiers_and_remarks_separate_statements() -> None:
+    relations = parse_relations(r"y_i(w^\top x_i + b) \ge 1 \;\; \forall i")
+    assert [r.op for r in relations] == [">="]
+    relations = parse_relations(r"\forall \epsilon > 0\ \exists N : |a_n - L| < \epsilon")
+    assert [(r.lhs, r.op) for r in relations] == [
+        (sp.Symbol("epsilon"), ">"),
+        (sp.Abs(sp.Symbol("a_n") - L), "<"),
+    ]
+    relations = parse_relations(r"x = 5 \text{ if } y > 0 \qquad \text{(per head)}")
+    assert [(r.lhs, r.op, r.rhs) for r in relations] == [(x, "=", 5), (y, ">", 0)]
+
+
+def test_bars_absolute_value_cardinality_and_condition() -> None:
+    assert _e("|x|") == sp.Abs(x)
+    assert _e(r"|R_k\cap G|") == Cardinality(Cap(sp.Symbol("R_k"), G))
+    assert _e(r"P(A|B)") == _e(r"P(A\mid B)") == F("P")(Given(A, B))
+    assert _e(r"P(|x| > 1 | y)") == F("P")(Given(sp.Gt(sp.Abs(x), 1), y))
+    assert _e(r"|a - |b||") == sp.Abs(a - sp.Abs(b))
+    assert _e(r"|a| + |b|") == sp.Abs(a) + sp.Abs(b)
+    assert _e(r"\lvert x\rvert") == sp.Abs(x)
+    assert _e(r"\lVert x\rVert") == _e(r"\|x\|") == _e("||x||") == Norm(x)
+    assert _e(r"\|x\|_2^2") == Norm(x, 2) ** 2
+    assert _e(r"\left\| x \right\|_F") == Norm(x, sp.Symbol("F"))
+    assert _e(r"D_{KL}(P \| Q)") == F("D_KL")(P, Q)
+    assert _e(r"\{x \mid x > 0\}") == SetBuilder(x, sp.Gt(x, 0))
+
+
+NOTATION: list[tuple[str, Any]] = [
+    (r"\lfloor x \rfloor", sp.floor(x)),
+    (r"\lceil x \rceil", sp.ceiling(x)),
+    (r"\left\lfloor \frac{x}{s} \right\rceil", Rounded(x / s)),
+    (r"\hat x", sp.Symbol("x_hat")),
+    (r"\widehat y", sp.Symbol("y_hat")),
+    (r"\tilde A", sp.Symbol("A_tilde")),
+    (r"\widetilde D", sp.Symbol("D_tilde")),
+    (r"\bar x", sp.Symbol("x_bar")),
+    (r"\overline x", sp.Symbol("x_bar")),
+    (r"\dot x", sp.Symbol("x_dot")),
+    (r"\hat{x}_i", sp.Symbol("x_hat_i")),
+    (r"\overline{A + B}", F("bar")(A + B)),
+    (r"\mathcal{P}", sp.Symbol("P_cal")),
+    (r"\mathbb{R}", sp.Symbol("R_bb")),
+    (r"\mathbf{x}", x),
+    (r"\boldsymbol{\mu}", mu),
+    (r"\mathsf{T}", T),
+    (r"\mathfrak{g}", sp.Symbol("g_frak")),
+    (r"\mathscr{L}", sp.Symbol("L_scr")),
+    (r"x^{*}", sp.Symbol("x_star")),
+    (r"x^\dagger", sp.Symbol("x_dagger")),
+    (r"n^{+}", sp.Symbol("n_plus")),
+    (r"W^{(l)}", sp.Symbol("W^(l)")),
+    (r"L^{\text{CLIP}}", sp.Symbol("L^CLIP")),
+    (r"\Delta V_{bi}", sp.Symbol("DeltaV_bi")),
+    (r"\Delta(x)", sp.Symbol("Delta") * x),
+    (r"a_1+\cdots+a_n", sp.Symbol("a_1") + Dots() + sp.Symbol("a_n")),
+    (r"x_1, \ldots, x_n", sp.Tuple(sp.Symbol("x_1"), Dots(), sp.Symbol("x_n"))),
+    (r"[a, b)", IntervalOf(a, b, sp.false, sp.true)),
+    (r"(a, b]", IntervalOf(a, b, sp.true, sp.false)),
+    (r"[a, b]", IntervalOf(a, b, sp.false, sp.false)),
+    (r"(a, b)", sp.Tuple(a, b)),
+    (r"[x]_+", PositivePart(x)),
+    (r"\left.\frac{dV}{dx}\right|_{x=a}", sp.Subs(sp.Derivative(V, x), x, a)),
+    (r"f(x)\big|_{x=0}", sp.Subs(F("f")(x), x, 0)),
+    (r"\big( a \Big[ b \bigr] \bigl)", a * b),
+    (r"\left( a \middle| b \right)", Given(a, b)),
+    (r"\langle x, y\rangle", InnerProduct(x, y)),
+    (r"\langle x \rangle", AngleBracket(x)),
+    (r"\{1, 2, 3\}", SetOf(1, 2, 3)),
+    (r"\lbrace a \rbrace", SetOf(a)),
+    (r"\emptyset", SetOf()),
+    (r"\min\left\{ x : x > 0 \right\}", MinOf(SetBuilder(x, sp.Gt(x, 0)))),
+    (r"\underbrace{x + y}_{\text{sum}}", x + y),
+    (r"\overbrace{x}^{n}", x),
+    (r"\boxed{a}", a),
+    (r"\hbar \ell", sp.Symbol("hbar") * sp.Symbol("ell")),
+    (r"a^\circ", WithUnit(a, Unit("°"))),
+    (r"90^\circ", unit(90, "°")),
+    (r"25^\circ\mathrm{C}", unit(25, "°C")),
+    (r"5\%", unit(5, "%")),
+    (r"8\ \mathrm{bytes/rank}", unit(8, "bytes/rank")),
+    (r"25.9\,\mathrm{mV}", unit(sp.Rational(259, 10), "mV")),
+    (r"3~\text{ns}", unit(3, "ns")),
+    (r"200\,\mu\text{A/V}^2", unit(200, "μA/V^2")),
+    (r"50\,\Omega", unit(50, "Ω")),
+    (r"10^{16}\,\mathrm{cm^{-3}}", unit(10**16, "cm^-3")),
+    (r"3 \times 10^{8}\ \text{m/s}", unit(3 * 10**8, "m/s")),
+    (r"2\,\mathrm{d}x", 2 * sp.Symbol("d") * x),
+    (r"x\,\text{(approx.)}", x),
+    (r"\text{bytes per token}", sp.Symbol("bytes_per_token")),
+    (r"a \qquad\text{(in total)}", a),
+    (r"x \times 100\%", x * unit(100, "%")),
+    ("1{,}000", sp.Integer(1000)),
+    (r"48\,000", sp.Integer(48000)),
+    (".5", sp.Rational(1, 2)),
+]
+
+
+@pytest.mark.parametrize(("latex", "expected"), NOTATION, ids=[c[0] for c in NOTATION])
+def test_notation(latex: str, expected: Any) -> None:
+    assert _e(latex) == expected
+
+
+def test_units_keep_their_text_and_hide_from_free_symbols() -> None:
+    value = _e(r"25.9\,\mathrm{mV}")
+    assert isinstance(value, WithUnit)
+    assert (value.value, value.unit) == (sp.Rational(259, 10), "mV")
+    assert value.free_symbols == set()
+    assert float(value) == pytest.approx(25.9)
+    (relation,) = parse_relations(r"T = 300\,\mathrm{s}")
+    assert relation.rhs.free_symbols == set()
+
+
+ENVIRONMENTS: list[tuple[str, Any]] = [
+    (
+        r"\begin{cases} x & x \ge 0 \\ 0 & \text{otherwise} \end{cases}",
+        sp.Piecewise((x, sp.Ge(x, 0)), (0, True), evaluate=False),
+    ),
+    (
+        r"\begin{cases} 1, & \text{if } c > r, \\ e^{1 - r/c}, & \text{if } c \le r. \end{cases}",
+        sp.Piecewise((1, sp.Gt(c, r)), (sp.exp(1 - r / c), sp.Le(c, r)), evaluate=False),
+    ),
+    (
+        r"\left\{ \begin{array}{ll} 1 & x > 0 \\ 0 & x \le 0 \end{array} \right.",
+        sp.Piecewise((1, sp.Gt(x, 0)), (0, sp.Le(x, 0)), evaluate=False),
+    ),
+    (
+        r"\begin{pmatrix} a & b \\ c & d \end{pmatrix}",
+        MatrixLiteral(sp.Tuple(a, b), sp.Tuple(c, d)),
+    ),
+    (r"\begin{bmatrix} 1 \\ 2 \end{bmatrix}", MatrixLiteral(sp.Tuple(1), sp.Tuple(2))),
+    (r"\begin{matrix} a & b \end{matrix}", MatrixLiteral(sp.Tuple(a, b))),
+    (
+        r"\begin{vmatrix} a & b \\ c & d \end{vmatrix}",
+        Det(MatrixLiteral(sp.Tuple(a, b), sp.Tuple(c, d))),
+    ),
+    (r"\begin{array}{cc} a & b \end{array}", MatrixLiteral(sp.Tuple(a, b))),
+]
+
+
+@pytest.mark.parametrize(("latex", "expected"), ENVIRONMENTS, ids=[c[0][:30] for c in ENVIRONMENTS])
+def test_environments(latex: str, expected: Any) -> None:
+    assert _e(latex) == expected
+
+
+def test_matrix_in_a_relation_chain_keeps_products_ordered() -> None:
+    latex = r"AA=\begin{bmatrix}2&0\\0&2\end{bmatrix}\ne AB"
+    first, second = parse_relations(latex, matrices={"A", "B"})
+    two = MatrixLiteral(sp.Tuple(2, 0), sp.Tuple(0, 2))
+    nA, nB = sp.Symbol("A", commutative=False), sp.Symbol("B", commutative=False)
+    assert (first.lhs, first.op, first.rhs) == (nA * nA, "=", two)
+    assert (second.op, second.rhs) == ("!=", nA * nB)
+    assert two * nA != nA * two
+
+
+def test_nested_alignment_and_row_spacing() -> None:
+    latex = (
+        r"\begin{equation}\begin{aligned} a &= b \\[4pt] c &= d \label{eq:x}\tag{2}"
+        r"\end{aligned}\end{equation}"
+    )
+    assert [(r.lhs, r.rhs) for r in parse_relations(latex)] == [(a, b), (c, d)]
+
+
+DERIVATIVES: list[tuple[str, Any]] = [
+    (r"\frac{dy}{dx}", sp.Derivative(y, x)),
+    (r"\frac{d^2y}{dx^2}", sp.Derivative(y, (x, 2))),
+    (r"\frac{d}{dt} x", sp.Derivative(x, t)),
+    (r"\frac{\mathrm{d}V}{\mathrm{d}x}", sp.Derivative(V, x)),
+    (r"\frac{dV}{\mathrm{d}x}", sp.Derivative(V, x)),
+    (r"\frac{\partial^2 E}{\partial t^2}", sp.Derivative(E, (t, 2))),
+    (r"\frac{d_k}{2}", sp.Symbol("d_k") / 2),
+    (r"\frac{d}{2}", d / 2),
+]
+
+
+@pytest.mark.parametrize(("latex", "expected"), DERIVATIVES, ids=[c[0] for c in DERIVATIVES])
+def test_derivatives_with_plain_d(latex: str, expected: Any) -> None:
+    assert _e(latex) == expected
+
+
+UNICODE: list[tuple[str, str]] = [
+    ("a × b", r"a \times b"),
+    ("a · b", r"a \cdot b"),
+    ("a − b", "a - b"),
+    ("α + β", r"\alpha + \beta"),
+    ("ℝ^n", r"\mathbb{R}^n"),
+    ("∞", r"\infty"),
+    ("x²", "x^{2}"),
+    ("N₀", "N_{0}"),
+    ("x̂", r"\hat{x}"),
+    ("𝒫", r"\mathcal{P}"),
+    ("ε", r"\epsilon"),
+    ("µ", r"\mu"),
+]
+
+
+@pytest.mark.parametrize(("written", "latex"), UNICODE)
+def test_unicode_math_characters(written: str, latex: str) -> None:
+    assert _e(written) == _e(latex)
+
+
+@pytest.mark.parametrize(
+    ("written", "op"),
+    [("a ≤ b", "<="), ("a ≥ b", ">="), ("a ≠ b", "!="), ("a ≈ b", "approx"), ("x ∈ S", "in")],
+)
+def test_unicode_relations(written: str, op: str) -> None:
+    assert parse_relations(written)[0].op == op
+
+
+def test_unicode_keeps_offsets() -> None:
+    from atlas_build.latex import LatexError
+
+    with pytest.raises(LatexError) as caught:
+        parse_relations("α = ☃")
+    assert caught.value.offset == 4
+
+
+def test_lists_join_a_relation_that_states_a_range() -> None:
+    relations = parse_relations(
+        r"P(X = k) = \frac{\lambda^k e^{-\lambda}}{k!}, \quad k = 0, 1, 2, \ldots"
+    )
+    assert relations[1].lhs == k
+    assert relations[1].rhs == sp.Tuple(0, 1, 2, Dots())
+    (pair,) = parse_relations(r"q_i, k_i \sim \mathcal{N}(0, 1)")
+    assert pair.lhs == sp.Tuple(sp.Symbol("q_i"), sp.Symbol("k_i"))
+    assert pair.rhs == F("N_cal")(0, 1)
+
+
+def test_division_binds_the_juxtaposed_factors_after_it() -> None:
+    assert _e(r"e^{qV/kT}") == sp.exp(q * V / (sp.Symbol("k") * T))
+    assert _e("a/b c") == a * c / b
+    assert _e(r"a/b\cdot c") == a * c / b
+    assert _e(r"x/2\pi") == x / (2 * sp.pi)
+
+
+def test_indexed_brackets_and_sums_over_signals() -> None:
+    (conv,) = parse_relations(r"y[n] = \sum_{k} h[k]\, x[n-k]")
+    hh, xx, yy = sp.IndexedBase("h"), sp.IndexedBase("x"), sp.IndexedBase("y")
+    assert conv.lhs == yy[n]
+    assert conv.rhs == sp.Sum(hh[k] * xx[n - k], (k, 1, n))
+    assert _e(r"I_0 \left[x - 1\right]") == sp.Symbol("I_0") * (x - 1)
+    assert _e(r"e[n]") == sp.IndexedBase("e")[n]
+
+
+def test_max_over_a_range_still_builds_maxover() -> None:
+    assert _e(r"\max_{j} z_j") == MaxOver(sp.IndexedBase("z")[j], (j, 1, n))
+    assert _e(r"K^\top", matrices={"K"}) == Transposed(sp.Symbol("K", commutative=False))
