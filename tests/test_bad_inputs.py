@@ -203,10 +203,8 @@ def _lesson_with_equation(folder: Path, corpus: Any, latex: str, claims: str | N
     folder.mkdir(parents=True)
     record = corpus.append_end(f"$$\n{latex}\n$$\n")
     (folder / "record.json").write_text(corpus.dumps(record), encoding="utf-8")
-    head = corpus.CLAIMS_HEAD + "  - {equation: 2, reason: the equation under test}\n"
-    (folder / "claims.yaml").write_text(
-        claims if claims is not None else head + "claims:\n" + corpus.MIXTURE, encoding="utf-8"
-    )
+    needed = corpus.CLAIMS_HEAD + "claims:\n" + corpus.MIXTURE + corpus.READS_EQUATION_2
+    (folder / "claims.yaml").write_text(claims if claims is not None else needed, "utf-8")
     return folder
 
 
@@ -224,9 +222,9 @@ def test_latex_10000_nested(name: str, latex: str, tmp_path: Path, corpus: Any) 
     data, exit_code = check_in_process(folder)
     expected = {"codes": ["A406"], "exit": 1}
     verify(data, exit_code, expected)
-    (latex_error,) = [d for r in data["records"] for d in r["diagnostics"] if d["code"] == "A406"]
-    # located in the equation: on the record's content line, inside the added display math
-    assert latex_error["pointer"] == "/content"
+    found = [d for r in data["records"] for d in r["diagnostics"] if d["code"] == "A406"]
+    # the claim's, at the claim, and the equation's, located in the record's content
+    assert sorted(d["pointer"] for d in found) == ["/claims/1", "/content"]
 
 
 def test_latex_10000_nested_braces_through_console_script(

@@ -822,7 +822,7 @@ y=2\\cdot x
 $$
 
 $$
-z=\\mathbb{E}(x)+y
+z=\\foo(x)+y
 $$
 
 Some text.
@@ -848,8 +848,8 @@ def test_unknown_control_sequence_is_a406_at_its_position(lesson):
                       slug="unlisted")  # fmt: skip
     [unreadable] = unlisted.found("A406")
     assert unreadable.severity.value == "warning"  # no claim needs it: it only renders
-    assert "\\mathbb" in unreadable.message and "counted as unreadable" in unreadable.message
-    assert at(unreadable) == unlisted.lesson_at("\\mathbb")
+    assert "\\foo" in unreadable.message and "counted as unreadable" in unreadable.message
+    assert at(unreadable) == unlisted.lesson_at("\\foo")
 
 
 def test_claim_on_unsupported_latex_is_an_error_not_a_pass(lesson):
@@ -867,7 +867,7 @@ def test_claim_on_unsupported_latex_is_an_error_not_a_pass(lesson):
     codes = sorted(d.code for d in result.errors())
     assert codes == ["A406", "A406"]  # the claim's own, and the equation's at its position
     assert {at(d) for d in result.found("A406")} == {
-        result.lesson_at("\\mathbb"),
+        result.lesson_at("\\foo"),
         result.claims_at("- id: expectation", shift=2),
     }
     statuses = [r["status"] for r in result.record.coverage["relations"]["items"]]

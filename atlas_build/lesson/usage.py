@@ -16,6 +16,7 @@ import sympy
 from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.function import AppliedUndef
 
+from atlas_build.latex.functions import Component
 from atlas_build.lesson import symbols
 from atlas_build.lesson.latexnames import Scan, scan
 from atlas_build.lesson.model import Lesson, Math
@@ -48,6 +49,10 @@ def tree_names(expressions: list[sympy.Basic]) -> TreeNames:
         if isinstance(node, sympy.Indexed):
             found.bases[str(node.base.label)] = None
             stack += [(index, bound, INDEX) for index in reversed(node.indices)]
+        elif isinstance(node, Component):  # softmax(z)_i: i is an index, like x_i's
+            value, *indices = node.args
+            stack += [(index, bound, INDEX) for index in reversed(indices)]
+            stack.append((value, bound, role))
         elif isinstance(node, sympy.IndexedBase):
             found.bases[str(node.label)] = None
         elif isinstance(node, sympy.Symbol):

@@ -977,6 +977,14 @@ MIXTURE = (
     '    params: {scores: ["0", "ln 3"], values: [2, 6]}\n'
 )
 
+# A claim that needs display equation 2: an equation the dialect cannot read is an error
+# only when a claim needs it (otherwise a warning, or nothing when it is listed unchecked).
+READS_EQUATION_2 = (
+    "  - id: reads-the-equation\n"
+    "    kind: equation\n"
+    "    params: {equation: 2, relations: [{relation: 0, check: sample}]}\n"
+)
+
 
 def claims_case(
     name: str, about: str, claims: str | bytes, codes: list[str], **options: Any
@@ -1161,8 +1169,8 @@ for name, latex, about in (
     text = dumps(record)
     claims_case(
         f"latex-{name}",
-        f"a display equation with {about}",
-        CLAIMS_HEAD + "  - {equation: 2, reason: the bad equation}\nclaims:\n" + MIXTURE,
+        f"a display equation with {about}, read by a claim",
+        CLAIMS_HEAD + "claims:\n" + MIXTURE + READS_EQUATION_2,
         ["A406"],
         record=text,
     )
