@@ -13,18 +13,28 @@ lesson. One `Budget` travels with the check options into every worker:
 - `run_seconds` (default 1800 s, `--run-time`): the claims of the whole run together; with
   a process pool every worker measures against the same monotonic deadline.
 
+- `read_seconds` (default 30 s, `--read-time`): everything else one lesson costs: reading,
+  parsing, integrity, the lesson model's rules and the coverage of its relations and
+  numbers. A lesson that needs more (a megabyte of nested lists or table rows) is reported
+  as A108 instead of holding the run up.
+
 A claim runs for the smallest of its own timeout, what is left of its lesson's budget and
 what is left of the run's; a claim with nothing left is not run and reported as A405.
 """
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 DEFAULT_MEMORY = 1 << 30
 DEFAULT_LESSON_SECONDS = 120.0
 DEFAULT_RUN_SECONDS = 1800.0
+DEFAULT_READ_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -33,6 +43,7 @@ class Budget:
     lesson_seconds: float = DEFAULT_LESSON_SECONDS
     run_seconds: float = DEFAULT_RUN_SECONDS
     run_deadline: float | None = None  # time.monotonic() value; set when a run starts
+    read_seconds: float = DEFAULT_READ_SECONDS
 
     def started(self) -> Budget:
         """This budget with the run's deadline fixed from now (kept if already set)."""
@@ -59,3 +70,49 @@ def size(count: float) -> str:
         if count >= scale:
             return f"{count / scale:.3g} {unit}"
     return f"{int(count)} bytes"
+
+
+class OutOfTime(BaseException):
+    """A lesson's stages ran past `read_seconds`. A BaseException, so that no
+    `except Exception` inside a stage (rules contain their failures) can swallow it."""
+
+
+@contextmanager
+def deadline(seconds: float, make: Callable[[], BaseException]) -> Iterator[None]:
+    """Raise `make()` in the main thread after `seconds` of wall time (SIGALRM); elsewhere,
+    or where signals are missing, run unbounded. Deadlines do not nest: the inner one
+    replaces the outer for its duration."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise make()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class StageClock:
+    """`read_seconds` shared by the windows of a lesson's non-claim stages."""
+
+    def __init__(self, seconds: float) -> None:
+        self.left = seconds
+        self.total = seconds
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        if self.left <= 0:
+            raise OutOfTime()
+        started = time.monotonic()
+        try:
+            with deadline(self.left, OutOfTime):
+                yield
+        finally:
+            self.left -= time.monotonic() - started

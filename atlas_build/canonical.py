@@ -81,7 +81,7 @@ def canonicalize(text: str) -> str:
     lines = text.split("\n")
     shift = [0] * len(lines)  # indentation change each line inherits from enclosing items
     depth = [0] * len(lines)  # blockquote markers before that indentation
-    for token in markdown.parse(text):
+    for token in markdown.parse_blocks(text)[0]:
         if token.type != "list_item_open" or token.map is None:
             continue
         first, end = token.map
@@ -118,10 +118,10 @@ def headings(text: str) -> list[Heading]:
 @lru_cache(maxsize=16)
 def _headings(text: str) -> tuple[Heading, ...]:
     found: list[Heading] = []
-    tokens = markdown.parse(text)
+    tokens, env = markdown.parse_blocks(text)
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.map is not None:
-            title = markdown.plain_text(tokens[index + 1])
+            title = markdown.inline_text(tokens[index + 1], env)
             found.append(Heading(title, int(token.tag[1]), token.map[0]))
     return tuple(found)
 

@@ -66,7 +66,7 @@ def _add_check_options(parser: argparse.ArgumentParser) -> None:
         type=_byte_size,
         default=load.DEFAULT_MAX_BYTES,
         metavar="SIZE",
-        help="largest lesson file accepted (default 5MiB)",
+        help="largest lesson file accepted (default 1MiB)",
     )
     parser.add_argument(
         "-j",
@@ -101,6 +101,13 @@ def _add_check_options(parser: argparse.ArgumentParser) -> None:
         default=budget.DEFAULT_LESSON_SECONDS,
         metavar="SECONDS",
         help="time the claims of one lesson may take together (default 120)",
+    )
+    limits.add_argument(
+        "--read-time",
+        type=_seconds,
+        default=budget.DEFAULT_READ_SECONDS,
+        metavar="SECONDS",
+        help="time reading, parsing and checking one lesson may take, claims aside (default 30)",
     )
     limits.add_argument(
         "--run-time",
@@ -139,7 +146,12 @@ def _options(args: argparse.Namespace) -> pipeline.Options:
         max_bytes=args.max_bytes,
         jobs=args.jobs or pipeline.default_jobs(),
         cache_dir=None if args.no_cache else (args.cache_dir or caching.default_dir()),
-        budget=budget.Budget(args.memory_budget, args.lesson_time, args.run_time),
+        budget=budget.Budget(
+            memory_bytes=args.memory_budget,
+            lesson_seconds=args.lesson_time,
+            run_seconds=args.run_time,
+            read_seconds=args.read_time,
+        ),
     )
 
 

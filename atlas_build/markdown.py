@@ -33,6 +33,30 @@ def parse(text: str) -> list[Token]:
 
 
 @lru_cache(maxsize=1)
+def block_parser() -> MarkdownIt:
+    """The same grammar with inline parsing off: block structure (lists, headings) only.
+
+    Canonical form and sections need no inline parse except for heading text, and the
+    inline pass (links above all) is most of the cost on a dense body.
+    """
+    md = _configured()
+    md.disable("inline")
+    return md
+
+
+def parse_blocks(text: str) -> tuple[list[Token], dict[str, object]]:
+    """Block tokens and the parse environment (link reference definitions)."""
+    env: dict[str, object] = {}
+    return block_parser().parse(text, env), env
+
+
+def inline_text(token: Token, env: dict[str, object]) -> str:
+    """`plain_text` of a block-only parse's inline token, parsing just its content."""
+    parsed = parser().parseInline(token.content, env)
+    return plain_text(parsed[0]) if parsed else ""
+
+
+@lru_cache(maxsize=1)
 def lint_parser() -> MarkdownIt:
     """The same grammar, but keeping links markdown-it would silently drop.
 
@@ -42,6 +66,10 @@ def lint_parser() -> MarkdownIt:
     """
     md = _configured()
     md.validateLink = lambda url: True  # type: ignore[method-assign]
+    # The checks read destinations as written; percent-encoding every link (about half of
+    # the parse of a link-dense body) changes nothing they look at.
+    md.normalizeLink = lambda url: url  # type: ignore[method-assign]
+    md.normalizeLinkText = lambda link: link  # type: ignore[method-assign]
     return md
 
 

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from atlas_build import cache as caching
 from atlas_build import load
-from atlas_build.budget import Budget
-from atlas_build.diagnostics import Diagnostic
+from atlas_build.budget import Budget, OutOfTime, StageClock
+from atlas_build.diagnostics import Diagnostic, Location, at
 from atlas_build.report import RecordReport, Report
 from atlas_build.source import Source
 from atlas_build.workers import pool as workers_pool
@@ -101,27 +101,47 @@ def _load(
 def check_one(
     found: load.Found, known: frozenset[str], slugs: frozenset[str], options: Options
 ) -> Checked:
-    """Every stage for one lesson, in this process."""
+    """Every stage for one lesson, in this process. The claims run under their own budgets;
+    everything else shares the lesson's `read_seconds` (a lesson too dense to check in
+    that time is one A108, not a stalled run)."""
     from atlas_build import claims, integrity, lesson
 
     started = time.perf_counter()
-    source, record, model, diagnostics = _load(found, options)
+    clock = StageClock(options.budget.read_seconds)
+    source = load.unread(found)
+    record: LessonRecord | None = None
+    model: Lesson | None = None
+    diagnostics: list[Diagnostic] = []
     evaluation = None
-    if record is not None and model is not None:
-        integrity_options = integrity.Options(require_record_hash=options.require_record_hash)
-        subject = integrity.Subject(source, record, known, integrity_options)
-        diagnostics.extend(integrity.run(subject))
-        diagnostics.extend(lesson.run(lesson.LessonSubject(source, record, model, slugs)))
-        evaluation = claims.evaluate(
-            source.claims_path,
-            record.id,
-            model,
-            source.locator,
-            cache=caching.Cache(options.cache_dir),
-            budget=options.budget,
-            require_accounted=options.require_accounted,
+    try:
+        with clock.running():
+            source, record, model, diagnostics = _load(found, options)
+            if record is not None and model is not None:
+                integrity_options = integrity.Options(
+                    require_record_hash=options.require_record_hash
+                )
+                subject = integrity.Subject(source, record, known, integrity_options)
+                diagnostics.extend(integrity.run(subject))
+                diagnostics.extend(lesson.run(lesson.LessonSubject(source, record, model, slugs)))
+        if record is not None and model is not None:
+            evaluation = claims.evaluate(
+                source.claims_path,
+                record.id,
+                model,
+                source.locator,
+                cache=caching.Cache(options.cache_dir),
+                budget=options.budget,
+                require_accounted=options.require_accounted,
+                clock=clock,
+            )
+            diagnostics.extend(evaluation.diagnostics)
+    except OutOfTime:
+        evaluation = None
+        message = (
+            f"checking this lesson took longer than {clock.total:g} s (--read-time) before "
+            "its claims ran: it is too large or too dense to check"
         )
-        diagnostics.extend(evaluation.diagnostics)
+        diagnostics.append(at(load.TOO_SLOW, Location(source.path, 1, 1), message))
     identifier = record.id if record else _raw_id(source)
     report = RecordReport(source.path, identifier, _sorted(diagnostics), slug=source.slug)
     if evaluation is not None:
@@ -182,6 +202,7 @@ def _lesson_key(prepared: _Prepared, context: str, options: Options) -> str:
                 options.budget.memory_bytes,
                 options.budget.lesson_seconds,
                 options.require_accounted,
+                options.budget.read_seconds,
             ]
         ),
     )

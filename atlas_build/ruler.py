@@ -25,6 +25,17 @@ INTERNAL = define(
     stage="any",
 )
 
+MORE = define(
+    "A902",
+    "findings-not-listed",
+    Severity.INFO,
+    f"A rule found more than {100} problems of one kind in a lesson; the rest are counted, "
+    "not listed, so a hostile lesson cannot flood the report.",
+    example="150,000 unknown ids in `related`",
+    fix="Fix the listed ones; the rest are usually the same mistake.",
+    stage="any",
+)
+
 Context = TypeVar("Context")
 RuleFunction = Callable[[Context], Iterable[Diagnostic]]
 
@@ -71,14 +82,33 @@ class Ruler(Generic[Context]):
     def run(
         self, context: Context, where: Location, timings: Timings | None = None
     ) -> list[Diagnostic]:
+        """Every rule's findings, at most `MAX_PER_CODE` of each code (a hostile lesson can
+        hold a hundred thousand bad ids), then one note saying how many were left out."""
         found: list[Diagnostic] = []
         for rule in self.rules:
             started = time.perf_counter()
             try:
-                found.extend(rule.function(context))
+                found.extend(_capped(rule.function(context), where))
             except Exception as error:  # contain a broken rule; report it, keep going
                 message = f"{self.stage} rule {rule.name!r} failed: {type(error).__name__}: {error}"
                 found.append(at(INTERNAL, where, message))
             if timings is not None:
                 timings.add(f"{self.stage}:{rule.name}", time.perf_counter() - started)
         return found
+
+
+MAX_PER_CODE = 100
+
+
+def _capped(findings: Iterable[Diagnostic], where: Location) -> list[Diagnostic]:
+    kept: list[Diagnostic] = []
+    seen: dict[str, int] = {}
+    for diagnostic in findings:
+        seen[diagnostic.code] = seen.get(diagnostic.code, 0) + 1
+        if seen[diagnostic.code] <= MAX_PER_CODE:
+            kept.append(diagnostic)
+    for code, count in seen.items():
+        if count > MAX_PER_CODE:
+            message = f"{count - MAX_PER_CODE} more {code} findings are not listed"
+            kept.append(at(MORE, where, message))
+    return kept

@@ -130,3 +130,18 @@ def test_budget_flags_reach_the_claims(tmp_path: Path, run_cli) -> None:  # type
     assert time.perf_counter() - started < 15
     assert result.out.count("A405") == 3
     assert run_cli("check", slow, "--lesson-time", "nan").code == 2
+
+
+def test_a_lesson_too_dense_to_read_is_one_a108(tmp_path: Path) -> None:
+    """Everything but the claims shares --read-time: 200 KB of nested list items under a
+    0.5 s budget ends at once with one located error, not a stalled run."""
+    body = "## Lists\n\n" + "- a\n  - b\n" * 20_000
+    folder = write_lesson(tmp_path, "dense", body, "claims: []\n")
+    started = time.perf_counter()
+    report = _check([folder], read_seconds=0.5)
+    assert time.perf_counter() - started < 10
+    [record] = report.records
+    [slow] = [d for d in record.diagnostics if d.code == "A108"]
+    assert "took longer than 0.5 s (--read-time)" in slow.message
+    assert (slow.line, slow.column) == (1, 1) and report.exit_code() == 1
+    assert _check([folder]).records[0].coverage is not None  # the default budget reads it

@@ -479,3 +479,12 @@ def test_broken_files_exit_1(name, code, seed, write_record, run_cli):
     result = run_cli("check", write_record(text))
     assert result.code == 1
     assert f" error {code} " in result.out
+
+
+def test_findings_of_one_code_are_capped_per_lesson(seed, write_record, diagnose, rehash):
+    """150 unknown related ids: 100 A240s listed, the other 50 counted in one A902 note."""
+    seed["related"] = [f"atlas-lesson-missing-{n}" for n in range(150)]
+    found = diagnose(write_record(rehash(seed, sign=True)))
+    assert len([d for d in found if d.code == "A240"]) == 100
+    [note] = [d for d in found if d.code == "A902"]
+    assert note.message == "50 more A240 findings are not listed"

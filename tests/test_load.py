@@ -140,8 +140,9 @@ def test_over_default_size_cap(write_record, check):
     assert str(DEFAULT_MAX_BYTES) in result.out
 
 
-def test_default_cap_is_5_mib():
-    assert DEFAULT_MAX_BYTES == 5 * 1024 * 1024
+def test_default_cap_is_1_mib():
+    """Lessons are tens of kilobytes; at 5 MiB a dense body took minutes to parse."""
+    assert DEFAULT_MAX_BYTES == 1024 * 1024
 
 
 def test_max_bytes_configurable(seed_bytes, write_record, check):

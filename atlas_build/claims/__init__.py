@@ -8,10 +8,11 @@ every display equation and a class for every number of the prose.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from atlas_build.budget import Budget
+from atlas_build.budget import Budget, StageClock
 from atlas_build.cache import Cache
 from atlas_build.claims import codes, coverage, file, kinds  # noqa: F401  (kinds register)
 from atlas_build.claims.run import ClaimResult, LessonClaims
@@ -38,6 +39,7 @@ def evaluate(
     cache: Cache | None = None,
     budget: Budget | None = None,
     require_accounted: bool = False,
+    clock: StageClock | None = None,
 ) -> Evaluation:
     """Run the lesson's claims (if it has a claims file) and measure what they proved:
     every lesson gets a coverage, so a lesson without claims reports honestly that nothing
@@ -75,7 +77,10 @@ def evaluate(
             spots=[spot for result in evaluation.results for spot in result.spots],
             has_claims=True,
         )
-    measured, found = coverage.measure(lesson, locator, given, require_accounted=require_accounted)
+    with (clock or StageClock(math.inf)).running():  # counted with the lesson's other stages
+        measured, found = coverage.measure(
+            lesson, locator, given, require_accounted=require_accounted
+        )
     evaluation.coverage = measured
     evaluation.diagnostics.extend(found)
     return evaluation

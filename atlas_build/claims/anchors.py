@@ -9,6 +9,7 @@ value. Only rewording the words around the numbers loses the anchor.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import re
 from dataclasses import dataclass
@@ -156,12 +157,24 @@ class Precision:
         return self.hedged or self.decimals is not None or self.significant is not None
 
 
+_BOUNDARY = re.compile(r"\. |\n")
+
+
+@lru_cache(maxsize=16)
+def _boundaries(content: str) -> tuple[int, ...]:
+    return tuple(match.start() for match in _BOUNDARY.finditer(content))
+
+
 def sentence_span(content: str, start: int, end: int) -> tuple[int, int]:
     """The sentence around content[start:end]: from after the previous `. `/line break to
-    the next one (decimal points, being followed by digits, do not end sentences)."""
-    before = max(content.rfind(". ", 0, start), content.rfind("\n", 0, start))
-    stops = [i for i in (content.find(". ", end), content.find("\n", end)) if i != -1]
-    return before + 1, min(stops) if stops else len(content)
+    the next one (decimal points, being followed by digits, do not end sentences). The
+    boundaries are found once per content, so asking for every number stays linear."""
+    stops = _boundaries(content)
+    before = bisect.bisect_left(stops, start) - 1
+    after = bisect.bisect_left(stops, end)
+    return (stops[before] + 1 if before >= 0 else 0), (
+        stops[after] if after < len(stops) else len(content)
+    )
 
 
 def precision(content: str, item: numbers.Item) -> Precision:

@@ -21,6 +21,7 @@ A number a claim binds is classified by the claim even when a rule would exempt 
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -140,8 +141,27 @@ _ORDER = (
 )
 
 
-def _inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(low <= start and end <= high for low, high in spans)
+class _Spans:
+    """Intervals merged and sorted once, so each lookup is a bisection (a lesson can hold
+    hundreds of thousands of links and numbers)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for low, high in sorted(spans):
+            if merged and low <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], high)
+            else:
+                merged.append([low, high])
+        self.starts = [low for low, _ in merged]
+        self.ends = [high for _, high in merged]
+
+    def holds(self, start: int, end: int) -> bool:
+        index = bisect.bisect_right(self.starts, start) - 1
+        return index >= 0 and end <= self.ends[index]
+
+
+def _inside(spans: _Spans, start: int, end: int) -> bool:
+    return spans.holds(start, end)
 
 
 def _list_marker(content: str, spot: numbers.Item) -> bool:
@@ -194,7 +214,9 @@ def _in_iso_date(content: str, spot: numbers.Item) -> bool:
 def spots(lesson: Lesson) -> list[Spot]:
     """Every number written in the prose, in order, with its exemption (or "")."""
     content = lesson.content
-    formulas, rules = _spans(lesson)
+    raw_formulas, raw_rules = _spans(lesson)
+    formulas = _Spans(raw_formulas)
+    rules = {name: _Spans(spans) for name, spans in raw_rules.items()}
     found: list[Spot] = []
     for item in _written(anchors.skeleton(content).items):
         if _inside(formulas, item.start, item.end):

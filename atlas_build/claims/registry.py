@@ -9,17 +9,15 @@ the per-claim time limit.
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from atlas_build.budget import MemoryBudgetExceeded, need
+from atlas_build.budget import MemoryBudgetExceeded, deadline, need
 from atlas_build.lesson.model import Lesson, Math
 
 DEFAULT_TIMEOUT = 10.0
@@ -162,24 +160,9 @@ def kind(
     return register
 
 
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
+def time_limit(seconds: float) -> AbstractContextManager[None]:
     """Interrupt pure-Python work (SymPy) after `seconds`; main thread only (SIGALRM)."""
-    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if not usable:
-        yield
-        return
-
-    def expire(signum: int, frame: Any) -> None:
-        raise ClaimTimeout(f"did not finish within {seconds:g} s")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    return deadline(seconds, lambda: ClaimTimeout(f"did not finish within {seconds:g} s"))
 
 
 def timed(function: Callable[[], Outcome], seconds: float) -> tuple[Outcome, float]:

@@ -21,7 +21,7 @@ from atlas_build.load.schema import WRONG_TYPE
 from atlas_build.source import Source
 
 STAGE = "load"
-DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+DEFAULT_MAX_BYTES = 1024 * 1024  # lessons are tens of kilobytes; see docs/reliability.md
 RECORD_FILE = "record.json"
 LESSON_FILE = "lesson.md"
 CLAIMS_FILE = "claims.yaml"
@@ -60,6 +60,19 @@ UNREADABLE = define(
     "The file could not be read (permissions, a directory where a file was expected...).",
     example="content/x/record.json is a directory",
     fix="Make the path a readable file.",
+    stage=STAGE,
+)
+
+
+TOO_SLOW = define(
+    "A108",
+    "lesson-too-slow",
+    Severity.ERROR,
+    "Reading, parsing and checking the lesson (everything but its claims) took longer than "
+    "the lesson's read time (default 30 s, `--read-time`): it is too large or too dense, for "
+    "example a megabyte of nested lists or table rows.",
+    example="a lesson.md of 100,000 table rows",
+    fix="Split the lesson, or raise --read-time deliberately.",
     stage=STAGE,
 )
 
@@ -144,6 +157,15 @@ def discover(paths: list[str]) -> list[Found]:
     for item in found:
         unique.setdefault(item.path.resolve() if item.path.exists() else item.path, item)
     return list(unique.values())
+
+
+def unread(found: Found) -> Source:
+    """The Source of a lesson that has not been read (yet): path, slug and claims path."""
+    path = found.path
+    name = display(path)
+    failed = Source(name, "record", jsonfile.JsonLocator(name, ""), None, [])
+    failed.slug = path.parent.name if path.name in (RECORD_FILE, LESSON_FILE) else path.stem
+    return failed
 
 
 def read(found: Found, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Source:

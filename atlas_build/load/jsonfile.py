@@ -28,7 +28,7 @@ TOO_LARGE = define(
     "A101",
     "file-too-large",
     Severity.ERROR,
-    "The file is larger than the size cap (default 5 MiB, `--max-bytes`).",
+    "The file is larger than the size cap (default 1 MiB, `--max-bytes`).",
     example="a 100 MB record.json",
     fix="Split the lesson or raise `--max-bytes` deliberately.",
     stage=STAGE,
