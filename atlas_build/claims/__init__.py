@@ -74,6 +74,7 @@ def evaluate(
             outcomes=runner.outcomes,
             statuses={result.claim_id: result.status for result in evaluation.results},
             evaluated=runner.evaluated,
+            contradicted=runner.contradicted,
             spots=[spot for result in evaluation.results for spot in result.spots],
             has_claims=True,
         )

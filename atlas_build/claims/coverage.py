@@ -41,6 +41,7 @@ class Inputs:
     outcomes: Mapping[str, Outcome | Exception] = field(default_factory=dict)
     statuses: dict[str, str] = field(default_factory=dict)
     evaluated: Mapping[tuple[int, int], set[str]] = field(default_factory=dict)
+    contradicted: list[tuple[frozenset[tuple[int, int]], str]] = field(default_factory=list)
     spots: list[tuple[int, int, str]] = field(default_factory=list)
     has_claims: bool = False
 
@@ -52,6 +53,7 @@ def measure(
     diagnostics: list[Diagnostic] = []
     entries, errors = relations.inventory(lesson, relations.claim_options(given.specs))
     relations.settle(entries, given.outcomes, given.statuses, given.evaluated, given.unchecked)
+    diagnostics += _contradicted(entries, locator, given)
     needed = relations.needed(given.specs)
     listed = {equation for equation, _ in given.unchecked}
     for equation, error in sorted(errors.items()):
@@ -117,6 +119,33 @@ def measure(
 def _entry(entry: relations.Entry, locator: Locator) -> dict[str, Any]:
     where = locator.content(entry.offset)
     return {**entry.to_json(), "line": where.line, "column": where.column}
+
+
+def _contradicted(
+    entries: list[relations.Entry], locator: Locator, given: Inputs
+) -> list[Diagnostic]:
+    """A403 at a relation whose computed numbers all disagree with the lesson: a flipped
+    sign in an equation fails where it is written, not only at the prose numbers. (When
+    some of its numbers match, the relation is right and the wrong number is reported.)"""
+    found = []
+    suspects: dict[tuple[int, int], list[str]] = {}
+    wrong = [refs - set(given.evaluated) for refs, _ in given.contradicted]
+    common = frozenset.intersection(*wrong) if wrong else frozenset()
+    for (_, text), open_refs in zip(given.contradicted, wrong, strict=True):
+        for ref in open_refs & common or open_refs:  # the relation every wrong number shares
+            suspects.setdefault(ref, []).append(text)
+    for entry in entries:
+        said = suspects.get((entry.equation, entry.relation))
+        if not said or entry.status == "unreadable":
+            continue
+        entry.status = "failed"
+        entry.reason = "numbers computed from it disagree with the lesson"
+        message = (
+            f"equation {entry.equation} relation {entry.relation} `{entry.source}`: the numbers "
+            f"computed from it disagree with the lesson: {'; '.join(said[:3])}"
+        )
+        found.append(at(codes.FAILED, locator.content(entry.offset), message))
+    return found
 
 
 def _unverified(

@@ -106,6 +106,7 @@ class LessonClaims:
         self.specs = {spec["id"]: (index, spec) for index, spec in enumerate(claims.data["claims"])}
         self.outcomes: dict[str, Outcome | Exception] = {}
         self.evaluated: dict[tuple[int, int], set[str]] = {}  # relation -> claims binding it
+        self.contradicted: list[tuple[frozenset[tuple[int, int]], str]] = []  # wrong numbers
         self._running: list[str] = []
         defaults = claims.data.get("defaults", {})
         self.timeout = float(defaults.get("timeout", DEFAULT_TIMEOUT))
@@ -415,9 +416,14 @@ class LessonClaims:
             kind = "failed" if not verdict.ok else "input" if base in outcome.inputs else "verified"
             for start, end in _number_spans(written):
                 result.spots.append((start, end, kind))
+            refs = outcome.depends.get(base, set())
             if verdict.ok:
-                for ref in outcome.depends.get(base, ()):
+                for ref in refs:
                     self.evaluated.setdefault(ref, set()).add(result.claim_id)
+            elif refs:
+                place = f"{where.path}:{where.line}:{where.column}"
+                said = f"{name} = {verdict.computed} where the lesson says {verdict.quoted}"
+                self.contradicted.append((frozenset(refs), f"{said} ({place})"))
             if not verdict.ok:
                 message = f"{name}: the lesson says {verdict.quoted}, computed {verdict.computed}"
                 fail(

@@ -1,22 +1,33 @@
-"""formula: evaluate the lesson's own defining equations exactly for stated values.
+"""formula: the numbers of a worked example, computed from the lesson's own equations.
 
-The quantities are computed from the relations the lesson displays (for example
-`B_tok = 2 L H_kv d_h b`), not from a copy in the claim, so changing an equation
-changes every number the prose derives from it. Extra expressions, written in
-lesson LaTeX, cover numbers the equations do not name (a per-layer share, a ratio).
+The quantities come from the relations the lesson displays (`use`, or every relation of
+`equations`), evaluated exactly at the stated `values`, so editing an equation changes
+every number the prose derives from it. Values may be scalars, vectors or matrices
+(`x: [1, 2, 4, 9]`), written as numbers, as the numerals lessons use (`√9.5`, `10⁻⁸`,
+`−0.1`) or as LaTeX (`10^{-8}`). Relations define scalars (`\\mu = ...`), powers
+(`\\sigma^2 = ...`, giving `sigma_squared` and its root `sigma`), elements
+(`\\hat{x}_i = ...`, over the index range of the vectors it reads) and recurrences
+(`m_t = \\beta_1 m_{t-1} + ...`, over `steps: {t: [1, 2]}` from base cases `m_0` in
+`values`). `identities` are relations checked at those values; `expressions` compute
+further numbers written in lesson LaTeX.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import sympy
 from pydantic import Field
 
-from atlas_build.claims.kinds._common import Scalar, exact
-from atlas_build.claims.kinds._equations import EquationRef, definitions_from, relation
+from atlas_build.claims.kinds import _exact, _values
+from atlas_build.claims.kinds._equations import EquationRef, relations
 from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
-from atlas_build.latex import parse_expression
+from atlas_build.latex import LatexError, Relation, parse_expression, parse_relations
 
-MAX_PASSES = 16
+MAX_ELEMENTS = 10_000
+DEFINING = ("=", ":=", "<-")
+
+Ref = tuple[int, int]
 
 
 class RelationRef(Params):
@@ -24,95 +35,353 @@ class RelationRef(Params):
     relation: int = Field(ge=0)
 
 
+Value = _values.Scalar | list[_values.Scalar] | list[list[_values.Scalar]]
+
+
 class FormulaParams(Params):
-    values: dict[str, Scalar] = Field(default_factory=dict)
+    values: dict[str, Value] = Field(
+        default_factory=dict, description="stated values: numbers, vectors, matrices"
+    )
     use: list[RelationRef] = Field(default_factory=list, max_length=64)
+    equations: list[int] = Field(
+        default_factory=list, max_length=64, description="use every relation of these"
+    )
     identities: list[RelationRef] = Field(default_factory=list, max_length=64)
     expressions: dict[str, str] = Field(default_factory=dict)
     symbols: list[str] = Field(default_factory=list)
+    indices: list[str] = Field(default_factory=list, description="index letters (inferred too)")
+    steps: dict[str, list[int]] = Field(
+        default_factory=dict, description="values an index runs over: {t: [1, 2]}"
+    )
 
 
-def _value(expression: sympy.Expr, known: dict[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
-    """Substitute exact values; simplify only what does not fold to a number by itself."""
-    value = expression.xreplace(known).doit()
-    return value if value.is_number or value.free_symbols else sympy.simplify(value)
+class _Definition:
+    """One defining relation: what it gives (a symbol, a power, or an indexed element)."""
+
+    def __init__(self, ref: Ref, relation: Relation, offset: int) -> None:
+        self.ref, self.relation, self.offset = ref, relation, offset
+        lhs = relation.lhs
+        self.symbol: sympy.Symbol | None = None
+        self.power: tuple[sympy.Symbol, sympy.Expr] | None = None
+        self.indexed: sympy.Indexed | None = None
+        if isinstance(lhs, sympy.Symbol):
+            self.symbol = lhs
+        elif isinstance(lhs, sympy.Pow) and isinstance(lhs.base, sympy.Symbol):
+            self.power = (lhs.base, lhs.exp)
+        elif isinstance(lhs, sympy.Indexed) and all(
+            isinstance(i, sympy.Symbol) for i in lhs.indices
+        ):
+            self.indexed = lhs
+        else:
+            raise ClaimError(
+                f"equation {ref[0]} relation {ref[1]} `{relation.source.strip()}` defines no "
+                "symbol, power or indexed entry",
+                offset,
+            )
+
+    @property
+    def name(self) -> str:
+        if self.symbol is not None:
+            return self.symbol.name
+        if self.power is not None:
+            return _power_name(*self.power)
+        assert self.indexed is not None
+        return str(self.indexed.base.label)
+
+
+def _power_name(base: sympy.Symbol, exponent: sympy.Expr) -> str:
+    return f"{base.name}_squared" if exponent == 2 else f"{base.name}_pow{exponent}"
+
+
+def _refs(params: FormulaParams, context: Context) -> list[Ref]:
+    refs = [(ref.equation, ref.relation) for ref in params.use]
+    for equation in params.equations:
+        math = context.equation(equation)
+        try:
+            count = len(parse_relations(math.latex, symbols=params.symbols))
+        except LatexError as error:
+            raise ClaimError(f"equation {equation}: {error.message} [{error.code}]") from None
+        refs += [(equation, index) for index in range(count) if (equation, index) not in refs]
+    return refs
+
+
+def _indices(
+    params: FormulaParams, env: _exact.Env, context: Context, refs: list[Ref]
+) -> list[str]:
+    """Declared index letters, those of `steps`, and the subscript letters of names whose
+    base has a vector value or is written indexed elsewhere (`x_i` with `x: [...]`)."""
+    letters = dict.fromkeys([*params.indices, *params.steps])
+    found: list[Relation] = []
+    for equation in sorted({e for e, _ in refs} | {r.equation for r in params.identities}):
+        math = context.equation(equation)
+        try:
+            found += parse_relations(math.latex, symbols=params.symbols)
+        except LatexError:
+            continue
+    indexed = {
+        str(n.base.label)
+        for r in found
+        for side in (r.lhs, r.rhs)
+        for n in side.atoms(sympy.Indexed)
+    }
+    bases = set(env.arrays) | indexed
+    for relation in found:
+        for side in (relation.lhs, relation.rhs):
+            for symbol in sorted(side.free_symbols, key=str):
+                base, _, letter = str(symbol).rpartition("_")
+                if base in bases and len(letter) == 1 and letter.isalpha():
+                    letters.setdefault(letter)
+    return list(letters)
+
+
+def _definitions(
+    params: FormulaParams, context: Context, refs: list[Ref], indices: list[str]
+) -> list[_Definition]:
+    declared = EquationRef(equation=0, indices=indices, symbols=params.symbols)
+    found = []
+    for equation, index in refs:
+        math, parsed = relations(declared.model_copy(update={"equation": equation}), context)
+        if not 0 <= index < len(parsed):
+            raise ClaimError(f"equation {equation} has {len(parsed)} relations; no index {index}")
+        stated = parsed[index]
+        if stated.op not in DEFINING:
+            raise ClaimError(
+                f"equation {equation} relation {index} `{stated.source.strip()}` is a "
+                f"`{stated.op}` relation, not a definition; list it under identities",
+                math.offset + stated.start,
+            )
+        found.append(_Definition((equation, index), stated, math.offset + stated.start))
+    return found
+
+
+def _infer_bounds(definitions: list[_Definition], env: _exact.Env) -> None:
+    """`\\sum_{i=1}^{n} x_i` with `x` given and `n` not: n is the length of x."""
+    defined = {d.symbol for d in definitions if d.symbol is not None}
+    for definition in definitions:
+        for node in definition.relation.rhs.atoms(sympy.Sum, sympy.Product):
+            for variable, _, upper in node.limits:
+                if not isinstance(upper, sympy.Symbol) or upper in env.scalars or upper in defined:
+                    continue
+                lengths = {
+                    max(key[0] for key in env.arrays[str(i.base.label)])
+                    for i in node.function.atoms(sympy.Indexed)
+                    if variable in i.indices and str(i.base.label) in env.arrays
+                }
+                if len(lengths) == 1:
+                    env.scalars[upper] = sympy.Integer(lengths.pop())
+
+
+def _letter_values(
+    definition: _Definition,
+    letter: sympy.Symbol,
+    params: FormulaParams,
+    env: _exact.Env,
+    known: dict[str, dict[sympy.Symbol, list[int]]],
+) -> list[int] | None:
+    """What `letter` runs over in an indexed definition: `steps`, the keys of the data the
+    right side reads at that letter, or the range of another definition it reads there."""
+    if str(letter) in params.steps:
+        return list(params.steps[str(letter)])
+    keys: set[int] = set()
+    for node in definition.relation.rhs.atoms(sympy.Indexed):
+        name = str(node.base.label)
+        for position, index in enumerate(node.indices):
+            if index != letter:
+                continue
+            if env.arrays.get(name):
+                keys |= {key[position] for key in env.arrays[name]}
+            elif name in known and name != definition.name:
+                keys |= set(list(known[name].values())[position])
+    return sorted(keys) or None
+
+
+def _ranges(
+    definitions: list[_Definition], params: FormulaParams, env: _exact.Env
+) -> dict[int, list[dict[sympy.Symbol, int]]]:
+    """Index assignments of every indexed definition, settled as far as they can be."""
+    known: dict[str, dict[sympy.Symbol, list[int]]] = {}
+    pending = [d for d in definitions if d.indexed is not None]
+    while pending:
+        left = []
+        for definition in pending:
+            assert definition.indexed is not None
+            letters = list(definition.indexed.indices)
+            found = [_letter_values(definition, letter, params, env, known) for letter in letters]
+            if any(values is None for values in found):
+                left.append(definition)
+                continue
+            known[definition.name] = {
+                letter: values for letter, values in zip(letters, found, strict=True) if values
+            }
+        if len(left) == len(pending):
+            first = left[0]
+            assert first.indexed is not None
+            letter = first.indexed.indices[0]
+            raise ClaimError(
+                f"`{first.relation.source.strip()}`: give the values {letter} runs over "
+                f"(steps: {{{letter}: [1, 2]}}), or a vector it indexes",
+                first.offset,
+            )
+        pending = left
+    assignments: dict[int, list[dict[sympy.Symbol, int]]] = {}
+    for definition in definitions:
+        if definition.indexed is None:
+            continue
+        product: list[dict[sympy.Symbol, int]] = [{}]
+        for letter, values in known[definition.name].items():
+            product = [{**a, letter: v} for a in product for v in values]
+            if len(product) > MAX_ELEMENTS:
+                raise ClaimError(f"`{definition.relation.source.strip()}` has too many entries")
+        assignments[id(definition)] = product
+    return assignments
+
+
+def _solve(definitions: list[_Definition], params: FormulaParams, env: _exact.Env) -> None:
+    """Evaluate every definition (every entry of an indexed one) as soon as what it reads
+    is known; recurrences settle step by step."""
+    tasks: list[tuple[_Definition, dict[sympy.Symbol, int]]] = []
+    ranges = _ranges(definitions, params, env)
+    for definition in definitions:
+        if definition.indexed is None:
+            tasks.append((definition, {}))
+        else:
+            env.arrays.setdefault(definition.name, _exact.Series())
+            tasks += [(definition, at) for at in ranges[id(definition)]]
+    missing: dict[int, str] = {}
+    while tasks:
+        waiting = []
+        for definition, at in tasks:
+            try:
+                value = _exact.evaluate(definition.relation.rhs, env, at)
+            except _exact.Unknown as unknown:
+                waiting.append((definition, at))
+                missing[id(definition)] = unknown.name
+                continue
+            _store(definition, at, value, env)
+        if len(waiting) == len(tasks):
+            names = sorted({missing[id(d)] for d, _ in waiting})
+            what = sorted({d.name for d, _ in waiting})
+            raise ClaimError(f"cannot evaluate {', '.join(what)}: no value for {', '.join(names)}")
+        tasks = waiting
+
+
+def _store(
+    definition: _Definition, at: dict[sympy.Symbol, int], value: Any, env: _exact.Env
+) -> None:
+    if isinstance(value, _exact.Series):
+        raise ClaimError(f"`{definition.relation.source.strip()}` gives a vector; index it")
+    if definition.symbol is not None:
+        env.scalars[definition.symbol] = value
+    elif definition.power is not None:
+        base, exponent = definition.power
+        env.powers[(base, exponent)] = value
+        if base not in env.scalars and value.is_nonnegative is not False:
+            env.scalars[base] = _exact.settle(sympy.Pow(value, 1 / exponent))
+    else:
+        assert definition.indexed is not None
+        key = tuple(at[index] for index in definition.indexed.indices)
+        env.arrays[definition.name][key] = value
+
+
+def _dependencies(definitions: list[_Definition]) -> dict[str, set[Ref]]:
+    """Each defined name -> every relation its value was computed through."""
+    names = {d.name: d for d in definitions}
+    powers = {d.power[0].name: d for d in definitions if d.power is not None}
+    found: dict[str, set[Ref]] = {}
+
+    def read(definition: _Definition) -> list[_Definition]:
+        rhs = definition.relation.rhs
+        used = [str(s) for s in rhs.free_symbols] + [
+            str(i.base.label) for i in rhs.atoms(sympy.Indexed)
+        ]
+        return [names.get(u) or powers[u] for u in sorted(set(used)) if u in names or u in powers]
+
+    def visit(definition: _Definition, seen: frozenset[str]) -> set[Ref]:
+        if definition.name in found:
+            return found[definition.name]
+        refs = {definition.ref}
+        for other in read(definition):
+            if other.name not in seen and other is not definition:
+                refs |= visit(other, seen | {definition.name})
+        found[definition.name] = refs
+        return refs
+
+    for definition in definitions:
+        visit(definition, frozenset())
+        if definition.power is not None:
+            found[definition.power[0].name] = found[definition.name]
+    return found
 
 
 @kind("formula", FormulaParams)
 def run(params: FormulaParams, context: Context) -> Outcome:
     """Numbers the prose derives from the lesson's defining equations, computed exactly."""
-    values = {
-        sympy.Symbol(name): exact(value, f"values.{name}") for name, value in params.values.items()
-    }
-    refs = [(ref.equation, ref.relation) for ref in params.use]
-    definitions = definitions_from(context, refs, symbols=params.symbols)
-    defined_by = dict(zip(definitions, refs, strict=True))
-    known: dict[sympy.Symbol, sympy.Expr] = dict(values)
-    pending = dict(definitions)
-    for _ in range(MAX_PASSES):
-        progressed = False
-        for symbol, expression in list(pending.items()):
-            value = _value(expression, known)
-            if not value.free_symbols:
-                known[symbol] = value
-                del pending[symbol]
-                progressed = True
-        if not pending or not progressed:
-            break
-    if pending:
-        missing = sorted({str(s) for e in pending.values() for s in e.subs(known).free_symbols})
-        raise ClaimError(
-            f"cannot evaluate {', '.join(map(str, pending))}: no value for {', '.join(missing)}"
-        )
-    outcome = Outcome(quantities={str(symbol): value for symbol, value in known.items()})
-    outcome.inputs = {str(symbol) for symbol in values}
-    for equation, index in refs:
-        outcome.relation(equation, index, "defined")
-    depends = _dependencies(definitions, defined_by)
-    outcome.depends = {str(symbol): used for symbol, used in depends.items()}
+    env = _values.environment(params.values, params.symbols)
+    refs = _refs(params, context)
+    indices = _indices(params, env, context, refs)
+    definitions = _definitions(params, context, refs, indices)
+    _infer_bounds(definitions, env)
+    _solve(definitions, params, env)
+    outcome = Outcome(inputs=set(_values.names(params.values, params.symbols)))
+    outcome.quantities.update({symbol.name: value for symbol, value in env.scalars.items()})
+    outcome.quantities.update(env.arrays)
+    for (base, exponent), value in env.powers.items():
+        outcome.quantities[_power_name(base, exponent)] = value
+    for definition in definitions:
+        outcome.relation(*definition.ref, "defined")
+    outcome.depends = _dependencies(definitions)
+    _identities(params, context, indices, env, outcome)
+    for name, latex in params.expressions.items():
+        expression = parse_expression(latex, indices=indices, symbols=params.symbols)
+        try:
+            outcome.quantities[name] = _exact.evaluate(expression, env)
+        except _exact.Unknown as unknown:
+            raise ClaimError(f"expression {name!r}: no value for {unknown.name}") from None
+        used = {str(s) for s in expression.free_symbols}
+        used |= {str(i.base.label) for i in expression.atoms(sympy.Indexed)}
+        outcome.depends[name] = set().union(*(outcome.depends.get(u, set()) for u in used))
+    return outcome
+
+
+def _identities(
+    params: FormulaParams, context: Context, indices: list[str], env: _exact.Env, outcome: Outcome
+) -> None:
     for ref in params.identities:
-        math, stated = relation(
-            EquationRef(equation=ref.equation, symbols=params.symbols), context, ref.relation
-        )
-        left = _value(stated.lhs, known)
-        right = _value(stated.rhs, known)
-        holds = sympy.simplify(left - right) == 0
+        declared = EquationRef(equation=ref.equation, indices=indices, symbols=params.symbols)
+        math, parsed = relations(declared, context)
+        if not 0 <= ref.relation < len(parsed):
+            raise ClaimError(
+                f"equation {ref.equation} has {len(parsed)} relations; no index {ref.relation}"
+            )
+        stated = parsed[ref.relation]
+        free = sorted(
+            {i for side in (stated.lhs, stated.rhs) for n in side.atoms(sympy.Indexed)
+             for i in n.indices if isinstance(i, sympy.Symbol)}, key=str)  # fmt: skip
+        assignments: list[dict[sympy.Symbol, int]] = [{}]
+        for letter in free:
+            values = params.steps.get(str(letter)) or sorted(
+                {k[0] for array in env.arrays.values() for k in array}
+            )
+            assignments = [{**a, letter: v} for a in assignments for v in values]
+        worst = ""
+        holds = True
+        for at in assignments[:MAX_ELEMENTS]:
+            try:
+                left = _exact.evaluate(stated.lhs, env, at)
+                right = _exact.evaluate(stated.rhs, env, at)
+            except _exact.Unknown as unknown:
+                raise ClaimError(
+                    f"`{stated.source.strip()}`: no value for {unknown.name}",
+                    math.offset + stated.start,
+                ) from None
+            if not _values.same(left, right, stated.op):
+                holds, worst = False, f"{left} vs {right}"
+                break
+            worst = worst or f"{left} vs {right}"
         outcome.relation(ref.equation, ref.relation, "verified" if holds else "failed")
         outcome.check(
             f"identity-{ref.equation}-{ref.relation}",
             holds,
-            f"`{stated.source.strip().lstrip('&')}` at the stated values: {left} vs {right}",
+            f"`{stated.source.strip().lstrip('&')}` at the stated values: {worst}",
             math.offset + stated.start,
         )
-    for name, latex in params.expressions.items():
-        expression = parse_expression(latex, symbols=params.symbols)
-        value = _value(expression, known)
-        if value.free_symbols:
-            raise ClaimError(
-                f"expression {name!r} still has {sorted(map(str, value.free_symbols))}"
-            )
-        outcome.quantities[name] = value
-        used = [depends.get(symbol, set()) for symbol in expression.free_symbols]
-        outcome.depends[name] = set().union(*used) if used else set()
-    return outcome
-
-
-def _dependencies(
-    definitions: dict[sympy.Symbol, sympy.Expr], defined_by: dict[sympy.Symbol, tuple[int, int]]
-) -> dict[sympy.Symbol, set[tuple[int, int]]]:
-    """Each defined symbol -> every relation its value was computed through."""
-    found: dict[sympy.Symbol, set[tuple[int, int]]] = {}
-
-    def visit(symbol: sympy.Symbol, seen: frozenset[sympy.Symbol]) -> set[tuple[int, int]]:
-        if symbol in found:
-            return found[symbol]
-        refs = {defined_by[symbol]}
-        for used in sorted(definitions[symbol].free_symbols, key=str):
-            if used in definitions and used not in seen:
-                refs |= visit(used, seen | {symbol})
-        found[symbol] = refs
-        return refs
-
-    for symbol in definitions:
-        visit(symbol, frozenset())
-    return found

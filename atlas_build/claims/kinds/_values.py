@@ -1,0 +1,118 @@
+"""Stated values of a claim: how a number, a vector or a name is written in claims.yaml.
+
+A value is written one of two documented ways, and both are accepted: a number as lessons
+write it (`0.9`, `−0.1`, `1,024`, `10⁻⁸`, `√9.5`, `ln 3`, `2×10⁻³`) or lesson LaTeX
+(`10^{-8}`, `\\sqrt{9.5}`, `\\frac{1}{3}`). Lists are vectors and lists of lists matrices,
+indexed from 1 as lessons write `x_1 ... x_n`. A name is written as a plain identifier
+(`beta_1`, `sigma`, `x_hat`) or as LaTeX (`\\beta_1`, `\\sigma`, `\\hat{x}`): both name the
+symbol the parser reads from the lesson's equations. Nothing is evaluated as code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import sympy
+
+from atlas_build.claims import numbers
+from atlas_build.claims.kinds import _exact
+from atlas_build.claims.registry import ClaimError
+from atlas_build.latex import LatexError, parse_expression
+
+Scalar = str | int | float
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_FORMS = "a number as lessons write it (0.9, −0.1, 10⁻⁸, √9.5) or LaTeX (10^{-8}, \\sqrt{9.5})"
+
+
+def symbol(name: str, symbols: list[str] | tuple[str, ...] = ()) -> sympy.Symbol:
+    """The symbol a key names: `beta_1` or `\\beta_1` (a base case `m_0` is `m_0`)."""
+    if _IDENTIFIER.fullmatch(name):
+        return sympy.Symbol(name)
+    try:
+        parsed = parse_expression(name, symbols=list(symbols))
+    except LatexError as error:
+        raise ClaimError(f"{name!r} names no symbol: {error.message}") from None
+    if isinstance(parsed, sympy.Indexed):
+        indices = "_".join(str(i) for i in parsed.indices)
+        return sympy.Symbol(f"{parsed.base.label}_{indices}")
+    if not isinstance(parsed, sympy.Symbol):
+        raise ClaimError(f"{name!r} names no symbol (write a name such as sigma or \\sigma)")
+    return parsed
+
+
+def number(value: Any, where: str) -> sympy.Expr:
+    """An exact value from a claims-file scalar (see the module docstring)."""
+    if isinstance(value, bool) or value is None:
+        raise ClaimError(f"{where}: {value!r} is not a number; write {_FORMS}")
+    if isinstance(value, int):
+        return sympy.Integer(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ClaimError(f"{where}: {value!r} is not a finite number")
+        return sympy.Rational(repr(value))
+    if not isinstance(value, str):
+        raise ClaimError(f"{where}: expected {_FORMS}, or a list of them")
+    try:
+        return numbers.parse_number(value)
+    except ValueError:
+        pass
+    try:
+        expression = parse_expression(value)
+    except LatexError as error:
+        raise ClaimError(f"{where}: {value!r} is neither {_FORMS} ({error.message})") from None
+    try:
+        result = _exact.evaluate(expression, _exact.Env())
+    except _exact.Unknown as unknown:
+        raise ClaimError(f"{where}: {value!r} uses {unknown.name}, which has no value") from None
+    if not getattr(result, "is_number", False):
+        raise ClaimError(f"{where}: {value!r} is not a number")
+    return result
+
+
+def environment(values: Mapping[str, Any], symbols: list[str]) -> _exact.Env:
+    env = _exact.Env()
+    for key, value in values.items():
+        name = symbol(key, symbols)
+        where = f"values.{key}"
+        if isinstance(value, list):
+            if not value:
+                raise ClaimError(f"{where}: an empty list has no entries")
+            rows = [
+                [number(v, f"{where}[{i}][{j}]") for j, v in enumerate(row)]
+                if isinstance(row, list)
+                else number(row, f"{where}[{i}]")
+                for i, row in enumerate(value)
+            ]
+            env.arrays[name.name] = _exact.series(rows)
+        else:
+            env.scalars[name] = number(value, where)
+    return env
+
+
+def names(values: Mapping[str, Any], symbols: list[str]) -> list[str]:
+    return [symbol(key, symbols).name for key in values]
+
+
+def same(left: Any, right: Any, op: str) -> bool:
+    """Whether a relation holds at two evaluated sides (exactly, or within 1e-40)."""
+    if isinstance(left, _exact.Series) or isinstance(right, _exact.Series):
+        return (
+            isinstance(left, _exact.Series)
+            and isinstance(right, _exact.Series)
+            and left.keys() == right.keys()
+            and all(same(left[k], right[k], op) for k in left)
+        )
+    difference = sympy.N(left - right, 50)
+    if op in ("=", ":=", "<-"):
+        return bool(abs(difference) <= sympy.Float("1e-40"))
+    if op == "approx":
+        scale = max(abs(sympy.N(left, 30)), abs(sympy.N(right, 30)), sympy.Float(1))
+        return bool(abs(difference) <= scale * sympy.Float("5e-3"))
+    relation = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge, "!=": sympy.Ne}.get(
+        op
+    )
+    if relation is None:
+        raise ClaimError(f"a `{op}` relation cannot be evaluated at values")
+    return bool(relation(sympy.N(left, 50), sympy.N(right, 50)))

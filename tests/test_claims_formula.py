@@ -1,0 +1,158 @@
+"""The `formula` kind on lessons of other subjects: worked examples computed from the
+lesson's own equations (claims/kinds/formula.py, _exact.py, _values.py).
+
+Vectors with inferred index ranges and sums over them (layer normalization), element-wise
+results bound to quoted lists, powers on the left (`\\sigma^2`), recurrences from base
+cases (an Adam step), values written as numerals or LaTeX, closed-form sums, and the
+messages a user gets for a wrong parameter.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_claims_kinds import Checked, check, position, write_lesson, yaml_string
+
+LAYER_NORM = """
+## Science and assumptions
+
+### Normalizing one vector
+
+$$
+\\mu=\\frac{1}{n}\\sum_{i=1}^{n}x_i,\\qquad \\sigma^2=\\frac{1}{n}\\sum_{i=1}^{n}\\left(x_i-\\mu\\right)^2
+$$
+
+$$
+\\hat{x}_i=\\frac{x_i-\\mu}{\\sqrt{\\sigma^2+\\epsilon}},\\qquad y_i=\\gamma\\hat{x}_i+\\beta
+$$
+
+{sentence}
+"""
+SENTENCE = (
+    "For x = \\[1,2,4,9\\] the mean is μ = {mu}, the variance is σ² = {var} and the "
+    "normalized vector to two decimals is \\[{xhat}\\]."
+)
+
+
+def layer_norm(
+    mu: str = "4", var: str = "9.5", xhat: str = "−0.97,−0.65,0.00,1.62"
+) -> tuple[str, str]:
+    sentence = SENTENCE.format(mu=mu, var=var, xhat=xhat)
+    claims = f"""
+claims:
+  - id: normalize
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [x, mu, sigma_squared, x_hat]
+    params:
+      values: {{x: [1, 2, 4, 9], gamma: 1, beta: 0, epsilon: "10^{{-5}}"}}
+      equations: [0, 1]
+"""
+    return LAYER_NORM.replace("{sentence}", sentence), claims
+
+
+def _check(tmp_path: Path, body: str, claims: str) -> Checked:
+    return check(write_lesson(tmp_path, "probe", body, claims))
+
+
+def test_vectors_sums_and_elementwise_results(tmp_path: Path) -> None:
+    result = _check(tmp_path, *layer_norm())
+    assert result.status() == {"normalize": "pass"}, result.record.claims
+    statuses = [r["status"] for r in result.record.coverage["relations"]["items"]]
+    assert statuses == ["verified", "verified", "verified", "defined"]  # y_i: nothing bound
+    values = {v["name"]: v["computed"] for v in result.claim("normalize")["values"]}
+    assert values["mu"] == "4" and values["sigma_squared"] == "19/2 = 9.5"
+
+
+@pytest.mark.parametrize(
+    ("edit", "name"),
+    [
+        ({"mu": "5"}, "mu"),
+        ({"var": "9"}, "sigma_squared"),
+        ({"xhat": "−0.97,−0.65,0.01,1.62"}, "x_hat"),
+    ],
+)
+def test_a_wrong_worked_number_fails_at_it(tmp_path: Path, edit: dict[str, str], name: str) -> None:
+    result = _check(tmp_path, *layer_norm(**edit))
+    assert result.status() == {"normalize": "fail"}
+    [mismatch] = result.found("A401")
+    assert mismatch.message.startswith(f"claim normalize: {name}: the lesson says")
+
+
+def test_editing_the_equation_moves_the_numbers(tmp_path: Path) -> None:
+    body, claims = layer_norm()
+    result = _check(
+        tmp_path, body.replace("\\left(x_i-\\mu\\right)^2", "\\left(x_i+\\mu\\right)^2"), claims
+    )
+    assert result.status() == {"normalize": "fail"}
+    assert any("sigma_squared" in d.message for d in result.found("A401"))
+
+
+ADAM = """
+## Science and assumptions
+
+### One parameter, two steps
+
+$$
+m_t=\\beta_1 m_{t-1}+(1-\\beta_1)g_t,\\qquad \\hat{m}_t=\\frac{m_t}{1-\\beta_1^t}
+$$
+
+{sentence}
+"""
+ADAM_SENTENCE = (
+    "With gradients g = \\[0.5,0.3\\] the first moments are m₁ = {m1} and m₂ = 0.075, and "
+    "the corrected m̂₂ = {hat} to three decimals."
+)
+
+
+def adam(m1: str = "0.05", hat: str = "0.395") -> tuple[str, str]:
+    sentence = ADAM_SENTENCE.format(m1=m1, hat=hat)
+    claims = f"""
+claims:
+  - id: step
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [g, "m[1]", "m[2]", "m_hat[2]"]
+    params:
+      values: {{g: [0.5, 0.3], "\\\\beta_1": 0.9, m_0: 0}}
+      equations: [0]
+      steps: {{t: [1, 2]}}
+"""
+    return ADAM.replace("{sentence}", sentence), claims
+
+
+def test_recurrences_evaluate_step_by_step(tmp_path: Path) -> None:
+    result = _check(tmp_path, *adam())
+    assert result.status() == {"step": "pass"}, result.record.claims
+    # m1 = 0.1*0.5 = 0.05, m2 = 0.9*0.05 + 0.1*0.3 = 0.075, m̂2 = 0.075/(1 - 0.81) = 0.3947
+    values = {v["name"]: (v["quoted"], v["computed"]) for v in result.claim("step")["values"]}
+    assert values["m[1]"] == ("0.05", "1/20 = 0.05")
+    assert values["m_hat[2]"] == ("0.395", "15/38 = 0.394737")
+    statuses = [r["status"] for r in result.record.coverage["relations"]["items"]]
+    assert statuses == ["verified", "verified"]
+
+
+def test_recurrence_mistake_is_caught(tmp_path: Path) -> None:
+    result = _check(tmp_path, *adam(m1="0.5"))
+    assert result.status() == {"step": "fail"}
+
+
+def test_a_flipped_sign_fails_at_the_relation(tmp_path: Path) -> None:
+    """m_t = β m_{t−1} − (1 − β) g_t: every number computed from it is wrong, so the failure
+    is reported where the relation is written, not only at the numbers."""
+    body, claims = adam()
+    flipped = body.replace("m_{t-1}+(1-\\beta_1)g_t", "m_{t-1}-(1-\\beta_1)g_t")
+    result = _check(tmp_path, flipped, claims)
+    text = (result.folder / "lesson.md").read_text("utf-8")
+    [relation] = [d for d in result.found("A403") if "disagree with the lesson" in d.message]
+    assert (relation.line, relation.column) == position(text, "m_t=\\beta_1")
+    assert "m[1] = -1/20 = -0.05 where the lesson says 0.05" in relation.message
+    statuses = [r["status"] for r in result.record.coverage["relations"]["items"]]
+    assert statuses[0] == "failed"
+
+
+def test_a_wrong_number_alone_does_not_blame_its_relation(tmp_path: Path) -> None:
+    result = _check(tmp_path, *adam(m1="0.06"))  # m2 and m̂2 still match: the relation holds
+    assert not [d for d in result.found("A403") if "disagree with the lesson" in d.message]
+    assert [r["status"] for r in result.record.coverage["relations"]["items"]] == ["verified"] * 2
