@@ -20,7 +20,8 @@ LAYER_NORM = """
 ### Normalizing one vector
 
 $$
-\\mu=\\frac{1}{n}\\sum_{i=1}^{n}x_i,\\qquad \\sigma^2=\\frac{1}{n}\\sum_{i=1}^{n}\\left(x_i-\\mu\\right)^2
+\\mu=\\frac{1}{n}\\sum_{i=1}^{n}x_i,\\qquad
+\\sigma^2=\\frac{1}{n}\\sum_{i=1}^{n}\\left(x_i-\\mu\\right)^2
 $$
 
 $$
@@ -156,3 +157,28 @@ def test_a_wrong_number_alone_does_not_blame_its_relation(tmp_path: Path) -> Non
     result = _check(tmp_path, *adam(m1="0.06"))  # m2 and m̂2 still match: the relation holds
     assert not [d for d in result.found("A403") if "disagree with the lesson" in d.message]
     assert [r["status"] for r in result.record.coverage["relations"]["items"]] == ["verified"] * 2
+
+
+@pytest.mark.parametrize(
+    ("params", "says"),
+    [
+        ("{values: {x: {a: 1}}, equations: [0, 1]}", "`values.x` must be "),
+        ("{values: {x: [1, 2]}, equation: [0]}", "`equation` is not a parameter of kind formula"),
+        ("{values: {x: [1, 2]}, equations: 0}", "`equations` must be a list"),
+        (
+            "{values: {x: [1, 2], epsilon: 'ten'}, equations: [0, 1]}",
+            "values.epsilon: 'ten' is not a number",
+        ),
+        ("{values: {x: [1, 2], epsilon: .nan}, equations: [0, 1]}", "finite"),
+    ],
+)
+def test_wrong_parameters_get_plain_messages_at_the_parameter(
+    tmp_path: Path, params: str, says: str
+) -> None:
+    body, _ = layer_norm()
+    claims = f"claims:\n  - id: normalize\n    kind: formula\n    params: {params}\n"
+    result = _check(tmp_path, body, claims)
+    [problem] = [d for d in result.errors() if d.code in ("A404", "A400")][:1]
+    assert says in problem.message, problem.message
+    assert "Input should" not in problem.message and "pydantic" not in problem.message
+    assert problem.path.endswith("claims.yaml") and problem.line == 4

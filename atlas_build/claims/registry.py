@@ -81,9 +81,10 @@ class Outcome:
 class ClaimError(Exception):
     """The claim cannot be evaluated as written (bad parameters, unknown reference)."""
 
-    def __init__(self, message: str, offset: int | None = None) -> None:
+    def __init__(self, message: str, offset: int | None = None, pointer: str | None = None) -> None:
         super().__init__(message)
-        self.offset = offset
+        self.offset = offset  # content offset (an equation), when the lesson is at fault
+        self.pointer = pointer  # JSON pointer into claims.yaml, when the claim is
 
 
 class ClaimTimeout(Exception):

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from atlas_build import engine
 from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
-from atlas_build.claims import anchors, codec, codes, numbers
+from atlas_build.claims import anchors, codec, codes, messages, numbers
 from atlas_build.claims.compare import compare, parse_tolerance
 from atlas_build.claims.file import ClaimsFile
 from atlas_build.claims.registry import (
@@ -133,9 +133,8 @@ class LessonClaims:
         try:
             params = kind.params.model_validate(self._params(claim_id))
         except ValidationError as error:
-            detail = error.errors()[0]
-            where = ".".join(str(part) for part in detail["loc"])
-            raise ClaimError(f"params.{where}: {detail['msg']}") from None
+            message, pointer = messages.explain(error, kind.params, kind.name)
+            raise ClaimError(message, pointer=f"/claims/{index}{pointer}") from None
         texts = [self.lesson.content[o.start : o.end] for o in self._occurrences(spec)[1]]
         resolved: list[str] = []
 
@@ -245,6 +244,11 @@ class LessonClaims:
             results.append(self._run_one(claim_id, index, spec))
         return results
 
+    def _param_at(self, pointer: str | None) -> Location | None:
+        """The parameter in claims.yaml (or its nearest written parent: an inherited or
+        missing parameter is reported where the claim or its `params` are)."""
+        return self.file.at(pointer) if pointer else None
+
     def _content_at(self, offset: int | None) -> Location | None:
         return None if offset is None else self.locator.content(offset)
 
@@ -276,7 +280,11 @@ class LessonClaims:
             return self._finish(result, "error")
         except (ClaimError, EvaluationError, ValueError, ArithmeticError, TypeError) as error:
             offset = getattr(error, "offset", None)
-            fail(codes.ERROR, self._content_at(offset) or claim_at, str(error))
+            written: str | None = getattr(error, "pointer", None)
+            if written is not None and written.startswith("/params"):
+                written = f"/claims/{index}{written}"
+            where = self._content_at(offset) or self._param_at(written)
+            fail(codes.ERROR, where or claim_at, str(error))
             return self._finish(result, "error")
         except Exception as error:  # SymPy and NumPy raise many types; report, never crash
             fail(

@@ -45,15 +45,17 @@ def symbol(name: str, symbols: list[str] | tuple[str, ...] = ()) -> sympy.Symbol
 def number(value: Any, where: str) -> sympy.Expr:
     """An exact value from a claims-file scalar (see the module docstring)."""
     if isinstance(value, bool) or value is None:
-        raise ClaimError(f"{where}: {value!r} is not a number; write {_FORMS}")
+        raise ClaimError(
+            f"{where}: {value!r} is not a number; write {_FORMS}", pointer=_pointer(where)
+        )
     if isinstance(value, int):
         return sympy.Integer(value)
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
-            raise ClaimError(f"{where}: {value!r} is not a finite number")
+            raise ClaimError(f"{where}: {value!r} is not a finite number", pointer=_pointer(where))
         return sympy.Rational(repr(value))
     if not isinstance(value, str):
-        raise ClaimError(f"{where}: expected {_FORMS}, or a list of them")
+        raise ClaimError(f"{where}: expected {_FORMS}, or a list of them", pointer=_pointer(where))
     try:
         return numbers.parse_number(value)
     except ValueError:
@@ -61,13 +63,19 @@ def number(value: Any, where: str) -> sympy.Expr:
     try:
         expression = parse_expression(value)
     except LatexError as error:
-        raise ClaimError(f"{where}: {value!r} is neither {_FORMS} ({error.message})") from None
+        raise ClaimError(
+            f"{where}: {value!r} is neither {_FORMS} ({error.message})", pointer=_pointer(where)
+        ) from None
     try:
         result = _exact.evaluate(expression, _exact.Env())
     except _exact.Unknown as unknown:
-        raise ClaimError(f"{where}: {value!r} uses {unknown.name}, which has no value") from None
+        raise ClaimError(
+            f"{where}: {value!r} is not a number: read as LaTeX it is {expression}, and "
+            f"{unknown.name} has no value; write {_FORMS}",
+            pointer=_pointer(where),
+        ) from None
     if not getattr(result, "is_number", False):
-        raise ClaimError(f"{where}: {value!r} is not a number")
+        raise ClaimError(f"{where}: {value!r} is not a number", pointer=_pointer(where))
     return result
 
 
@@ -116,3 +124,8 @@ def same(left: Any, right: Any, op: str) -> bool:
     if relation is None:
         raise ClaimError(f"a `{op}` relation cannot be evaluated at values")
     return bool(relation(sympy.N(left, 50), sympy.N(right, 50)))
+
+
+def _pointer(where: str) -> str:
+    """`values.x[1]` -> `/params/values/x/1` (relative to the claim)."""
+    return "/params/" + where.replace("[", "/").replace("]", "").replace(".", "/")
