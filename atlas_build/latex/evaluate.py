@@ -213,7 +213,7 @@ class Evaluator:
         names: list[str] = []
         ranges: list[range] = []
         for index, lower, upper in node.limits:
-            names.append(str(index))
+            names.append(getattr(index, "name", str(index)))  # a Dummy prints as _i
             ranges.append(range(self.integer(lower), self.integer(upper) + 1))
         count = 1
         for values in ranges:

@@ -11,16 +11,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable
+from functools import partial
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 import sympy
 from pydantic import Field
 
 from atlas_build import engine
+from atlas_build.claims.kinds import _derive
 from atlas_build.claims.kinds._equations import EquationRef, relation, relations
-from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
-from atlas_build.latex import evaluate, parse_expression
+from atlas_build.claims.registry import ClaimError, ClaimTimeout, Context, Outcome, Params, kind
+from atlas_build.latex import EvaluationError, evaluate, parse_expression
 
 ENGINE_TENSORS = ("scores", "probs", "output")
 MAX_SAMPLE_ELEMENTS = 1_000_000
@@ -54,33 +57,13 @@ class EquationParams(EquationRef):
     tolerance: float = 1e-9
 
 
-def _fresh_bounds(expr: sympy.Expr) -> sympy.Expr:
-    """Rename every summation index to a fresh dummy so substitution cannot capture it."""
-
-    def rename(term: sympy.Sum) -> sympy.Sum:
-        body, limits = term.function, []
-        for variable, low, high in term.limits:
-            fresh = sympy.Dummy(variable.name, integer=True)
-            body = body.subs(variable, fresh)
-            limits.append((fresh, low, high))
-        return sympy.Sum(body, *limits)
-
-    return expr.replace(lambda e: isinstance(e, sympy.Sum), rename)
-
-
-def _rule(left: sympy.Expr, right: sympy.Expr, source: str) -> tuple[Any, ...]:
-    if isinstance(left, sympy.Indexed) and len(left.indices) == 1:
-        return (left.base, left.indices[0], _fresh_bounds(right))
-    if isinstance(left, sympy.Symbol):
-        return (left, _fresh_bounds(right))
-    raise ClaimError(f"definition {source!r} must define a symbol or x_i")
-
-
 def _rules(
     params: EquationParams, own: list[tuple[sympy.Expr, sympy.Expr]], context: Context
-) -> list[Any]:
-    """Substitution rules: (symbol, value) or (IndexedBase, index, template)."""
-    rules: list[Any] = [_rule(left, right, str(left)) for left, right in own]
+) -> list[_derive.Rule]:
+    """The definitions derivations and samples substitute: the equation's own, those it
+    `use`s from elsewhere, and the claim's `definitions` (keys as written: `sigma`,
+    `\\sigma`, `a_k`, `\\sigma^2`)."""
+    rules = [_derive.rule(left, right, str(left)) for left, right in own]
     for ref in params.use:
         other = EquationRef(
             equation=ref.equation,
@@ -90,9 +73,11 @@ def _rules(
             symbols=params.symbols,
         )
         _, stated = relation(other, context, ref.relation)
-        rules.append(_rule(_delta(stated.lhs, params), _delta(stated.rhs, params), stated.source))
-    for target, latex in params.definitions.items():
-        left = parse_expression(target, indices=params.indices, symbols=params.symbols)
+        rules.append(
+            _derive.rule(_delta(stated.lhs, params), _delta(stated.rhs, params), stated.source)
+        )
+    for name, latex in params.definitions.items():
+        left = _derive.target(name, params.indices, params.symbols)
         right = parse_expression(
             latex,
             indices=params.indices,
@@ -100,7 +85,7 @@ def _rules(
             functions=params.functions,
             symbols=params.symbols,
         )
-        rules.append(_rule(left, _delta(right, params), target))
+        rules.append(_derive.rule(left, _delta(right, params), name))
     return rules
 
 
@@ -116,50 +101,12 @@ def _delta(expr: sympy.Expr, params: EquationParams) -> sympy.Expr:
     return expr
 
 
-def _substitute(expr: sympy.Expr, rules: list[Any]) -> sympy.Expr:
-    for _ in range(8):
-        before = expr
-        for rule in rules:
-            if len(rule) == 2:
-                expr = expr.subs(rule[0], rule[1])
-            else:
-                base, index, template = rule
-                expr = expr.replace(
-                    lambda e, b=base: isinstance(e, sympy.Indexed) and e.base == b,
-                    lambda e, i=index, t=template: t.subs(i, e.indices[0]),
-                )
-        if expr == before:
-            return expr
-    return expr
+derive = _derive.derive
 
 
-def _settle_ranges(expr: sympy.Expr, indices: set[sympy.Symbol]) -> sympy.Expr:
-    """Free indices lie in their range: write each upper bound as their sum plus p >= 0."""
-    uppers = {
-        limit[2]
-        for term in expr.atoms(sympy.Sum)
-        for limit in term.limits
-        if isinstance(limit[2], sympy.Symbol)
-    }
-    free = sorted((symbol for symbol in expr.free_symbols if symbol in indices), key=str)
-    if not free:
-        return expr
-    slack = sympy.Symbol("p_slack", integer=True, nonnegative=True)
-    positive = {symbol: sympy.Symbol(symbol.name, integer=True, positive=True) for symbol in free}
-    total = sympy.Add(*positive.values()) + slack
-    # xreplace, not subs: subs leaves the variables of a Derivative (z[j]) untouched
-    return expr.xreplace({**positive, **{upper: total for upper in uppers}})
-
-
-def derive(
-    lhs: sympy.Expr, rhs: sympy.Expr, rules: list[Any], indices: set[sympy.Symbol]
-) -> sympy.Expr:
-    difference = _substitute(lhs, rules) - _substitute(rhs, rules)
-    difference = _settle_ranges(difference, indices).doit().doit()
-    return sympy.simplify(difference)
-
-
-def _sample_bindings(params: EquationParams, seed: int, definitions: list[Any]) -> dict[str, Any]:
+def _sample_bindings(
+    params: EquationParams, seed: int, definitions: list[_derive.Rule]
+) -> dict[str, Any]:
     """Random inputs, engine tensors for left-hand symbols, then the lesson's definitions."""
     rng = np.random.default_rng(seed)
     bindings: dict[str, Any] = {**params.sizes, **params.values}
@@ -187,10 +134,29 @@ def _sample_bindings(params: EquationParams, seed: int, definitions: list[Any]) 
         for symbol, mask in params.mask.items():
             allowed = np.asarray(internals.allowed)
             bindings[symbol] = np.where(allowed, 0.0, -np.inf) if mask == "causal" else 0 * allowed
-    for left, right in definitions:
-        if isinstance(left, sympy.Symbol) and str(left) not in bindings:
-            bindings[str(left)] = evaluate(right, bindings, FUNCTIONS)
+    for item in definitions:
+        if item.kind == "symbol" and str(item.target) not in bindings:
+            bindings[str(item.target)] = evaluate(item.template, bindings, FUNCTIONS)
+        elif item.kind == "indexed" and str(item.target.label) not in bindings:
+            bindings[str(item.target.label)] = _entries(item, bindings)
     return bindings
+
+
+def _entries(item: _derive.Rule, bindings: dict[str, Any]) -> Any:
+    """An indexed definition (`a_k = e^{s_k}/...`) as a vector over the range of the sampled
+    vectors it reads at its index (1-based, as lessons write)."""
+    lengths = {
+        int(np.shape(bindings[str(node.base.label)])[0])
+        for node in item.template.atoms(sympy.Indexed)
+        if item.index in node.indices and str(node.base.label) in bindings
+    }
+    if len(lengths) != 1:
+        raise ClaimError(f"cannot tell the range of {item.target}_{item.index} from the inputs")
+    values = [
+        evaluate(item.template.xreplace({item.index: sympy.Integer(k)}), bindings, FUNCTIONS)
+        for k in range(1, lengths.pop() + 1)
+    ]
+    return np.asarray(values, dtype=np.float64)
 
 
 def _softmax_rows(x: Any) -> Any:
@@ -220,6 +186,32 @@ def _gap(op: str, left: Any, right: Any, tolerance: float) -> float:
     return float(np.nanmax(np.where(np.isnan(gap), np.inf, gap))) if gap.size else 0.0
 
 
+def _worst(stated: Any, samples: list[dict[str, Any]], tolerance: float) -> float:
+    worst = 0.0
+    for bindings in samples:
+        left = evaluate(stated.lhs, bindings, FUNCTIONS)
+        right = evaluate(stated.rhs, bindings, FUNCTIONS)
+        worst = max(worst, _gap(stated.op, left, right, tolerance))
+    return worst
+
+
+T = TypeVar("T")
+
+
+def _guarded(label: str, where: int, work: Callable[[], T]) -> T:
+    """SymPy and NumPy can fail inside (StopIteration out of `simplify`, a RecursionError):
+    the finding names the relation and sits at it, instead of an empty message."""
+    try:
+        return work()
+    except (ClaimError, ClaimTimeout, EvaluationError):
+        raise
+    except (Exception, RecursionError) as error:  # noqa: BLE001  (any library failure)
+        detail = f": {error}" if str(error) else ""
+        raise ClaimError(
+            f"{label}: SymPy could not finish ({type(error).__name__}{detail})", where
+        ) from None
+
+
 @kind("equation", EquationParams)
 def run(params: EquationParams, context: Context) -> Outcome:
     """Each relation of a display equation: a definition, derived, sampled, or by a claim."""
@@ -243,8 +235,10 @@ def run(params: EquationParams, context: Context) -> Outcome:
         outcome.covers.add((params.equation, check.relation))
         label = f"relation {check.relation} `{stated.source.strip().lstrip('&')}`"
         if check.check == "definition":
-            if not isinstance(stated.lhs, sympy.Symbol | sympy.Indexed):
-                raise ClaimError(f"{label} defines no symbol", where)
+            left = stated.lhs
+            power = isinstance(left, sympy.Pow) and isinstance(left.base, sympy.Symbol)
+            if not (isinstance(left, sympy.Symbol | sympy.Indexed) or power):
+                raise ClaimError(f"{label} defines no symbol, x_i or power", where)
             outcome.relation(params.equation, check.relation, "defined")
         elif check.check == "claim":
             if not check.by:
@@ -255,7 +249,7 @@ def run(params: EquationParams, context: Context) -> Outcome:
             if stated.op != "=":
                 raise ClaimError(f"{label}: only equalities can be derived; sample {stated.op}")
             left, right = _delta(stated.lhs, params), _delta(stated.rhs, params)
-            residue = derive(left, right, rules, indices)
+            residue = _guarded(label, where, partial(derive, left, right, rules, indices))
             outcome.check(
                 f"derive-{check.relation}",
                 residue == 0,
@@ -266,13 +260,8 @@ def run(params: EquationParams, context: Context) -> Outcome:
             outcome.relation(params.equation, check.relation, status)
         else:
             if samples is None:
-                pairs = own + [(rule[0], rule[1]) for rule in rules if len(rule) == 2]
-                samples = [_sample_bindings(params, seed, pairs) for seed in params.seeds]
-            worst = 0.0
-            for bindings in samples:
-                left = evaluate(stated.lhs, bindings, FUNCTIONS)
-                right = evaluate(stated.rhs, bindings, FUNCTIONS)
-                worst = max(worst, _gap(stated.op, left, right, params.tolerance))
+                samples = [_sample_bindings(params, seed, rules) for seed in params.seeds]
+            worst = _guarded(label, where, partial(_worst, stated, samples, params.tolerance))
             status = "verified" if worst <= params.tolerance else "failed"
             outcome.relation(params.equation, check.relation, status)
             outcome.check(
