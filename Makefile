@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: site test lint typecheck unit browser bench selftest clean install
+.PHONY: site test lint typecheck unit browser bench selftest fuzz clean install
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,10 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python bench/attention.py
 	$(BIN)/python bench/build.py
+
+fuzz: $(STAMP)
+	ATLAS_HYPOTHESIS=explore ATLAS_FUZZ_PROFILE=long $(BIN)/pytest -p no:cacheprovider \
+		tests/test_fuzz.py tests/test_latex_fuzz.py tests/test_hostile_output.py
 
 selftest: $(STAMP)
 	$(BIN)/atlas-build selftest content/ --fail-under 95

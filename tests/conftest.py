@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import settings as _hypothesis
 
 if TYPE_CHECKING:
     from atlas_build.diagnostics import Diagnostic
@@ -34,6 +35,14 @@ os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
 os.environ["XDG_CACHE_HOME"] = os.path.join(_HOME, "cache")
 for _name in ("ATLAS_BUILD_CACHE_KEY", "ATLAS_BUILD_CACHE_DIR"):
     os.environ.pop(_name, None)
+
+# Property tests draw the same inputs on every run (a CI that goes red by chance cannot be
+# told from a regression); `make fuzz` sets ATLAS_HYPOTHESIS=explore to draw new ones.
+_hypothesis.register_profile("atlas-repeatable", derandomize=True, database=None)
+_hypothesis.register_profile("atlas-explore", derandomize=False)
+_hypothesis.load_profile(
+    "atlas-explore" if os.environ.get("ATLAS_HYPOTHESIS") == "explore" else "atlas-repeatable"
+)
 
 REPO = Path(__file__).resolve().parent.parent
 SEED_PATH = REPO / "content" / "attention" / "record.json"

@@ -146,3 +146,15 @@ def test_fuzz_only_latex_errors(latex: str) -> None:
         except LatexError as error:
             assert error.code in ERROR_CODES
             assert 0 <= error.offset <= len(latex)
+
+
+@pytest.mark.timeout(10)
+@pytest.mark.parametrize("latex", ["x = .²", "x = .¹ + 1", "y = ٣.5", "z = x²."])
+def test_non_ascii_digits_never_stall_the_lexer(latex: str) -> None:
+    """`"²".isdigit()` is true; a number rule trusting it once read no characters and
+    looped for ever. Each input now either parses or fails with a located error."""
+    try:
+        parse_relations(latex)
+    except LatexError as error:
+        assert error.code in ERROR_CODES
+        assert 0 <= error.offset <= len(latex)

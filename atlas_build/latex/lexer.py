@@ -91,7 +91,7 @@ class _Lexer:
     def run(self) -> list[Token]:
         latex, i, n = self.latex, 0, len(self.latex)
         while i < n:
-            ch = latex[i]
+            ch, before = latex[i], i
             if ch in _SPACE or ch in SPACES:
                 i, self.space = i + 1, True
             elif ch == "%":
@@ -99,7 +99,7 @@ class _Lexer:
                 i, self.space = (n if newline < 0 else newline + 1), True
             elif ch == "\\":
                 i = self.command(i)
-            elif ch.isascii() and ch.isdigit() or (ch == "." and latex[i + 1 : i + 2].isdigit()):
+            elif _ascii_digit(ch) or (ch == "." and _ascii_digit(latex[i + 1 : i + 2])):
                 end = _scan_number(latex, i)
                 self.add(NUMBER, latex[i:end], i, end)
                 i = end
@@ -111,6 +111,8 @@ class _Lexer:
                 i += 1
             else:
                 i = self.unicode(i)
+            if i <= before:  # a rule that reads nothing would loop, appending for ever
+                raise LatexError(UNEXPECTED_CHARACTER, f"cannot read {ch!r} here", before)
         return self.tokens
 
     def command(self, start: int) -> int:
@@ -261,6 +263,12 @@ def _text_content(raw: str) -> str:
         out.append(" " if ch in "~\n\t" else ch)
         i += 1
     return "".join(ch for ch in "".join(out) if ch not in "{}")
+
+
+def _ascii_digit(text: str) -> bool:
+    """``0``-``9`` only: ``"²".isdigit()`` is true, and a ``.²`` read as a number that
+    scans no digits would never advance."""
+    return len(text) == 1 and "0" <= text <= "9"
 
 
 def _scan_number(latex: str, i: int) -> int:
