@@ -1,0 +1,331 @@
+"""MkDocs lays out the docs tree, rendering again only the pages whose inputs changed.
+
+What MkDocs makes of a page (its HTML file, its entries in the search index, the ids it
+defines) is a function of the page's markdown file and of the site around it: the
+configuration (nav included), the theme, and the versions of MkDocs, the theme and the
+markdown libraries (`state.environment`). Nothing else enters, because the pages link
+one another only through raw HTML, which MkDocs passes through unresolved; a page whose
+markdown does link another file is rendered every time. So each rendered page is cached
+by (that context, its path, its bytes), and `build` runs MkDocs' own `build()` with its
+two per-page steps wrapped: a page whose entry is found is neither read nor rendered;
+its HTML is written and its search entries are put at its place in the index. The rest
+(static files, theme assets, 404 page, sitemap, search index file) MkDocs makes as
+always, so the output is a cold `mkdocs build`'s, byte for byte.
+
+Reuse is off (every page rendered, nothing stored) when a page could depend on more:
+no explicit nav (titles would come from every page), plugins other than the theme's
+search, hooks. Pages that logged a warning are not stored, so the warning comes back.
+Entries sit in the authenticated cache and are validated when read (`pagestore`).
+
+Run as `python -m atlas_build.site.incremental --config-file FILE [--cache-dir DIR]`:
+MkDocs' WARNING and ERROR lines go to stderr, as `mkdocs build` prints them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import urlsplit
+
+from atlas_build.cache import Cache, digest
+from atlas_build.site import pagestore, state, tree
+
+FORMAT = "%(levelname)-7s -  %(message)s"  # what `mkdocs build` prints; build.py reads it
+
+
+@dataclass
+class Stats:
+    """What one build did: pages rendered (their docs paths) and pages reused."""
+
+    incremental: bool = False
+    rendered: list[str] = field(default_factory=list)
+    reused: int = 0
+    seconds: float = 0.0
+    files: tree.Files = field(default_factory=dict)  # the site as built (see `tree`)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "incremental": self.incremental,
+            "rendered": self.rendered,
+            "reused": self.reused,
+            "seconds": self.seconds,
+            "files": self.files,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Stats:
+        return cls(
+            bool(data["incremental"]),
+            [str(uri) for uri in data["rendered"]],
+            int(data["reused"]),
+            float(data["seconds"]),
+            tree.valid_files(data["files"]),
+        )
+
+
+def _untitled(nav: Any) -> list[str]:
+    """Nav entries given without a title: their title comes from the page itself."""
+    found: list[str] = []
+    for item in nav if isinstance(nav, list) else [nav]:
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            for value in item.values():
+                if isinstance(value, list):
+                    found += _untitled(value)
+    return [path for path in found if not urlsplit(path).scheme]
+
+
+def context(config: Any, config_file: Path) -> str | None:
+    """Digest of everything a page's output depends on besides its own file, or None
+    when more could enter (see the module docstring)."""
+    from material.plugins.search.plugin import SearchPlugin
+    from mkdocs.utils.yaml import yaml_load
+
+    if config.nav is None or any(not isinstance(p, SearchPlugin) for p in config.plugins.values()):
+        return None
+    with open(config_file, "rb") as handle:
+        raw = yaml_load(handle)
+    for key in ("docs_dir", "site_dir"):  # where, not what: they never reach a page
+        raw.pop(key, None)
+    parts: list[bytes | str] = [state.environment(), json.dumps(raw, sort_keys=True, default=repr)]
+    packaged = [Path(sys.modules[name].__file__ or "").parent for name in ("material", "mkdocs")]
+    for folder in map(Path, config.theme.dirs):
+        if not any(folder.is_relative_to(base) for base in packaged):  # a custom_dir
+            parts += [p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()]
+    docs = Path(config.docs_dir)
+    for path in _untitled(config.nav):
+        target = docs / path
+        parts += [path, target.read_bytes() if target.is_file() else b"missing"]
+    return digest(*parts)
+
+
+class _Session:
+    """Per-build bookkeeping of the wrapped MkDocs steps."""
+
+    def __init__(self, config: Any, config_file: Path, store: Cache, staged: tree.Tree,
+                 sources: dict[str, str]) -> None:  # fmt: skip
+        self.config = config
+        self.context = context(config, config_file) if store.enabled else None
+        self.store = store
+        self.tree = staged
+        self.sources = sources
+        self.stats = Stats(incremental=self.context is not None)
+        self.always = set(_untitled(config.nav))  # read by every page's nav: always rendered
+        self.found: dict[str, pagestore.Entry] = {}
+        self.keys: dict[str, str] = {}
+        self.linking: set[str] = set()
+        self.warned: set[str] = set()
+        self.blobs: dict[str, bytes] = {}
+        self.docs = Path(config.docs_dir).resolve()
+
+    def _search(self) -> list[dict[str, Any]] | None:
+        for plugin in self.config.plugins.values():
+            entries = getattr(getattr(plugin, "search_index", None), "entries", None)
+            if isinstance(entries, list):
+                return entries
+        return None
+
+    def populate(self, original: Callable[..., None]) -> Callable[..., None]:
+        def populate(page: Any, config: Any, files: Any, dirty: bool = False) -> None:
+            uri = page.file.src_uri
+            if self.context is not None and uri not in self.always:
+                excluded = "excluded" if page.file.inclusion.is_excluded() else "included"
+                try:
+                    key: str | None = digest(self.context, uri, excluded, page.file.content_bytes)
+                except OSError:
+                    key = None  # MkDocs reports the unreadable file itself
+                entry = pagestore.get(self.store, key) if key else None
+                if entry is not None and self._available(page, entry):
+                    self.found[uri] = entry
+                    page.present_anchor_ids = set(entry.anchors)
+                    return
+                if key is not None:
+                    self.keys[uri] = key
+            original(page, config, files, dirty)
+
+        return populate
+
+    def _available(self, page: Any, entry: pagestore.Entry) -> bool:
+        """The page's HTML is in the staging folder already, or in the cache."""
+        if entry.html is None or self.tree.holds(page.file.dest_uri, entry.html):
+            return True
+        html = pagestore.html(self.store, entry.html)
+        if html is not None:
+            self.blobs[page.file.src_uri] = html
+        return html is not None
+
+    def build_page(self, original: Callable[..., None]) -> Callable[..., None]:
+        from mkdocs import utils
+
+        def build_page(page: Any, config: Any, doc_files: Any, nav: Any, env: Any,
+                       dirty: bool = False, excluded: bool = False) -> None:  # fmt: skip
+            uri = page.file.src_uri
+            search = self._search()
+            entry = self.found.get(uri)
+            if entry is not None:
+                if uri in self.blobs:
+                    utils.write_file(self.blobs.pop(uri), page.file.abs_dest_path)
+                if search is not None:
+                    search.extend(entry.search)
+                self.stats.reused += 1
+                return
+            before = len(search) if search is not None else 0
+            self.tree.holds(page.file.dest_uri, None)
+            original(page, config, doc_files, nav, env, dirty, excluded)
+            self.stats.rendered.append(uri)
+            key = self.keys.get(uri)
+            if key is None or uri in self.linking or uri in self.warned:
+                return
+            output = Path(page.file.abs_dest_path)
+            html = output.read_bytes() if output.is_file() else None
+            added = search[before:] if search is not None else []
+            pagestore.put(self.store, key, html, added, page.present_anchor_ids or set())
+
+        return build_page
+
+    def copy_file(self, original: Callable[..., None]) -> Callable[..., None]:
+        def copy_file(file: Any, dirty: bool = False) -> None:
+            sha = self.sources.get(file.src_uri) if self._from_docs(file) else None
+            if sha is None and file.abs_src_path and Path(file.abs_src_path).is_file():
+                sha = tree.sha256_file(Path(file.abs_src_path))
+            if not self.tree.holds(file.dest_uri, sha):
+                original(file, dirty)
+
+        return copy_file
+
+    def _from_docs(self, file: Any) -> bool:
+        source = file.abs_src_path
+        return bool(source) and Path(source).parent.is_relative_to(self.docs)
+
+    def path_to_url(self, original: Callable[..., str]) -> Callable[..., str]:
+        def path_to_url(processor: Any, url: str) -> str:
+            parts = urlsplit(url)
+            if parts.path and not (parts.scheme or parts.netloc):
+                self.linking.add(processor.file.src_uri)  # depends on another file
+            return original(processor, url)
+
+        return path_to_url
+
+
+class _Warnings(logging.Handler):
+    """Marks the page being read or rendered when MkDocs logs a warning about it."""
+
+    def __init__(self, session: _Session) -> None:
+        super().__init__(logging.WARNING)
+        self.session = session
+
+    def emit(self, record: logging.LogRecord) -> None:
+        page = getattr(self.session.config, "_current_page", None)
+        if page is not None:
+            self.session.warned.add(page.file.src_uri)
+
+
+@contextlib.contextmanager
+def _wrapped(session: _Session) -> Iterator[None]:
+    """MkDocs' per-page steps and static-file copy go through the session; the staging
+    folder is not emptied first (`tree` deletes what the new site does not have)."""
+    from mkdocs import utils
+    from mkdocs.commands import build as mkdocs_build
+    from mkdocs.structure.files import File
+    from mkdocs.structure.pages import _RelativePathTreeprocessor as Links
+
+    saved = (
+        mkdocs_build._populate_page,
+        mkdocs_build._build_page,
+        Links.path_to_url,
+        File.copy_file,
+        utils.clean_directory,
+    )
+    watcher = _Warnings(session)
+    logger = logging.getLogger("mkdocs")
+    mkdocs_build._populate_page = session.populate(saved[0])
+    mkdocs_build._build_page = session.build_page(saved[1])
+    Links.path_to_url = session.path_to_url(saved[2])  # type: ignore[method-assign]
+    File.copy_file = session.copy_file(saved[3])  # type: ignore[method-assign]
+    utils.clean_directory = lambda directory: None
+    logger.addHandler(watcher)
+    try:
+        yield
+    finally:
+        mkdocs_build._populate_page, mkdocs_build._build_page = saved[0], saved[1]
+        Links.path_to_url = saved[2]  # type: ignore[method-assign]
+        File.copy_file = saved[3]  # type: ignore[method-assign]
+        utils.clean_directory = saved[4]
+        logger.removeHandler(watcher)
+
+
+def build(
+    config_file: Path,
+    cache_dir: str | None,
+    *,
+    known: tree.Files | None = None,
+    sources: dict[str, str] | None = None,
+    stream: TextIO | None = None,
+) -> Stats:
+    """`mkdocs build` of `config_file` into its `site_dir`, reusing cached pages and the
+    files of `site_dir` that `known` vouches for; raises MkDocs' own errors (`Abort` for
+    warnings in strict mode, `ConfigurationError`). `sources`: sha256 of docs files."""
+    from mkdocs.commands import build as mkdocs_build
+    from mkdocs.config import load_config
+    from mkdocs.utils import DuplicateFilter
+
+    started = time.perf_counter()
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.setLevel(logging.WARNING)  # not the INFO list of every page outside the nav
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    duplicates = DuplicateFilter()
+    mkdocs_build.log.addFilter(duplicates)
+    try:
+        config = load_config(config_file=str(config_file), strict=True)
+        config.plugins.on_startup(command="build", dirty=False)
+        try:
+            site = Path(config.site_dir)
+            site.mkdir(parents=True, exist_ok=True)
+            staged = tree.Tree(site, known or {})
+            session = _Session(config, config_file, Cache(cache_dir), staged, sources or {})
+            with _wrapped(session):
+                mkdocs_build.build(config)
+            session.stats.files = staged.finish()
+        finally:
+            config.plugins.on_shutdown()
+    finally:
+        logger.removeHandler(handler)
+        mkdocs_build.log.removeFilter(duplicates)
+    session.stats.seconds = time.perf_counter() - started
+    return session.stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    from mkdocs.exceptions import MkDocsException
+
+    parser = argparse.ArgumentParser(prog="python -m atlas_build.site.incremental")
+    parser.add_argument("--config-file", required=True, type=Path)
+    parser.add_argument("--cache-dir")
+    parser.add_argument("--known", type=Path, help="JSON: the staging folder's files, sources")
+    parser.add_argument("--stats", type=Path, help="write what was rendered and reused here")
+    args = parser.parse_args(argv)
+    given = json.loads(args.known.read_text(encoding="utf-8")) if args.known else {}
+    known, sources = tree.valid_files(given.get("files")), given.get("sources") or {}
+    try:
+        stats = build(args.config_file, args.cache_dir, known=known, sources=sources)
+    except (MkDocsException, OSError) as error:
+        print(f"ERROR   -  {error}", file=sys.stderr)
+        return 1
+    if args.stats:
+        args.stats.write_text(json.dumps(stats.to_json()), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
