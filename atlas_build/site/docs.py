@@ -21,7 +21,7 @@ from atlas_build.atomic import write_bytes
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at
 from atlas_build.report import Report
-from atlas_build.site import codes, indexes, lesson, pagecache, reference
+from atlas_build.site import codes, indexes, lesson, pagecache, reference, summary
 from atlas_build.workers import pool as workers_pool
 
 ASSETS = {
@@ -196,7 +196,7 @@ def generate_docs(
     for topic, slug in topics.items():
         text = indexes.topic_page(topic, slug, entries)
         tree.files[f"topics/{slug}/index.md"] = text.encode("utf-8")
-    tree.files["report/index.md"] = indexes.report_page(entries, report).encode("utf-8")
+    tree.files["report/index.md"] = summary.report_page(entries, report).encode("utf-8")
     tree.files["codes/index.md"] = reference.page().encode("utf-8")
     package = resources.files("atlas_build.site")
     for target, name in ASSETS.items():
