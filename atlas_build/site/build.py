@@ -20,6 +20,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -131,6 +132,7 @@ def build_site(
     `path:line:col: severity code message`.
     """
     out = stream or sys.stderr
+    started = time.perf_counter()
     if report.count(Severity.ERROR) and not allow_errors:
         print("atlas-build: site not built: lessons have errors (or --allow-errors)", file=out)
         return 1
@@ -150,7 +152,11 @@ def build_site(
         sources = state.digests(tree.files)
         built_from = state.inputs(sources, Path(config)) if store.enabled else None
         if built_from is not None and state.unchanged(recorded, site_path, built_from):
-            print(f"site up to date: {lessons} in {site_path}/ (MkDocs not run)", file=out)
+            took = time.perf_counter() - started
+            print(
+                f"site up to date: {lessons} in {site_path}/ ({took:.2f} s, MkDocs not run)",
+                file=out,
+            )
             return 0
         remove_stale(site_path)
         spare = spare_path(site_path) if store.enabled else None
@@ -179,7 +185,8 @@ def build_site(
     except (SiteError, docs.DocsDirError, OSError) as error:
         print(f"atlas-build: site not built: {error}; {site_path}/ left as it was", file=out)
         return 1
-    print(f"built {lessons} into {site_path}/ ({rendered(stats)})", file=out)
+    took = time.perf_counter() - started
+    print(f"built {lessons} into {site_path}/ in {took:.2f} s ({rendered(stats)})", file=out)
     return 0
 
 

@@ -1,24 +1,25 @@
 """MkDocs lays out the docs tree, rendering again only the pages whose inputs changed.
 
 What MkDocs makes of a page (its HTML file, its entries in the search index, the ids it
-defines) is a function of the page's markdown file and of the site around it: the
-configuration (nav included), the theme, and the versions of MkDocs, the theme and the
-markdown libraries (`state.environment`). Nothing else enters, because the pages link
-one another only through raw HTML, which MkDocs passes through unresolved; a page whose
-markdown does link another file is rendered every time. So each rendered page is cached
-by (that context, its path, its bytes), and `build` runs MkDocs' own `build()` with its
-two per-page steps wrapped: a page whose entry is found is neither read nor rendered;
-its HTML is written and its search entries are put at its place in the index. The rest
-(static files, theme assets, 404 page, sitemap, search index file) MkDocs makes as
-always, so the output is a cold `mkdocs build`'s, byte for byte.
+defines) is a function of the page's markdown file and of the site around it
+(`mkcontext`). Nothing else enters, because the pages link one another only through raw
+HTML, which MkDocs passes through unresolved; a page whose markdown does link another
+file is rendered every time. So each rendered page is cached by (that context, its path,
+its bytes), and `build` runs MkDocs' own `build()` with its per-page steps wrapped: a
+page whose entry is found is neither read nor rendered; its HTML is written (unless the
+staging folder, a recycled earlier site, holds those bytes already: `tree`) and its
+search entries are put at its place in the index. Static files are copied only when the
+staging folder does not hold them, and the theme's list of static files is kept per theme
+version. The 404 page, the sitemap and the search index file MkDocs makes as always, so
+the output is a cold `mkdocs build`'s, byte for byte (tests/test_site_incremental.py).
 
-Reuse is off (every page rendered, nothing stored) when a page could depend on more:
-no explicit nav (titles would come from every page), plugins other than the theme's
-search, hooks. Pages that logged a warning are not stored, so the warning comes back.
-Entries sit in the authenticated cache and are validated when read (`pagestore`).
+Reuse is off (every page rendered, nothing stored) when `mkcontext.context` is None.
+Pages that logged a warning are not stored, so the warning comes back. Entries sit in the
+authenticated cache and are validated when read (`pagestore`).
 
-Run as `python -m atlas_build.site.incremental --config-file FILE [--cache-dir DIR]`:
-MkDocs' WARNING and ERROR lines go to stderr, as `mkdocs build` prints them.
+Run as `python -m atlas_build.site.incremental --config-file FILE [--cache-dir DIR]
+[--known JSON] [--stats JSON]`: MkDocs' WARNING and ERROR lines go to stderr, as
+`mkdocs build` prints them.
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from atlas_build.cache import Cache, digest
-from atlas_build.site import pagestore, state, tree
+from atlas_build.site import mkcontext, pagestore, tree
 
 FORMAT = "%(levelname)-7s -  %(message)s"  # what `mkdocs build` prints; build.py reads it
+THEME = "mkdocs-theme-files"
 
 
 @dataclass
@@ -71,55 +73,20 @@ class Stats:
         )
 
 
-def _untitled(nav: Any) -> list[str]:
-    """Nav entries given without a title: their title comes from the page itself."""
-    found: list[str] = []
-    for item in nav if isinstance(nav, list) else [nav]:
-        if isinstance(item, str):
-            found.append(item)
-        elif isinstance(item, dict):
-            for value in item.values():
-                if isinstance(value, list):
-                    found += _untitled(value)
-    return [path for path in found if not urlsplit(path).scheme]
-
-
-def context(config: Any, config_file: Path) -> str | None:
-    """Digest of everything a page's output depends on besides its own file, or None
-    when more could enter (see the module docstring)."""
-    from material.plugins.search.plugin import SearchPlugin
-    from mkdocs.utils.yaml import yaml_load
-
-    if config.nav is None or any(not isinstance(p, SearchPlugin) for p in config.plugins.values()):
-        return None
-    with open(config_file, "rb") as handle:
-        raw = yaml_load(handle)
-    for key in ("docs_dir", "site_dir"):  # where, not what: they never reach a page
-        raw.pop(key, None)
-    parts: list[bytes | str] = [state.environment(), json.dumps(raw, sort_keys=True, default=repr)]
-    packaged = [Path(sys.modules[name].__file__ or "").parent for name in ("material", "mkdocs")]
-    for folder in map(Path, config.theme.dirs):
-        if not any(folder.is_relative_to(base) for base in packaged):  # a custom_dir
-            parts += [p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()]
-    docs = Path(config.docs_dir)
-    for path in _untitled(config.nav):
-        target = docs / path
-        parts += [path, target.read_bytes() if target.is_file() else b"missing"]
-    return digest(*parts)
-
-
 class _Session:
     """Per-build bookkeeping of the wrapped MkDocs steps."""
 
     def __init__(self, config: Any, config_file: Path, store: Cache, staged: tree.Tree,
                  sources: dict[str, str]) -> None:  # fmt: skip
         self.config = config
-        self.context = context(config, config_file) if store.enabled else None
+        self.context = mkcontext.context(config, config_file) if store.enabled else None
         self.store = store
         self.tree = staged
         self.sources = sources
         self.stats = Stats(incremental=self.context is not None)
-        self.always = set(_untitled(config.nav))  # read by every page's nav: always rendered
+        self.always = set(
+            mkcontext.untitled(config.nav)
+        )  # read by every page's nav: always rendered
         self.found: dict[str, pagestore.Entry] = {}
         self.keys: dict[str, str] = {}
         self.linking: set[str] = set()
@@ -206,6 +173,27 @@ class _Session:
         source = file.abs_src_path
         return bool(source) and Path(source).parent.is_relative_to(self.docs)
 
+    def theme_files(self, original: Callable[..., None]) -> Callable[..., None]:
+        """The theme's static files, listed once per theme version: listing and filtering
+        its ~14,500 files took a third of a second per build."""
+        from mkdocs.structure.files import File, Files
+
+        def add_files_from_theme(files: Any, env: Any, config: Any) -> None:
+            dirs = [str(folder) for folder in config.theme.dirs]
+            key = mkcontext.theme_key(config) if self.context is not None else None
+            listed = mkcontext.listing(self.store.get(THEME, key), dirs) if key else None
+            if listed is None:
+                found = Files([])
+                original(found, env, config)
+                listed = [[file.src_uri, str(file.src_dir)] for file in found]
+                if key:
+                    self.store.put(THEME, key, json.dumps(listed).encode("utf-8"))
+            for path, folder in listed:
+                if files.get_file_from_path(path) is None:  # docs files override the theme's
+                    files.append(File(path, folder, config.site_dir, config.use_directory_urls))
+
+        return add_files_from_theme
+
     def path_to_url(self, original: Callable[..., str]) -> Callable[..., str]:
         def path_to_url(processor: Any, url: str) -> str:
             parts = urlsplit(url)
@@ -235,7 +223,7 @@ def _wrapped(session: _Session) -> Iterator[None]:
     folder is not emptied first (`tree` deletes what the new site does not have)."""
     from mkdocs import utils
     from mkdocs.commands import build as mkdocs_build
-    from mkdocs.structure.files import File
+    from mkdocs.structure.files import File, Files
     from mkdocs.structure.pages import _RelativePathTreeprocessor as Links
 
     saved = (
@@ -244,6 +232,7 @@ def _wrapped(session: _Session) -> Iterator[None]:
         Links.path_to_url,
         File.copy_file,
         utils.clean_directory,
+        Files.add_files_from_theme,
     )
     watcher = _Warnings(session)
     logger = logging.getLogger("mkdocs")
@@ -252,6 +241,7 @@ def _wrapped(session: _Session) -> Iterator[None]:
     Links.path_to_url = session.path_to_url(saved[2])  # type: ignore[method-assign]
     File.copy_file = session.copy_file(saved[3])  # type: ignore[method-assign]
     utils.clean_directory = lambda directory: None
+    Files.add_files_from_theme = session.theme_files(saved[5])  # type: ignore[method-assign]
     logger.addHandler(watcher)
     try:
         yield
@@ -260,6 +250,7 @@ def _wrapped(session: _Session) -> Iterator[None]:
         Links.path_to_url = saved[2]  # type: ignore[method-assign]
         File.copy_file = saved[3]  # type: ignore[method-assign]
         utils.clean_directory = saved[4]
+        Files.add_files_from_theme = saved[5]  # type: ignore[method-assign]
         logger.removeHandler(watcher)
 
 

@@ -43,7 +43,12 @@ LIBRARIES = (
     "pyyaml_env_tag",
     "mergedeep",
 )
-DRIVER = ("incremental.py", "pagestore.py", "tree.py")  # what runs MkDocs and keeps its pages
+DRIVER = (
+    "incremental.py",
+    "mkcontext.py",
+    "pagestore.py",
+    "tree.py",
+)  # what runs MkDocs and keeps its pages
 MAX_INHERIT = 16
 
 
