@@ -229,3 +229,39 @@ def test_site_state_is_authenticated(tmp_path: Path) -> None:
     assert state.load(Cache(cache), work / "site").inputs is None
     code, log = _build(content, work, cache)
     assert code == 0 and "site up to date" not in log
+
+
+def test_unchanged_build_is_answered_before_checking(tmp_path: Path, run_cli) -> None:
+    """`uptodate` (for `atlas-build build`): the last report and status while lessons,
+    options and outputs are as the last build left them; None as soon as any changed."""
+    from atlas_build import cli
+    from atlas_build.site import uptodate
+
+    content = _content(tmp_path)
+    argv = ["build", str(content), "--out", str(tmp_path / "out"), "--site-dir",
+            str(tmp_path / "site"), "--mkdocs-config", str(CONFIG), "--cache-dir",
+            str(tmp_path / "cache"), "-q"]  # fmt: skip
+    args = cli.build_parser().parse_args(argv)
+    assert uptodate.replay(args, io.StringIO()) is None  # never built
+    result = run_cli(*argv)
+    assert result.code == 0, result.err
+    uptodate.record(args, "the report\n", 0)
+    out = io.StringIO()
+    assert uptodate.replay(args, out) == 0
+    assert out.getvalue().startswith("the report\n") and "nothing changed" in out.getvalue()
+    strict = cli.build_parser().parse_args([*argv, "--strict"])
+    assert uptodate.replay(strict, io.StringIO()) is None  # other options
+    record = next((tmp_path / "out" / "records").glob("*.json"))
+    record.write_bytes(record.read_bytes())  # same bytes, new stamp: an output was touched
+    assert uptodate.replay(args, io.StringIO()) is None
+    uptodate.record(args, "the report\n", 0)
+    assert uptodate.replay(args, io.StringIO()) == 0
+    (tmp_path / "site" / "planted.html").write_text("x", encoding="utf-8")
+    assert uptodate.replay(args, io.StringIO()) is None
+    (tmp_path / "site" / "planted.html").unlink()
+    assert uptodate.replay(args, io.StringIO()) == 0
+    _edit(content / "beta" / "lesson.md", "capybaras", "capybaras and tenrecs")
+    assert uptodate.replay(args, io.StringIO()) is None
+    no_cache = cli.build_parser().parse_args([*argv, "--no-cache"])
+    uptodate.record(no_cache, "x", 0)
+    assert uptodate.replay(no_cache, io.StringIO()) is None
