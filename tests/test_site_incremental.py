@@ -265,3 +265,19 @@ def test_unchanged_build_is_answered_before_checking(tmp_path: Path, run_cli) ->
     no_cache = cli.build_parser().parse_args([*argv, "--no-cache"])
     uptodate.record(no_cache, "x", 0)
     assert uptodate.replay(no_cache, io.StringIO()) is None
+
+
+def test_other_mkdocs_versions_get_a_plain_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The driver wraps MkDocs internals of the versions it was tested on; any other version
+    is built by MkDocs as it is, with the same result."""
+    from atlas_build.site import mkcontext
+
+    content, cache, site = _content(tmp_path), tmp_path / "cache", tmp_path / "out"
+    _, config = _docs_site(tmp_path, content)
+    assert _run(config, cache, site).incremental
+    reference = _tree(site)
+    monkeypatch.setitem(mkcontext.SUPPORTED, "mkdocs", (9, 9))
+    stats = _run(config, cache, site)
+    assert not stats.incremental and len(stats.rendered) == 0 and _tree(site) == reference

@@ -197,6 +197,8 @@ def _plural(count: int, noun: str) -> str:
 def rendered(stats: incremental.Stats) -> str:
     """What MkDocs did, for the build log: which pages it laid out again."""
     total = len(stats.rendered) + stats.reused
+    if not total:  # MkDocs of a version the driver does not wrap: a plain build
+        return "MkDocs rendered every page"
     if not stats.reused:
         return f"MkDocs rendered all {_plural(total, 'page')}"
     if not stats.rendered:

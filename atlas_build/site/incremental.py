@@ -285,7 +285,11 @@ def build(
             site.mkdir(parents=True, exist_ok=True)
             staged = tree.Tree(site, known or {})
             session = _Session(config, config_file, Cache(cache_dir), staged, sources or {})
-            with _wrapped(session):
+            if mkcontext.supported():
+                with _wrapped(session):
+                    mkdocs_build.build(config)
+            else:  # unknown internals: MkDocs as it is (it empties the folder first)
+                session.stats.incremental = False
                 mkdocs_build.build(config)
             session.stats.files = staged.finish()
         finally:

@@ -18,6 +18,23 @@ from urllib.parse import urlsplit
 from atlas_build.cache import digest
 from atlas_build.site import state
 
+SUPPORTED = {"mkdocs": (1, 6), "mkdocs-material": (9, 8)}  # major.minor the driver was tested on
+
+
+def supported() -> bool:
+    """MkDocs and the theme are versions whose internals `incremental` was written against
+    (it wraps functions private to `mkdocs.commands.build`); others get a plain build."""
+    import importlib.metadata
+
+    for name, wanted in SUPPORTED.items():
+        try:
+            found = tuple(int(part) for part in importlib.metadata.version(name).split(".")[:2])
+        except (importlib.metadata.PackageNotFoundError, ValueError):
+            return False
+        if found != wanted:
+            return False
+    return True
+
 
 def untitled(nav: Any) -> list[str]:
     """Nav entries given without a title: their title comes from the page itself."""
