@@ -51,8 +51,9 @@ def _publishable(item: pipeline.Checked) -> bool:
     )
 
 
-def _page_key(item: pipeline.Checked, slugs: frozenset[str]) -> str | None:
-    """A lesson page depends on its file, its check result and the lessons it may link to."""
+def _page_key(item: pipeline.Checked, linkable: str) -> str | None:
+    """A lesson page depends on its file, its check result and the lessons it may link to
+    (`linkable`: one digest of their slugs, not a thousand parts per page)."""
     try:
         raw = item.found.path.read_bytes()
     except OSError:
@@ -62,7 +63,7 @@ def _page_key(item: pipeline.Checked, slugs: frozenset[str]) -> str | None:
         "page",
         raw,
         json.dumps(item.report.to_json(), sort_keys=True, ensure_ascii=False),
-        *sorted(slugs),
+        linkable,
     )
 
 
@@ -127,12 +128,13 @@ def _lesson_pages(
 ) -> dict[int, lesson.LessonPage]:
     """Pages by lesson index, reused from the cache when nothing they depend on changed."""
     store = Cache(options.cache_dir)
+    linkable = digest("slugs", *sorted(slugs))
     keys: dict[int, str | None] = {}
     pages: dict[int, lesson.LessonPage] = {}
     for index, item in enumerate(checked):
         if not _publishable(item):
             continue
-        keys[index] = _page_key(item, slugs) if store.enabled else None
+        keys[index] = _page_key(item, linkable) if store.enabled else None
         cached = _cached_page(keys[index], store, item)
         if cached is None and (cached := _made_page(item, slugs)) is not None:
             if keys[index] is not None:
