@@ -281,3 +281,21 @@ def test_other_mkdocs_versions_get_a_plain_build(
     monkeypatch.setitem(mkcontext.SUPPORTED, "mkdocs", (9, 9))
     stats = _run(config, cache, site)
     assert not stats.incremental and len(stats.rendered) == 0 and _tree(site) == reference
+
+
+def test_preview_rebuilds_equal_a_cold_build(tmp_path: Path) -> None:
+    """`serve` lays out in process, keeping pages and the theme's templates between saves:
+    after edits its site is still the cold build's, byte for byte."""
+    from atlas_build.site import serve
+
+    content, scratch = _content(tmp_path), tmp_path / "scratch"
+    scratch.mkdir()
+    options = pipeline.Options(cache_dir=str(tmp_path / "cache"))
+    out = io.StringIO()
+    preview = serve.Preview([str(content)], tmp_path / "docs", CONFIG, scratch, options, out)
+    preview()
+    for word in ("civets", "dugongs"):
+        _edit(content / "gamma" / "lesson.md", "axolotls", f"axolotls and {word}")
+        preview()
+    assert "rendered 1 of 9 pages: lessons/gamma/index.md" in out.getvalue()
+    assert _tree(preview.site) == _cold(content, tmp_path / "cold")

@@ -124,10 +124,15 @@ def _render_pages(
 
 
 def _lesson_pages(
-    checked: list[pipeline.Checked], slugs: frozenset[str], options: pipeline.Options
+    checked: list[pipeline.Checked],
+    slugs: frozenset[str],
+    options: pipeline.Options,
+    memo: dict[str, lesson.LessonPage] | None = None,
 ) -> dict[int, lesson.LessonPage]:
-    """Pages by lesson index, reused from the cache when nothing they depend on changed."""
+    """Pages by lesson index, reused from `memo` (pages this process made, by key) or the
+    cache when nothing they depend on changed; `memo` is left holding this round's pages."""
     store = Cache(options.cache_dir)
+    remembered = dict(memo or {})
     linkable = digest("slugs", *sorted(slugs))
     keys: dict[int, str | None] = {}
     pages: dict[int, lesson.LessonPage] = {}
@@ -135,7 +140,8 @@ def _lesson_pages(
         if not _publishable(item):
             continue
         keys[index] = _page_key(item, linkable) if store.enabled else None
-        cached = _cached_page(keys[index], store, item)
+        known = remembered.get(keys[index] or "")
+        cached = copy.copy(known) if known is not None else _cached_page(keys[index], store, item)
         if cached is None and (cached := _made_page(item, slugs)) is not None:
             if keys[index] is not None:
                 store.put("page", str(keys[index]), pagecache.dump(cached))
@@ -155,6 +161,9 @@ def _lesson_pages(
         if key is not None:
             store.put("page", key, pagecache.dump(page))
         pages[index] = page
+    if memo is not None:
+        memo.clear()
+        memo.update({str(keys[i]): copy.copy(page) for i, page in pages.items() if keys.get(i)})
     for index, page in pages.items():
         report = checked[index].report
         page.report = report
@@ -164,9 +173,14 @@ def _lesson_pages(
 
 
 def generate_docs(
-    report: Report, checked: list[pipeline.Checked], *, options: pipeline.Options | None = None
+    report: Report,
+    checked: list[pipeline.Checked],
+    *,
+    options: pipeline.Options | None = None,
+    memo: dict[str, lesson.LessonPage] | None = None,
 ) -> DocsTree:
-    """All pages of the site. Site findings (LaTeX errors, ...) go into `report` too."""
+    """All pages of the site. Site findings (LaTeX errors, ...) go into `report` too.
+    `memo`: lesson pages of an earlier call in this process (`serve`), see `_lesson_pages`."""
     options = options or pipeline.Options()
     tree = DocsTree()
     slugs = frozenset(
@@ -175,7 +189,7 @@ def generate_docs(
         if _publishable(item)
     )
     entries: list[indexes.Entry] = []
-    pages = _lesson_pages(checked, slugs, options)
+    pages = _lesson_pages(checked, slugs, options, memo)
     for index, item in enumerate(checked):
         page = pages.get(index)
         if page is not None:

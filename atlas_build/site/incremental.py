@@ -41,6 +41,7 @@ from atlas_build.site import mkcontext, pagestore, tree
 
 FORMAT = "%(levelname)-7s -  %(message)s"  # what `mkdocs build` prints; build.py reads it
 THEME = "mkdocs-theme-files"
+_THEMES: dict[str, Any] = {}  # the theme's Jinja environment by context, kept by `serve`
 
 
 @dataclass
@@ -194,6 +195,20 @@ class _Session:
 
         return add_files_from_theme
 
+    def get_env(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        """One Jinja environment per context for the life of the process, so that a preview
+        compiles the theme's templates once, not on every save (a build runs once anyway)."""
+
+        def get_env(theme: Any) -> Any:
+            if self.context is None:
+                return original(theme)
+            if self.context not in _THEMES:
+                _THEMES.clear()
+                _THEMES[self.context] = original(theme)
+            return _THEMES[self.context]
+
+        return get_env
+
     def path_to_url(self, original: Callable[..., str]) -> Callable[..., str]:
         def path_to_url(processor: Any, url: str) -> str:
             parts = urlsplit(url)
@@ -225,6 +240,7 @@ def _wrapped(session: _Session) -> Iterator[None]:
     from mkdocs.commands import build as mkdocs_build
     from mkdocs.structure.files import File, Files
     from mkdocs.structure.pages import _RelativePathTreeprocessor as Links
+    from mkdocs.theme import Theme
 
     saved = (
         mkdocs_build._populate_page,
@@ -233,6 +249,7 @@ def _wrapped(session: _Session) -> Iterator[None]:
         File.copy_file,
         utils.clean_directory,
         Files.add_files_from_theme,
+        Theme.get_env,
     )
     watcher = _Warnings(session)
     logger = logging.getLogger("mkdocs")
@@ -242,6 +259,7 @@ def _wrapped(session: _Session) -> Iterator[None]:
     File.copy_file = session.copy_file(saved[3])  # type: ignore[method-assign]
     utils.clean_directory = lambda directory: None
     Files.add_files_from_theme = session.theme_files(saved[5])  # type: ignore[method-assign]
+    Theme.get_env = session.get_env(saved[6])  # type: ignore[method-assign]
     logger.addHandler(watcher)
     try:
         yield
@@ -251,6 +269,7 @@ def _wrapped(session: _Session) -> Iterator[None]:
         File.copy_file = saved[3]  # type: ignore[method-assign]
         utils.clean_directory = saved[4]
         Files.add_files_from_theme = saved[5]  # type: ignore[method-assign]
+        Theme.get_env = saved[6]  # type: ignore[method-assign]
         logger.removeHandler(watcher)
 
 

@@ -34,6 +34,7 @@ from atlas_build.report import Report
 from atlas_build.report.text import line
 from atlas_build.site import docs, incremental, state, tree
 from atlas_build.site.build import mkdocs_config, rendered
+from atlas_build.site.lesson import LessonPage
 from atlas_build.site.publish import spare_path, staging, swap
 from atlas_build.site.summary import plural
 
@@ -68,6 +69,7 @@ class Preview:
         self.files: tree.Files = {}  # what the served site and its spare hold
         self.spare: tree.Files = {}
         self.seen: dict[str, tuple[int, int]] = {}
+        self.pages: dict[str, LessonPage] = {}  # this process's pages, by key
         self.rounds = 0
 
     def _changed(self) -> list[str]:
@@ -112,7 +114,7 @@ class Preview:
     def _lay_out(self, report: Report, checked: list[pipeline.Checked]) -> incremental.Stats | None:
         from mkdocs.exceptions import MkDocsException
 
-        docs_tree = docs.generate_docs(report, checked, options=self.options)
+        docs_tree = docs.generate_docs(report, checked, options=self.options, memo=self.pages)
         for diagnostic in docs_tree.diagnostics:
             print(line(diagnostic), file=self.out)
         docs.write_tree(docs_tree, self.docs_dir)
