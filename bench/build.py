@@ -5,10 +5,15 @@ one of them with a new slug, id and title, and with worked numbers changed
 consistently in the prose, the quiz and the claims file (values of the attention
 example, the batch size of the KV-cache example, the logit shift of the softmax
 example), so results are not trivially shared between lessons. Every command runs
-as a subprocess of the real CLI, in one run, and the table compares the full site
-build with a bare `mkdocs build` of the same generated docs tree.
+as a subprocess of the real CLI, in one run: `check` (cold, warm, one lesson edited),
+`build` (cold: no cache, no previous site; warm with nothing changed; warm after
+editing one lesson), a bare `mkdocs build` of the same docs tree, and `serve` (seconds
+from saving a lesson to having fetched the reloaded page). For each build the site
+stage's own time (what `build` prints) is kept too, the size of the report page, and
+the 1-minute load average before each command (other work on the machine shows there).
 
-    .venv/bin/python bench/build.py                 # 1,000 lessons, medians of 3
+    .venv/bin/python bench/build.py                 # 250, 500, 1,000 lessons, medians of 3
+    .venv/bin/python bench/build.py --lessons 1000 --no-check
     .venv/bin/python bench/build.py --quick         # 30 lessons, 1 repeat (smoke)
 """
 
@@ -20,12 +25,15 @@ import os
 import random
 import re
 import shutil
+import signal
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from fractions import Fraction
 from pathlib import Path
 
@@ -181,21 +189,22 @@ class PeakMemory:
         return self.peak
 
 
-def timed(command: list[str], cwd: Path, expect: tuple[int, ...] = (0,)) -> tuple[float, int]:
+def timed(command: list[str], cwd: Path, expect: tuple[int, ...] = (0,)) -> tuple[float, int, str]:
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     memory = PeakMemory(process.pid)
     _, stderr = process.communicate()
     elapsed = time.perf_counter() - started
     peak = memory.stop()
+    log = stderr.decode("utf-8", "replace")
     if process.returncode not in expect:
-        tail = stderr.decode("utf-8", "replace")[-2000:]
-        raise SystemExit(f"{' '.join(command)} exited {process.returncode}:\n{tail}")
-    return elapsed, peak
+        raise SystemExit(f"{' '.join(command)} exited {process.returncode}:\n{log[-2000:]}")
+    return elapsed, peak, log
 
 
-def edit_one(corpus: Path, round_number: int) -> None:
-    """Change one worked number of one lesson, consistently, as an author would."""
+def edit_one(corpus: Path, round_number: int) -> str:
+    """Change one worked number of one lesson, consistently, as an author would; the new
+    phrase (which then appears on the page and in the search index) is returned."""
     folder = sorted(p for p in corpus.iterdir() if p.name.startswith("softmax"))[0]
     lesson = folder / "lesson.md"
     claims = folder / "claims.yaml"
@@ -212,61 +221,132 @@ def edit_one(corpus: Path, round_number: int) -> None:
         re.sub(r"shift: \d+}", f"shift: {shift}}}", claims.read_text(encoding="utf-8")),
         encoding="utf-8",
     )
+    return f"Adding {shift} to both logits"
 
 
-def measure(count: int, repeats: int, work: Path, site: bool) -> dict[str, object]:
+def _fetch(url: str, timeout: float = 120.0) -> str:
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return str(response.read().decode("utf-8"))
+
+
+def serve_rounds(corpus: Path, work: Path, cache: Path, rounds: int) -> list[float]:
+    """`atlas-build serve`: seconds from saving a lesson to having fetched the reloaded page
+    (the live-reload poll answers once the rebuilt site is in place) with the edit on it."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    command = [str(BIN / "atlas-build"), "serve", str(corpus), "--dev-addr", f"127.0.0.1:{port}",
+               "--cache-dir", str(cache), "--docs-dir", str(work / "serve-docs"),
+               "--mkdocs-config", str(ROOT / "mkdocs.yml")]  # fmt: skip
+    log = (work / "serve.log").open("wb")
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
+    folder = sorted(p for p in corpus.iterdir() if p.name.startswith("softmax"))[0]
+    base = f"http://127.0.0.1:{port}/"
+    url = f"{base}lessons/{folder.name}/"
+    seconds: list[float] = []
+    try:
+        deadline = time.monotonic() + 900
+        page = ""
+        while not page:
+            try:
+                page = _fetch(url)
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("serve did not come up") from None
+                time.sleep(0.2)
+        for number in range(rounds):
+            epoch = re.search(r"livereload\((\d+),", page)
+            assert epoch, "no live-reload script on the page"
+            poll = threading.Thread(target=_fetch, args=(f"{base}livereload/{epoch[1]}/1",))
+            poll.start()
+            time.sleep(1.0)  # the poll is waiting; the watcher has settled
+            saved = time.perf_counter()
+            phrase = edit_one(corpus, 500 + number)
+            poll.join()
+            page = _fetch(url)
+            seconds.append(time.perf_counter() - saved)
+            if phrase not in page:
+                raise SystemExit(f"the reloaded page does not show {phrase!r}")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
+        log.close()
+    return seconds
+
+
+def _clean(*paths: Path) -> None:
+    for path in paths:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def measure(count: int, repeats: int, work: Path, site: bool, check: bool) -> dict[str, object]:
     corpus = work / f"content-{count}"
     generate(count, corpus)
     cli = [str(BIN / "atlas-build")]
     cache = work / "cache"
     rows: dict[str, list[float]] = {}
     peaks: dict[str, int] = {}
+    loads: dict[str, list[float]] = {}
+    stage: dict[str, list[float]] = {}
 
-    def run(name: str, command: list[str], before: object = None) -> None:
+    def run(name: str, command: list[str], before: object = None) -> str:
         if callable(before):
             before()
-        elapsed, peak = timed(command, ROOT)
+        loads.setdefault(name, []).append(round(os.getloadavg()[0], 2))
+        elapsed, peak, log = timed(command, ROOT)
         rows.setdefault(name, []).append(elapsed)
         peaks[name] = max(peaks.get(name, 0), peak)
+        found = re.search(r"into \S+ in ([0-9.]+) s|site up to date: .*\(([0-9.]+) s", log)
+        if found:
+            stage.setdefault(name, []).append(float(found[1] or found[2]))
+        return log
 
-    check = [*cli, "check", str(corpus), "--cache-dir", str(cache), "-q"]
-    for round_number in range(repeats):
-        run("check cold", check, lambda: shutil.rmtree(cache, ignore_errors=True))
-        run("check warm, no change", check)
-        run("check warm, one lesson edited", check, lambda n=round_number: edit_one(corpus, n))  # type: ignore[misc]
+    if check:
+        command = [*cli, "check", str(corpus), "--cache-dir", str(cache), "-q"]
+        for round_number in range(repeats):
+            run("check cold", command, lambda: _clean(cache))
+            run("check warm, no change", command)
+            run(
+                "check warm, one lesson edited", command, lambda n=round_number: edit_one(corpus, n)
+            )  # type: ignore[misc]
+    report_bytes = 0
     if site:
         sys.path.insert(0, str(ROOT))
         from atlas_build.site.build import mkdocs_config
 
-        docs, bare = work / "build" / "docs", work / "bare-site"
-        build = [*cli, "build", str(corpus), "--cache-dir", str(cache), "-q", "--out",
-                 str(work / "build"), "--site-dir", str(work / "site"), "--mkdocs-config",
-                 str(ROOT / "mkdocs.yml")]  # fmt: skip
-        child = work / "mkdocs-bare.yml"
-        mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(child)]
+        out, site_dir = work / "build", work / "site"
+        spare = work / ".site.old-spare"
+        config = str(ROOT / "mkdocs.yml")
+        build = [*cli, "build", str(corpus), "--cache-dir", str(cache), "-q", "--out", str(out),
+                 "--site-dir", str(site_dir), "--mkdocs-config", config]  # fmt: skip
         for round_number in range(repeats):
-            run("build cold (full site)", build, lambda: shutil.rmtree(cache, ignore_errors=True))
+            run("build cold (full site)", build, lambda: _clean(cache, out, site_dir, spare))
             run("build warm, no change", build)
-            run(
-                "build warm, one lesson edited",
-                build,
-                lambda n=round_number: edit_one(corpus, 100 + n),
-            )  # type: ignore[misc]
-            child.write_text(mkdocs_config(ROOT / "mkdocs.yml", docs, bare), encoding="utf-8")
-            run("mkdocs build (bare, same docs)", mkdocs)
+            run("build warm, one lesson edited", build,
+                lambda n=round_number: edit_one(corpus, 100 + n))  # type: ignore[misc]  # fmt: skip
+        report_bytes = (site_dir / "report" / "index.html").stat().st_size
+        child, bare = work / "mkdocs-bare.yml", work / "bare-site"
+        child.write_text(mkdocs_config(ROOT / "mkdocs.yml", out / "docs", bare), encoding="utf-8")
+        mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(child)]
+        for _ in range(repeats):
+            run("mkdocs build (bare, same docs)", mkdocs, lambda: _clean(bare))
+        loads["serve: save to reloaded page"] = [round(os.getloadavg()[0], 2)]
+        rows["serve: save to reloaded page"] = serve_rounds(corpus, work, cache, repeats)
     medians = {name: statistics.median(times) for name, times in rows.items()}
     ratios = {}
-    if "mkdocs build (bare, same docs)" in medians:
-        bare_time = medians["mkdocs build (bare, same docs)"]
-        for name in ("build cold (full site)", "build warm, no change",
-                     "build warm, one lesson edited"):  # fmt: skip
-            ratios[f"{name} / bare mkdocs"] = medians[name] / bare_time
+    cold = medians.get("build cold (full site)")
+    if cold:
+        for name in ("build warm, no change", "build warm, one lesson edited"):
+            ratios[f"{name} / cold build"] = medians[name] / cold
     return {
-        "ratios": ratios,
         "lessons": count,
         "repeats": repeats,
-        "median_seconds": {name: statistics.median(times) for name, times in rows.items()},
+        "median_seconds": medians,
+        "site_stage_median_seconds": {k: statistics.median(v) for k, v in stage.items()},
+        "ratios": ratios,
+        "report_page_bytes": report_bytes,
         "all_seconds": rows,
+        "load_average_before": loads,
         "peak_memory_bytes": peaks,
     }
 
@@ -277,6 +357,7 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="30 lessons, one repeat")
     parser.add_argument("--no-site", action="store_true", help="skip the site build rows")
+    parser.add_argument("--no-check", action="store_true", help="skip the check rows")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "build.json"))
     args = parser.parse_args()
     counts, repeats = ([30], 1) if args.quick else (args.lessons, args.repeats)
@@ -285,14 +366,18 @@ def main() -> int:
         for count in counts:
             work = Path(temporary) / str(count)
             work.mkdir()
-            results.append(measure(count, repeats, work, not args.no_site))
-    print(f"{'lessons':>8} {'measurement':<34} {'median s':>9} {'peak MiB':>9}")
+            results.append(measure(count, repeats, work, not args.no_site, not args.no_check))
+    print(f"{'lessons':>8} {'measurement':<34} {'median s':>9} {'site s':>7} {'peak MiB':>9} load")
     for result in results:
+        stage = result["site_stage_median_seconds"]
         for name, seconds in result["median_seconds"].items():  # type: ignore[union-attr]
-            peak = result["peak_memory_bytes"][name] / 2**20  # type: ignore[index]
-            print(f"{result['lessons']:>8} {name:<34} {seconds:>9.2f} {peak:>9.0f}")
+            peak = result["peak_memory_bytes"].get(name, 0) / 2**20  # type: ignore[attr-defined]
+            part = f"{stage[name]:7.2f}" if name in stage else " " * 7  # type: ignore[operator]
+            load = result["load_average_before"][name]  # type: ignore[index]
+            print(f"{result['lessons']:>8} {name:<34} {seconds:>9.2f} {part} {peak:>9.0f} {load}")
         for name, ratio in result["ratios"].items():  # type: ignore[union-attr]
-            print(f"{result['lessons']:>8} {name:<52} {ratio:>6.2f}x")
+            print(f"{result['lessons']:>8} {name:<52} {ratio:>6.1%}")
+        print(f"{result['lessons']:>8} report page: {result['report_page_bytes']:,} bytes of HTML")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"cores": os.cpu_count(), "results": results}, indent=2))
     print(f"wrote {args.out}")

@@ -124,10 +124,11 @@ def test_built_site_links_and_anchors_resolve(built: tuple[Path, docs.DocsTree, 
     site = built[2]
     assert linkcheck.check(site) == []
     report = (site / "report" / "index.html").read_text(encoding="utf-8")
-    assert 'href="../lessons/attention/#claim-packed-keys"' in report
-    for status in ("all", "error", "fail", "warning", "info", "pass", "skipped"):
+    assert 'href="../lessons/attention/#atlas-validation"' in report
+    for status in ("all", "error", "warning", "pass"):
         assert f'id="atlas-status-{status}"' in report
-    assert re.search(r'<tr data-status="pass" id="atlas-row-claim-packed-keys">', report)
+    assert '<tr data-status="warning"><td><a href="../lessons/attention/">' in report
+    assert "atlas-row-claim" not in report  # the claims are on the lesson pages
 
 
 def test_code_reference_lists_every_code(built: tuple[Path, docs.DocsTree, Path]) -> None:
@@ -207,7 +208,7 @@ def test_interrupted_build_leaves_previous_site_untouched(
     assert _build(tmp_path, inputs) == 0
     before = _snapshot(tmp_path / "site")
 
-    def interrupted(config: Path, docs_dir: Path, target: Path) -> list[str]:
+    def interrupted(config: Path, docs_dir: Path, target: Path, **extra: object) -> list[str]:
         (target / "index.html").write_text("half a site", encoding="utf-8")
         raise KeyboardInterrupt
 
@@ -382,3 +383,50 @@ def test_broken_link_is_reported_at_the_lesson_line(tmp_path: Path) -> None:
     column = index - text.rfind("\n", 0, index)
     expected = f"{os.path.relpath(lesson)}:{line}:{column}: error A504 broken link missing.png"
     assert expected in stream.getvalue(), stream.getvalue()
+
+
+def test_report_is_a_summary_that_grows_by_a_small_row() -> None:
+    """One row per lesson whatever its number of claims and findings (the full report was
+    25 MB at 1,000 lessons); lessons without a page list their first findings."""
+    from atlas_build.diagnostics import Location, at
+    from atlas_build.report import RecordReport, Report
+    from atlas_build.site import codes, indexes, summary
+
+    def entries(count: int, claims: int) -> list[indexes.Entry]:
+        found = []
+        for number in range(count):
+            record = RecordReport(f"content/l{number}/lesson.md", f"l{number}", slug=f"l{number}")
+            record.claims = [
+                {"id": f"c{i}", "status": "pass", "quote": "x" * 200} for i in range(claims)
+            ]
+            record.coverage = {"relations": {"verified": 3, "defined": 1, "total": 4},
+                               "numbers": {"verified": 5, "input": 2, "total": 7}}  # fmt: skip
+            found.append(indexes.Entry(record, None, f"Lesson {number}", "T", "c"))
+        return found
+
+    small, large = entries(10, 1), entries(10, 200)
+    tree_pages = [type("P", (), {"directory": f"lessons/l{n}"})() for n in range(110)]
+    for items in (small, large):
+        for item, page in zip(items, tree_pages, strict=False):
+            item.page = page  # type: ignore[assignment]
+    few = summary.report_page(small, Report([e.report for e in small]))
+    many = summary.report_page(large, Report([e.report for e in large]))
+    assert re.sub(r"\d+", "#", few) == re.sub(r"\d+", "#", many)  # only the counts differ
+    one = len(few)
+    more = entries(110, 1)
+    for item, page in zip(more, tree_pages, strict=True):
+        item.page = page  # type: ignore[assignment]
+    text = summary.report_page(more, Report([e.report for e in more]))
+    assert (len(text) - one) / 100 < 600  # bytes per lesson row
+    assert 'href="../lessons/l7/#atlas-validation"' in text
+    assert "<td>3/4<br><small>1 defined</small></td>" in text
+    assert "<td>5/7<br><small>2 input</small></td>" in text
+    old = summary.relations_cell({"equations": {"covered": 2, "total": 3}})
+    assert old == "<td>2/3</td>" and summary.numbers_cell({"numbers": {"bound": 1, "total": 4}})
+    assert summary.relations_cell({"relations": {"total": "9; <script>"}}) == "<td>–</td>"
+    unpublished = entries(1, 0)
+    unpublished[0].report.diagnostics = [
+        at(codes.PAGE, Location("content/l0/lesson.md", 1, 1), f"problem {n}") for n in range(15)
+    ]
+    text = summary.report_page(unpublished, Report([unpublished[0].report]))
+    assert "problem 9" in text and "problem 10" not in text and "and 5 more findings" in text

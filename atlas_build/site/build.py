@@ -5,22 +5,22 @@ the link check succeed is that directory swapped in (rename the old site away,
 rename the new one in, delete the old). A failure or an interrupt at any point
 before the swap leaves the previous site exactly as it was.
 
-MkDocs runs as `python -m mkdocs build --strict` in a child process (never `-q`,
-which hides warnings in MkDocs 1.6), with a small config that `INHERIT`s the
-repository's `mkdocs.yml` and points it at the generated docs tree; every
-WARNING or ERROR line it prints fails the build.
+MkDocs runs in a child process (`python -m atlas_build.site.incremental`, which is
+`mkdocs build --strict` with pages whose inputs did not change taken from the cache)
+with a small config that `INHERIT`s the repository's `mkdocs.yml` and points it at the
+generated docs tree; every WARNING or ERROR line it prints fails the build. When
+nothing the site is made from changed since the site in place was built (`state`),
+MkDocs does not run at all and `site/` is left as it is.
 """
 
 from __future__ import annotations
 
-import contextlib
+import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -29,10 +29,10 @@ from atlas_build.cache import Cache
 from atlas_build.diagnostics import Location, Severity, at
 from atlas_build.report import Report
 from atlas_build.report.text import line
-from atlas_build.site import codes, docs, linkcheck
+from atlas_build.site import codes, docs, incremental, linkcheck, state
+from atlas_build.site.publish import remove_stale, spare_path, staging, swap
 
 DEFAULT_CONFIG = "mkdocs.yml"
-STALE_AFTER = 6 * 3600.0  # seconds; younger staging folders may belong to a running build
 
 
 class SiteError(Exception):
@@ -41,8 +41,6 @@ class SiteError(Exception):
 
 def mkdocs_config(config: Path, docs_dir: Path, target: Path) -> str:
     """A config that inherits `config` and builds `docs_dir` into `target`."""
-    import json
-
     return (
         f"INHERIT: {json.dumps(str(config.resolve()))}\n"
         f"docs_dir: {json.dumps(str(docs_dir.resolve()))}\n"
@@ -50,50 +48,42 @@ def mkdocs_config(config: Path, docs_dir: Path, target: Path) -> str:
     )
 
 
-def run_mkdocs(config: Path, docs_dir: Path, target: Path) -> list[str]:
-    """Build with MkDocs; returns its warnings and errors (empty on a clean build)."""
+def run_mkdocs(
+    config: Path,
+    docs_dir: Path,
+    target: Path,
+    *,
+    cache_dir: str | None = None,
+    stats: incremental.Stats | None = None,
+    known: dict[str, object] | None = None,
+) -> list[str]:
+    """Build with MkDocs; returns its warnings and errors (empty on a clean build).
+
+    With a `cache_dir`, pages whose inputs did not change are reused (`incremental`);
+    `known` (`files` and `sources`) says which files `target` already holds, and `stats`
+    receives which pages were rendered and the files of the new site."""
     if not config.is_file():
         raise SiteError(f"{config}: no MkDocs configuration (expected at the repository root)")
     with tempfile.TemporaryDirectory(prefix="atlas-mkdocs-") as scratch:
         child = Path(scratch) / "mkdocs.yml"
         child.write_text(mkdocs_config(config, docs_dir, target), encoding="utf-8")
+        written = Path(scratch) / "stats.json"
+        command = [sys.executable, "-P", "-m", "atlas_build.site.incremental"]
+        command += ["--config-file", str(child), "--stats", str(written)]
+        command += ["--cache-dir", cache_dir] if cache_dir else []
+        if known:
+            (Path(scratch) / "known.json").write_text(json.dumps(known), encoding="utf-8")
+            command += ["--known", str(Path(scratch) / "known.json")]
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONUNBUFFERED": "1"}
-        result = subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(child)],
-            capture_output=True,
-            text=True,
-            env=env,
-            check=False,
-        )
+        result = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+        if stats is not None and written.is_file():
+            found = incremental.Stats.from_json(json.loads(written.read_text(encoding="utf-8")))
+            stats.__dict__.update(found.__dict__)
     output = (result.stdout + result.stderr).splitlines()
     problems = [text.strip() for text in output if text.lstrip().startswith(("WARNING", "ERROR"))]
     if result.returncode != 0 and not problems:
         problems = [text for text in output if text.strip()][-5:] or ["mkdocs build failed"]
     return problems
-
-
-def remove_stale(site_dir: Path, *, age: float = STALE_AFTER) -> None:
-    """Delete staging folders that a killed build (SIGKILL, power loss) left beside the site."""
-    if not site_dir.parent.is_dir():
-        return
-    now = time.time()
-    for pattern in (f".{site_dir.name}.new-*", f".{site_dir.name}.old-*"):
-        for leftover in site_dir.parent.glob(pattern):
-            with contextlib.suppress(OSError):
-                if leftover.is_dir() and now - leftover.stat().st_mtime > age:
-                    shutil.rmtree(leftover, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def staging(site_dir: Path) -> Iterator[Path]:
-    """A temporary directory beside `site_dir` (same filesystem, so renames are atomic)."""
-    site_dir.parent.mkdir(parents=True, exist_ok=True)
-    staged = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.new-", dir=site_dir.parent))
-    os.chmod(staged, 0o777 & ~_umask())  # mkdtemp makes 0700; a site is as readable as any
-    try:
-        yield staged
-    finally:
-        shutil.rmtree(staged, ignore_errors=True)
 
 
 def _link_location(
@@ -123,29 +113,6 @@ def _link_location(
     return Location(item.report.path, 1, 1)
 
 
-def _umask() -> int:
-    current = os.umask(0o022)
-    os.umask(current)
-    return current
-
-
-def swap(staged: Path, site_dir: Path) -> None:
-    """Replace `site_dir` by `staged`: at every instant one complete site is in place."""
-    old = None
-    if site_dir.exists() or site_dir.is_symlink():
-        old = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.old-", dir=site_dir.parent))
-        os.rmdir(old)
-        os.rename(site_dir, old)
-    try:
-        os.rename(staged, site_dir)
-    except BaseException:
-        if old is not None:
-            os.rename(old, site_dir)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
-
-
 def build_site(
     report: Report,
     checked: list[pipeline.Checked],
@@ -165,6 +132,7 @@ def build_site(
     `path:line:col: severity code message`.
     """
     out = stream or sys.stderr
+    started = time.perf_counter()
     if report.count(Severity.ERROR) and not allow_errors:
         print("atlas-build: site not built: lessons have errors (or --allow-errors)", file=out)
         return 1
@@ -175,15 +143,33 @@ def build_site(
         print("atlas-build: site not built: fix the errors above (or --allow-errors)", file=out)
         return 1
     docs_path, site_path = Path(docs_dir), Path(site_dir)
+    store = Cache(options.cache_dir if options else None)
+    lessons = _plural(len(tree.pages), "lesson page")
+    stats = incremental.Stats()
     try:
         docs.write_tree(tree, docs_path)
+        recorded = state.load(store, site_path)
+        sources = state.digests(tree.files)
+        built_from = state.inputs(sources, Path(config)) if store.enabled else None
+        if built_from is not None and state.unchanged(recorded, site_path, built_from):
+            took = time.perf_counter() - started
+            print(
+                f"site up to date: {lessons} in {site_path}/ ({took:.2f} s, MkDocs not run)",
+                file=out,
+            )
+            return 0
         remove_stale(site_path)
-        with staging(site_path) as staged:
-            problems = run_mkdocs(Path(config), docs_path, staged)
+        spare = spare_path(site_path) if store.enabled else None
+        with staging(site_path, spare) as (staged, recycled):
+            known = {"files": recorded.spare if recycled else {}, "sources": sources}
+            cache_dir = str(store.root) if store.root is not None else None
+            problems = run_mkdocs(
+                Path(config), docs_path, staged, cache_dir=cache_dir, stats=stats, known=known
+            )
             for problem in problems:
                 print(f"{config}: error {codes.MKDOCS.code} {problem}", file=out)
-            store = Cache(options.cache_dir if options else None)
-            broken = [] if problems else linkcheck.broken_links(staged, cache=store)
+            built = {name: str(item[3]) for name, item in stats.files.items()} or None
+            broken = [] if problems else linkcheck.broken_links(staged, cache=store, files=built)
             severity = Severity.WARNING if allow_errors else Severity.ERROR
             for link in broken:
                 where = _link_location(link, tree, checked, site_path, options)
@@ -192,10 +178,30 @@ def build_site(
             if problems or broken and not allow_errors:
                 print(f"atlas-build: site not built; {site_path}/ left as it was", file=out)
                 return 1
-            swap(staged, site_path)
+            swap(staged, site_path, keep=spare)
+        if store.enabled:
+            made = None if broken else built_from
+            state.save(store, site_path, state.Recorded(made, stats.files, recorded.site))
     except (SiteError, docs.DocsDirError, OSError) as error:
         print(f"atlas-build: site not built: {error}; {site_path}/ left as it was", file=out)
         return 1
-    lessons = len(tree.pages)
-    print(f"built {lessons} lesson page{'s' if lessons != 1 else ''} into {site_path}/", file=out)
+    took = time.perf_counter() - started
+    print(f"built {lessons} into {site_path}/ in {took:.2f} s ({rendered(stats)})", file=out)
     return 0
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def rendered(stats: incremental.Stats) -> str:
+    """What MkDocs did, for the build log: which pages it laid out again."""
+    total = len(stats.rendered) + stats.reused
+    if not total:  # MkDocs of a version the driver does not wrap: a plain build
+        return "MkDocs rendered every page"
+    if not stats.reused:
+        return f"MkDocs rendered all {_plural(total, 'page')}"
+    if not stats.rendered:
+        return f"MkDocs rendered no page, reused all {total}"
+    names = ", ".join(stats.rendered[:5]) + (", ..." if len(stats.rendered) > 5 else "")
+    return f"MkDocs rendered {len(stats.rendered)} of {_plural(total, 'page')}: {names}"

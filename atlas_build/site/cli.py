@@ -79,6 +79,22 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mkdocs-config", default=DEFAULT_CONFIG, metavar="FILE", help="MkDocs configuration"
     )
+    parser.add_argument(
+        "--cache-dir", metavar="DIR", help="cache (default $XDG_CACHE_HOME/atlas-build)"
+    )
+    parser.add_argument("--no-cache", action="store_true", help="check and render everything")
+    parser.add_argument(
+        "-j", "--jobs", type=int, metavar="N", help="check in N processes (default: cores)"
+    )
+
+
+def serve_options(args: argparse.Namespace) -> pipeline.Options:
+    """The check options of a preview: the cache on (a save re-checks what it touched)."""
+    from atlas_build import cache
+
+    jobs = getattr(args, "jobs", None) or pipeline.default_jobs()
+    chosen = None if getattr(args, "no_cache", False) else args.cache_dir or cache.default_dir()
+    return pipeline.Options(jobs=max(1, min(jobs, 256)), cache_dir=chosen)
 
 
 def run_serve(args: argparse.Namespace, options: pipeline.Options | None = None) -> int:
@@ -90,7 +106,7 @@ def run_serve(args: argparse.Namespace, options: pipeline.Options | None = None)
             docs_dir=Path(args.docs_dir),
             config=Path(args.mkdocs_config),
             address=args.dev_addr,
-            options=options or pipeline.Options(),
+            options=options or serve_options(args),
         )
     except KeyboardInterrupt:
         print("atlas-build: serve stopped", file=sys.stderr)

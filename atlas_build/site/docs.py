@@ -21,7 +21,7 @@ from atlas_build.atomic import write_bytes
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at
 from atlas_build.report import Report
-from atlas_build.site import codes, indexes, lesson, pagecache, reference
+from atlas_build.site import codes, indexes, lesson, pagecache, reference, summary
 from atlas_build.workers import pool as workers_pool
 
 ASSETS = {
@@ -51,8 +51,9 @@ def _publishable(item: pipeline.Checked) -> bool:
     )
 
 
-def _page_key(item: pipeline.Checked, slugs: frozenset[str]) -> str | None:
-    """A lesson page depends on its file, its check result and the lessons it may link to."""
+def _page_key(item: pipeline.Checked, linkable: str) -> str | None:
+    """A lesson page depends on its file, its check result and the lessons it may link to
+    (`linkable`: one digest of their slugs, not a thousand parts per page)."""
     try:
         raw = item.found.path.read_bytes()
     except OSError:
@@ -62,7 +63,7 @@ def _page_key(item: pipeline.Checked, slugs: frozenset[str]) -> str | None:
         "page",
         raw,
         json.dumps(item.report.to_json(), sort_keys=True, ensure_ascii=False),
-        *sorted(slugs),
+        linkable,
     )
 
 
@@ -123,17 +124,24 @@ def _render_pages(
 
 
 def _lesson_pages(
-    checked: list[pipeline.Checked], slugs: frozenset[str], options: pipeline.Options
+    checked: list[pipeline.Checked],
+    slugs: frozenset[str],
+    options: pipeline.Options,
+    memo: dict[str, lesson.LessonPage] | None = None,
 ) -> dict[int, lesson.LessonPage]:
-    """Pages by lesson index, reused from the cache when nothing they depend on changed."""
+    """Pages by lesson index, reused from `memo` (pages this process made, by key) or the
+    cache when nothing they depend on changed; `memo` is left holding this round's pages."""
     store = Cache(options.cache_dir)
+    remembered = dict(memo or {})
+    linkable = digest("slugs", *sorted(slugs))
     keys: dict[int, str | None] = {}
     pages: dict[int, lesson.LessonPage] = {}
     for index, item in enumerate(checked):
         if not _publishable(item):
             continue
-        keys[index] = _page_key(item, slugs) if store.enabled else None
-        cached = _cached_page(keys[index], store, item)
+        keys[index] = _page_key(item, linkable) if store.enabled else None
+        known = remembered.get(keys[index] or "")
+        cached = copy.copy(known) if known is not None else _cached_page(keys[index], store, item)
         if cached is None and (cached := _made_page(item, slugs)) is not None:
             if keys[index] is not None:
                 store.put("page", str(keys[index]), pagecache.dump(cached))
@@ -153,6 +161,9 @@ def _lesson_pages(
         if key is not None:
             store.put("page", key, pagecache.dump(page))
         pages[index] = page
+    if memo is not None:
+        memo.clear()
+        memo.update({str(keys[i]): copy.copy(page) for i, page in pages.items() if keys.get(i)})
     for index, page in pages.items():
         report = checked[index].report
         page.report = report
@@ -162,9 +173,14 @@ def _lesson_pages(
 
 
 def generate_docs(
-    report: Report, checked: list[pipeline.Checked], *, options: pipeline.Options | None = None
+    report: Report,
+    checked: list[pipeline.Checked],
+    *,
+    options: pipeline.Options | None = None,
+    memo: dict[str, lesson.LessonPage] | None = None,
 ) -> DocsTree:
-    """All pages of the site. Site findings (LaTeX errors, ...) go into `report` too."""
+    """All pages of the site. Site findings (LaTeX errors, ...) go into `report` too.
+    `memo`: lesson pages of an earlier call in this process (`serve`), see `_lesson_pages`."""
     options = options or pipeline.Options()
     tree = DocsTree()
     slugs = frozenset(
@@ -173,7 +189,7 @@ def generate_docs(
         if _publishable(item)
     )
     entries: list[indexes.Entry] = []
-    pages = _lesson_pages(checked, slugs, options)
+    pages = _lesson_pages(checked, slugs, options, memo)
     for index, item in enumerate(checked):
         page = pages.get(index)
         if page is not None:
@@ -196,7 +212,7 @@ def generate_docs(
     for topic, slug in topics.items():
         text = indexes.topic_page(topic, slug, entries)
         tree.files[f"topics/{slug}/index.md"] = text.encode("utf-8")
-    tree.files["report/index.md"] = indexes.report_page(entries, report).encode("utf-8")
+    tree.files["report/index.md"] = summary.report_page(entries, report).encode("utf-8")
     tree.files["codes/index.md"] = reference.page().encode("utf-8")
     package = resources.files("atlas_build.site")
     for target, name in ASSETS.items():
@@ -208,8 +224,9 @@ class DocsDirError(Exception):
     """The docs directory holds files atlas-build did not generate; nothing was touched."""
 
 
-def write_tree(tree: DocsTree, root: str | os.PathLike[str]) -> None:
-    """Make `root` hold exactly `tree.files` (see module docstring).
+def write_tree(tree: DocsTree, root: str | os.PathLike[str]) -> list[str]:
+    """Make `root` hold exactly `tree.files` (see module docstring); the paths it wrote
+    or deleted.
 
     Stale files are deleted, so a folder is only synced when it is empty or carries the
     marker file of an earlier generation (`--docs-dir .` must not wipe a checkout).
@@ -220,15 +237,18 @@ def write_tree(tree: DocsTree, root: str | os.PathLike[str]) -> None:
     base.mkdir(parents=True, exist_ok=True)
     write_bytes(base / MARKER, b"generated by atlas-build; every file here is rewritten\n")
     targets = {relative: paths.inside(base, relative) for relative in tree.files}
-    for relative, data in tree.files.items():
-        write_bytes(targets[relative], data)
+    changed = [
+        relative for relative, data in tree.files.items() if write_bytes(targets[relative], data)
+    ]
     wanted = set(targets.values()) | {base / MARKER}
     for folder, dirs, names in os.walk(base, topdown=False):
         here = Path(folder)
         for name in names:
             if here / name not in wanted:
                 (here / name).unlink()
+                changed.append((here / name).relative_to(base).as_posix())
         for name in dirs:
             path = here / name
             if path.is_dir() and not any(path.iterdir()):
                 path.rmdir()
+    return changed

@@ -1,21 +1,17 @@
-"""Home, topic and report pages: how a reader finds lessons and a reviewer finds problems.
+"""Home and topic pages: how a reader finds lessons and their status.
 
 Navigation stays small whatever the number of lessons: the MkDocs nav holds only
 home, topics, report and codes (the theme renders the whole nav into every page),
 and lessons are reached through topic index pages. The home page shows at most
 `HOME_PER_TOPIC` lessons per topic and links to the topic page for the rest.
 
-The report's status filter is pure CSS (radio inputs and sibling selectors), so it
-needs no script and works from any static file server.
+The validation report is `summary.py`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from atlas_build.diagnostics import Diagnostic
 from atlas_build.report import RecordReport, Report
 from atlas_build.site import panels
 from atlas_build.site.html import badge, block, esc, front_matter, heading, href
@@ -54,7 +50,7 @@ def topic_slugs(entries: list[Entry]) -> dict[str, str]:
     return found
 
 
-def _lesson_link(entry: Entry, here: str) -> str:
+def lesson_link(entry: Entry, here: str) -> str:
     if entry.page is None:
         return f"{esc(entry.title)} <small>(not published: {esc(entry.report.path)})</small>"
     return f'<a href="{esc(href(here, entry.page.directory))}">{esc(entry.title)}</a>'
@@ -69,7 +65,7 @@ def _claims_text(report: RecordReport) -> str:
 
 def _lesson_item(entry: Entry, here: str) -> str:
     return (
-        f'<li data-status="{esc(entry.status)}">{_lesson_link(entry, here)} '
+        f'<li data-status="{esc(entry.status)}">{lesson_link(entry, here)} '
         f"{badge(entry.status)} <small>{esc(_claims_text(entry.report))} · "
         f"{esc(entry.category)}</small></li>"
     )
@@ -123,7 +119,7 @@ def topic_page(topic: str, slug: str, entries: list[Entry]) -> str:
     here = f"topics/{slug}"
     listed = [e for e in entries if e.topic == topic]
     rows = "\n".join(
-        f'<tr data-status="{esc(e.status)}"><td>{_lesson_link(e, here)}</td>'
+        f'<tr data-status="{esc(e.status)}"><td>{lesson_link(e, here)}</td>'
         f"<td>{badge(e.status)}</td><td>{esc(_claims_text(e.report))}</td>"
         f"<td>{esc(e.category)}</td><td>{esc(_description(e))}</td></tr>"
         for e in listed
@@ -138,103 +134,3 @@ def topic_page(topic: str, slug: str, entries: list[Entry]) -> str:
 
 def _description(entry: Entry) -> str:
     return entry.page.record.description if entry.page is not None else ""
-
-
-def _filters(counts: dict[str, int]) -> str:
-    names = ["all", *panels.STATUSES]
-    radios = "".join(
-        f'<input type="radio" name="atlas-status" id="atlas-status-{name}" '
-        f'class="atlas-filter-input"{" checked" if name == "all" else ""}>'
-        for name in names
-    )
-    labels = "".join(
-        f'<label for="atlas-status-{name}">{name} ({counts.get(name, 0)})</label>' for name in names
-    )
-    return radios + f'<div class="atlas-filter" role="group" aria-label="Filter">{labels}</div>'
-
-
-def report_page(entries: list[Entry], report: Report) -> str:
-    here = "report"
-    diag_rows: list[str] = []
-    claim_rows: list[str] = []
-    counts: dict[str, int] = {}
-    for entry in entries:
-        page, item = entry.page, entry.report
-        name = _lesson_link(entry, here)
-        for diagnostic in item.diagnostics:
-            counts[diagnostic.severity.value] = counts.get(diagnostic.severity.value, 0) + 1
-        for claim in item.claims:
-            counts[str(claim.get("status"))] = counts.get(str(claim.get("status")), 0) + 1
-        diag_rows.append(
-            panels.diagnostic_rows(
-                item.diagnostics,
-                lambda code: href(here, "codes", code),
-                _diagnostic_href(page, here),
-                _constant(name),
-            )
-        )
-        claim_rows.append(panels.claim_rows(item.claims, _claim_href(page, here), _constant(name)))
-    counts["all"] = sum(counts.values())
-    lessons = "\n".join(
-        f'<tr data-status="{esc(e.status)}"><td>{_lesson_link(e, here)}</td>'
-        f"<td>{badge(e.status)}</td><td>{esc(_claims_text(e.report))}</td>"
-        f"<td>{esc(_coverage_text(e.report.coverage))}</td></tr>"
-        for e in entries
-    )
-    summary = report.summary()
-    body = (
-        _filters(counts) + f"<p>{summary['records']} lessons: {summary['errors']} errors, "
-        f"{summary['warnings']} warnings, {summary['infos']} notes; "
-        f"{summary['claims'] - summary['claimsFailed']} of {summary['claims']} claims pass.</p>"
-        + '<h2 id="atlas-report-lessons">Lessons</h2>'
-        + '<div class="atlas-findings"><table><thead><tr><th>Lesson</th><th>Status</th>'
-        f"<th>Claims</th><th>Coverage</th></tr></thead><tbody>\n{lessons}\n</tbody></table></div>"
-        + '<h2 id="atlas-report-claims">Claims</h2>'
-        + panels.claims_table("\n".join(r for r in claim_rows if r), with_lesson=True)
-        + '<h2 id="atlas-report-diagnostics">Diagnostics</h2>'
-        + panels.diagnostics_table("\n".join(r for r in diag_rows if r), with_lesson=True)
-    )
-    return (
-        front_matter({"title": "Validation report", "search": {"exclude": True}})
-        + "\n# Validation report\n\n"
-        + block(body, "atlas-report")
-    )
-
-
-def _constant(text: str) -> Callable[[object], str]:
-    def constant(_item: object) -> str:
-        return text
-
-    return constant
-
-
-def _coverage_text(coverage: dict[str, Any] | None) -> str:
-    if not coverage:
-        return ""
-    equations = coverage.get("equations") or {}
-    numbers = coverage.get("numbers") or {}
-    return (
-        f"equations {equations.get('covered', 0)}/{equations.get('total', 0)}, "
-        f"numbers {numbers.get('bound', 0)}/{numbers.get('total', 0)}"
-    )
-
-
-def _claim_href(page: LessonPage | None, here: str) -> Callable[[dict[str, Any]], str | None]:
-    def target(claim: dict[str, Any]) -> str | None:
-        if page is None:
-            return None
-        claim_id = str(claim.get("id"))
-        anchor = page.claim_anchor.get(claim_id, f"atlas-row-claim-{claim_id}")
-        return href(here, page.directory, anchor)
-
-    return target
-
-
-def _diagnostic_href(page: LessonPage | None, here: str) -> Callable[[Diagnostic], str | None]:
-    def target(diagnostic: Diagnostic) -> str | None:
-        if page is None:
-            return None
-        section = page.section_at(diagnostic.content_line) or "atlas-validation"
-        return href(here, page.directory, section)
-
-    return target

@@ -9,6 +9,8 @@ leading `/`) must resolve to a file (a directory means its `index.html`), and a
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import html
 import json
 import posixpath
@@ -42,14 +44,21 @@ def _opening_tag(match: re.Match[str]) -> str:
     return "" if found.startswith("<!--") else found[: found.find(">") + 1]
 
 
-def _parse(path: Path, cache: Cache | None = None) -> _Page:
-    """Ids and links of a page, remembered by the page's bytes: a warm build rewrites
-    every page, but most come out identical."""
-    data = path.read_bytes()
-    key = digest(fingerprint(), "links", data) if cache is not None and cache.enabled else None
+def _parse(root: Path, name: str, cache: Cache | None = None, sha: str | None = None) -> _Page:
+    """Ids and links of a page, remembered by the sha256 of its bytes (given when the build
+    knows it already, so an unchanged page is not even read)."""
+    data, path = None, root / name
+    if sha is None:
+        data = path.read_bytes()
+        sha = hashlib.sha256(data).hexdigest()
+    key = digest(fingerprint(), "links", sha) if cache is not None and cache.enabled else None
     if key is not None and cache is not None and (stored := cache.get("links", key)):
-        ids, links = json.loads(stored)
-        return _Page(set(ids), links)
+        with contextlib.suppress(ValueError, TypeError):
+            ids, links = json.loads(stored)
+            if all(isinstance(i, str) for i in ids) and all(isinstance(u, str) for u in links):
+                return _Page(set(ids), links)
+    if data is None:
+        data = path.read_bytes()
     page = _scan(data.decode("utf-8", errors="replace"))
     if key is not None and cache is not None:
         cache.put("links", key, json.dumps([sorted(page.ids), page.links]).encode("utf-8"))
@@ -99,41 +108,80 @@ def check(
     return [str(problem) for problem in broken_links(site, skip=skip, cache=cache)]
 
 
+def _listing(root: Path) -> dict[str, str | None]:
+    return {p.relative_to(root).as_posix(): None for p in root.rglob("*") if p.is_file()}
+
+
 def broken_links(
-    site: str | Path, *, skip: tuple[str, ...] = ("404.html",), cache: Cache | None = None
+    site: str | Path,
+    *,
+    skip: tuple[str, ...] = ("404.html",),
+    cache: Cache | None = None,
+    files: dict[str, str] | None = None,
 ) -> list[Broken]:
-    """Every broken internal link of the site, in page order."""
+    """Every broken internal link of the site, in page order.
+
+    `files` (every file of the site and its sha256, as the build recorded it) spares
+    reading the folder and the pages whose bytes the cache has seen."""
     root = Path(site)
-    pages: dict[str, _Page] = {}
-    for path in sorted(root.rglob("*.html")):
-        relative = path.relative_to(root).as_posix()
-        if relative not in skip:
-            pages[relative] = _parse(path, cache)
+    listing: dict[str, str | None] = dict(files) if files is not None else _listing(root)
+    folders = {posixpath.dirname(name) for name in listing}
+    folders |= {parent for name in folders for parent in _parents(name)}
+    pages = {
+        name: _parse(root, name, cache, listing[name])
+        for name in sorted(listing)
+        if name.endswith(".html") and name not in skip
+    }
+    resolved: dict[tuple[str, str], tuple[str | None, str]] = {}
     problems: list[Broken] = []
     for name, page in pages.items():
+        here = posixpath.dirname(name)
         for link in sorted(set(page.links)):
-            parts = urlsplit(link)
-            if parts.scheme or parts.netloc or link.startswith("/"):
+            if link.startswith("#"):  # most links: an anchor on the same page
+                if unquote(link[1:]) and unquote(link[1:]) not in page.ids:
+                    problems.append(Broken(name, link, f"no element with id {unquote(link[1:])!r}"))
                 continue
-            target = name
-            if parts.path:
-                joined = posixpath.normpath(
-                    posixpath.join(posixpath.dirname(name), unquote(parts.path))
-                )
-                if joined.startswith(".."):
-                    problems.append(Broken(name, link, "leaves the site"))
-                    continue
-                full = root / joined
-                if full.is_dir():
-                    joined = posixpath.join(joined, "index.html")
-                elif not full.is_file():
-                    problems.append(Broken(name, link, "no such file"))
-                    continue
-                target = joined
-            fragment = unquote(parts.fragment)
+            if (here, link) not in resolved:
+                resolved[here, link] = _resolve(here, link, listing, folders)
+            target, reason = resolved[here, link]
+            if target is None:
+                if reason:
+                    problems.append(Broken(name, link, reason))
+                continue
+            target = target or name
+            fragment = unquote(urlsplit(link).fragment)
             if not fragment or not target.endswith(".html"):
                 continue
-            found = pages.get(target) or _parse(root / target, cache)
+            found = pages.get(target) or _parse(root, target, cache, listing.get(target))
             if fragment not in found.ids:
                 problems.append(Broken(name, link, f"no element with id {fragment!r}"))
     return problems
+
+
+def _parents(folder: str) -> list[str]:
+    found = []
+    while folder:
+        folder = posixpath.dirname(folder)
+        found.append(folder)
+    return found
+
+
+def _resolve(
+    here: str, link: str, listing: dict[str, str | None], folders: set[str]
+) -> tuple[str | None, str]:
+    """(the file a link names, '' for the page itself; or None and why it is broken, ''
+    for a link that leaves the site's files alone: another host, an absolute path)."""
+    parts = urlsplit(link)
+    if parts.scheme or parts.netloc or link.startswith("/"):
+        return None, ""
+    if not parts.path:
+        return "", ""
+    joined = posixpath.normpath(posixpath.join(here, unquote(parts.path)))
+    if joined.startswith(".."):
+        return None, "leaves the site"
+    if joined in folders or joined == ".":
+        index = posixpath.join(joined, "index.html") if joined != "." else "index.html"
+        return (index, "") if index in listing else (None, "no such file")
+    if joined not in listing:
+        return None, "no such file"
+    return joined, ""

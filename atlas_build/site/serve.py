@@ -1,58 +1,146 @@
-"""`atlas-build serve`: preview the site with live reload, regenerating on content edits.
+"""`atlas-build serve`: preview the site, rebuilt incrementally on every save, with live reload.
 
-The docs tree is generated once, then `mkdocs serve` (a child process) serves it
-and reloads the browser when a page changes. This process polls the content
-folders; when a lesson, record or claims file changes it re-runs the check and
-rewrites the docs tree, touching only the files whose bytes changed, so MkDocs
-rebuilds and the open page reloads. Lessons with errors are shown, not refused:
-a preview is where authors look at their errors.
+Everything runs in this one process, so MkDocs, the theme and the checks stay loaded
+between saves. MkDocs' own live-reload server (`mkdocs.livereload`) serves a site
+folder inside a temporary directory and watches the content folders and the MkDocs
+configuration. On a change it calls `Preview`, which checks the lessons (through the
+cache, so only what the save touched is checked again), rewrites the docs tree (only
+the files whose bytes changed), lays out again with MkDocs only the pages whose
+markdown changed (`incremental`, the same code `build` runs) in the spare copy of the
+site, swaps it in, and the server reloads the open pages. The log says which files
+changed, their findings, and which pages were laid out again; not MkDocs' list of every
+page outside the nav. Lessons with errors are shown, not refused: a preview is where
+authors look at their errors.
+
+Ctrl-C, SIGTERM and SIGHUP (which `atlas_build.cli` turns into an exception) stop the
+server and remove the temporary directory.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
+import logging
+import shutil
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
-from atlas_build import pipeline
+from atlas_build import load, pipeline
+from atlas_build.diagnostics import Severity
+from atlas_build.report import Report
 from atlas_build.report.text import line
-from atlas_build.site import docs
-from atlas_build.site.build import mkdocs_config
+from atlas_build.site import docs, incremental, state, tree
+from atlas_build.site.build import mkdocs_config, rendered
+from atlas_build.site.lesson import LessonPage
+from atlas_build.site.publish import spare_path, staging, swap
+from atlas_build.site.summary import plural
+
+if TYPE_CHECKING:
+    from mkdocs.livereload import LiveReloadServer
 
 WATCHED = (".md", ".json", ".yaml", ".yml")
 
 
-def fingerprint(paths: list[str]) -> tuple[tuple[str, int, int], ...]:
-    """(path, mtime, size) of every lesson-related file under `paths`."""
-    found: list[tuple[str, int, int]] = []
+def fingerprint(paths: list[str]) -> dict[str, tuple[int, int]]:
+    """(mtime, size) of every lesson-related file under `paths`."""
+    found: dict[str, tuple[int, int]] = {}
     for root in paths:
         base = Path(root)
         files = [base] if base.is_file() else base.rglob("*") if base.is_dir() else []
         for path in files:
             if path.suffix in WATCHED and path.is_file():
-                stat = path.stat()
-                found.append((str(path), stat.st_mtime_ns, stat.st_size))
-    return tuple(sorted(found))
+                info = path.stat()
+                found[str(path)] = (info.st_mtime_ns, info.st_size)
+    return found
 
 
-def regenerate(paths: list[str], docs_dir: Path, options: pipeline.Options) -> None:
-    report, checked = pipeline.check(paths, options)
-    tree = docs.generate_docs(report, checked, options=options)
-    docs.write_tree(tree, docs_dir)
-    for record in report.records:
-        for diagnostic in record.diagnostics:
-            if diagnostic.severity.value == "error":
-                print(line(diagnostic), file=sys.stderr)
-    summary = report.summary()
-    print(
-        f"atlas-build: docs regenerated: {summary['records']} lessons, "
-        f"{summary['errors']} errors, {summary['warnings']} warnings",
-        file=sys.stderr,
-    )
+class Preview:
+    """One rebuild of the served site per call (the live-reload server's builder)."""
+
+    def __init__(self, paths: list[str], docs_dir: Path, config: Path, scratch: Path,
+                 options: pipeline.Options, out: TextIO) -> None:  # fmt: skip
+        self.paths, self.docs_dir, self.config = paths, docs_dir, config
+        self.site = scratch / "site"
+        self.mkdocs_file = scratch / "mkdocs.yml"
+        self.options, self.out = options, out
+        self.files: tree.Files = {}  # what the served site and its spare hold
+        self.spare: tree.Files = {}
+        self.seen: dict[str, tuple[int, int]] = {}
+        self.pages: dict[str, LessonPage] = {}  # this process's pages, by key
+        self.rounds = 0
+
+    def _changed(self) -> list[str]:
+        now = fingerprint(self.paths)
+        changed = sorted(p for p in now.keys() | self.seen.keys() if now.get(p) != self.seen.get(p))
+        self.seen = now
+        return changed
+
+    def __call__(self) -> None:
+        started = time.perf_counter()
+        changed = self._changed()
+        if self.rounds:
+            shown = ", ".join(changed[:5]) + (", ..." if len(changed) > 5 else "")
+            print(f"atlas-build: changed: {shown or 'nothing in the lessons'}", file=self.out)
+        self.rounds += 1
+        try:
+            report, checked = pipeline.check(self.paths, self.options)
+        except load.UsageError as error:
+            print(f"atlas-build: error: {error}", file=self.out)
+            return
+        touched = {str(Path(p)) for p in changed}
+        for record in report.records:
+            mine = self.rounds > 1 and _near(record.path, touched)
+            for diagnostic in record.diagnostics:  # first round: the errors; then what changed
+                if (
+                    diagnostic.severity is Severity.ERROR
+                    or mine
+                    and diagnostic.severity is (Severity.WARNING)
+                ):
+                    print(line(diagnostic), file=self.out)
+        stats = self._lay_out(report, checked)
+        summary = report.summary()
+        findings = f"{plural(summary['errors'], 'error')}, {plural(summary['warnings'], 'warning')}"
+        took = time.perf_counter() - started
+        outcome = rendered(stats) if stats is not None else "site not rebuilt; old pages shown"
+        print(
+            f"atlas-build: {plural(summary['records'], 'lesson')}, {findings}; {outcome} "
+            f"({took:.1f} s)",
+            file=self.out,
+        )
+
+    def _lay_out(self, report: Report, checked: list[pipeline.Checked]) -> incremental.Stats | None:
+        from mkdocs.exceptions import MkDocsException
+
+        docs_tree = docs.generate_docs(report, checked, options=self.options, memo=self.pages)
+        for diagnostic in docs_tree.diagnostics:
+            print(line(diagnostic), file=self.out)
+        docs.write_tree(docs_tree, self.docs_dir)
+        sources = state.digests(docs_tree.files)
+        spare = spare_path(self.site)
+        with staging(self.site, spare) as (staged, recycled):
+            text = mkdocs_config(self.config, self.docs_dir, staged)
+            self.mkdocs_file.write_text(text, encoding="utf-8")
+            known = self.spare if recycled else {}
+            try:
+                stats = incremental.build(
+                    self.mkdocs_file, self.options.cache_dir, known=known, sources=sources,
+                    stream=self.out,
+                )  # fmt: skip
+            except (MkDocsException, OSError) as error:
+                print(f"atlas-build: MkDocs: {error}", file=self.out)
+                return None
+            swap(staged, self.site, keep=spare)
+        self.files, self.spare = stats.files, self.files
+        return stats
+
+
+def _near(path: str, touched: set[str]) -> bool:
+    """The lesson, its claims file or its record changed."""
+    folder = str(Path(path).parent)
+    return any(str(Path(item).parent) == folder for item in touched)
 
 
 def serve(
@@ -62,39 +150,57 @@ def serve(
     config: Path,
     address: str,
     options: pipeline.Options,
-    poll: float = 1.0,
+    poll: float = 0.25,
     stop: Callable[[], bool] = lambda: False,
+    out: TextIO | None = None,
 ) -> int:
-    """Serve until interrupted (or `stop()` returns True); 0 on a clean stop."""
+    """Serve until interrupted (or `stop()` returns True); 0 on a clean stop, 2 on bad usage."""
+    from mkdocs.livereload import LiveReloadServer
+
+    stream = out or sys.stderr
     if not config.is_file():
-        print(f"atlas-build: error: {config}: no MkDocs configuration", file=sys.stderr)
+        print(f"atlas-build: error: {config}: no MkDocs configuration", file=stream)
         return 2
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        print(f"atlas-build: error: --dev-addr {address!r} is not HOST:PORT", file=stream)
+        return 2
+    scratch = Path(tempfile.mkdtemp(prefix="atlas-serve-"))
+    server = None
     try:
-        regenerate(paths, docs_dir, options)
-    except docs.DocsDirError as error:
-        print(f"atlas-build: error: {error}", file=sys.stderr)
-        return 2
-    seen = fingerprint(paths)
-    with tempfile.TemporaryDirectory(prefix="atlas-serve-") as scratch:
-        child = Path(scratch) / "mkdocs.yml"
-        child.write_text(mkdocs_config(config, docs_dir, Path(scratch) / "site"), "utf-8")
-        command = [sys.executable, "-m", "mkdocs", "serve", "--livereload"]
-        command += ["--config-file", str(child), "--dev-addr", address]
-        server = subprocess.Popen(command, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+        preview = Preview(paths, docs_dir, config, scratch, options, stream)
         try:
-            while server.poll() is None and not stop():
-                time.sleep(poll)
-                now = fingerprint(paths)
-                if now != seen:
-                    seen = now
-                    regenerate(paths, docs_dir, options)
-        except KeyboardInterrupt:
-            pass
-        finally:
-            if server.poll() is None:
-                server.terminate()
-                try:
-                    server.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    server.kill()
-    return 0 if server.returncode in (0, -15, None) or stop() else 1
+            preview()
+        except docs.DocsDirError as error:
+            print(f"atlas-build: error: {error}", file=stream)
+            return 2
+        server = LiveReloadServer(
+            builder=preview, host=host, port=int(port), root=str(preview.site),
+            polling_interval=poll,
+        )  # fmt: skip
+        server.error_handler = lambda code: _error_page(preview.site, code)
+        for path in [*paths, str(config)]:
+            server.watch(path)
+        logging.getLogger("mkdocs.livereload").setLevel(logging.ERROR)  # not each request
+        _stop_when(stop, server)
+        print(f"atlas-build: serving on http://{address}/ (Ctrl-C stops)", file=stream)
+        server.serve()
+    finally:
+        if server is not None:
+            server.shutdown()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+def _error_page(site: Path, code: int) -> bytes | None:
+    page = site / f"{code}.html"
+    return page.read_bytes() if page.is_file() else None
+
+
+def _stop_when(stop: Callable[[], bool], server: LiveReloadServer) -> None:
+    def watch() -> None:
+        while not stop():
+            time.sleep(0.1)
+        server.shutdown()
+
+    threading.Thread(target=watch, daemon=True).start()

@@ -1,0 +1,345 @@
+"""MkDocs lays out the docs tree, rendering again only the pages whose inputs changed.
+
+What MkDocs makes of a page (its HTML file, its entries in the search index, the ids it
+defines) is a function of the page's markdown file and of the site around it
+(`mkcontext`). Nothing else enters, because the pages link one another only through raw
+HTML, which MkDocs passes through unresolved; a page whose markdown does link another
+file is rendered every time. So each rendered page is cached by (that context, its path,
+its bytes), and `build` runs MkDocs' own `build()` with its per-page steps wrapped: a
+page whose entry is found is neither read nor rendered; its HTML is written (unless the
+staging folder, a recycled earlier site, holds those bytes already: `tree`) and its
+search entries are put at its place in the index. Static files are copied only when the
+staging folder does not hold them, and the theme's list of static files is kept per theme
+version. The 404 page, the sitemap and the search index file MkDocs makes as always, so
+the output is a cold `mkdocs build`'s, byte for byte (tests/test_site_incremental.py).
+
+Reuse is off (every page rendered, nothing stored) when `mkcontext.context` is None.
+Pages that logged a warning are not stored, so the warning comes back. Entries sit in the
+authenticated cache and are validated when read (`pagestore`).
+
+Run as `python -m atlas_build.site.incremental --config-file FILE [--cache-dir DIR]
+[--known JSON] [--stats JSON]`: MkDocs' WARNING and ERROR lines go to stderr, as
+`mkdocs build` prints them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import urlsplit
+
+from atlas_build.cache import Cache, digest
+from atlas_build.site import mkcontext, pagestore, tree
+
+FORMAT = "%(levelname)-7s -  %(message)s"  # what `mkdocs build` prints; build.py reads it
+THEME = "mkdocs-theme-files"
+_THEMES: dict[str, Any] = {}  # the theme's Jinja environment by context, kept by `serve`
+
+
+@dataclass
+class Stats:
+    """What one build did: pages rendered (their docs paths) and pages reused."""
+
+    incremental: bool = False
+    rendered: list[str] = field(default_factory=list)
+    reused: int = 0
+    seconds: float = 0.0
+    files: tree.Files = field(default_factory=dict)  # the site as built (see `tree`)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "incremental": self.incremental,
+            "rendered": self.rendered,
+            "reused": self.reused,
+            "seconds": self.seconds,
+            "files": self.files,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Stats:
+        return cls(
+            bool(data["incremental"]),
+            [str(uri) for uri in data["rendered"]],
+            int(data["reused"]),
+            float(data["seconds"]),
+            tree.valid_files(data["files"]),
+        )
+
+
+class _Session:
+    """Per-build bookkeeping of the wrapped MkDocs steps."""
+
+    def __init__(self, config: Any, config_file: Path, store: Cache, staged: tree.Tree,
+                 sources: dict[str, str]) -> None:  # fmt: skip
+        self.config = config
+        self.context = mkcontext.context(config, config_file) if store.enabled else None
+        self.store = store
+        self.tree = staged
+        self.sources = sources
+        self.stats = Stats(incremental=self.context is not None)
+        self.always = set(
+            mkcontext.untitled(config.nav)
+        )  # read by every page's nav: always rendered
+        self.found: dict[str, pagestore.Entry] = {}
+        self.keys: dict[str, str] = {}
+        self.linking: set[str] = set()
+        self.warned: set[str] = set()
+        self.blobs: dict[str, bytes] = {}
+        self.docs = Path(config.docs_dir).resolve()
+
+    def _search(self) -> list[dict[str, Any]] | None:
+        for plugin in self.config.plugins.values():
+            entries = getattr(getattr(plugin, "search_index", None), "entries", None)
+            if isinstance(entries, list):
+                return entries
+        return None
+
+    def populate(self, original: Callable[..., None]) -> Callable[..., None]:
+        def populate(page: Any, config: Any, files: Any, dirty: bool = False) -> None:
+            uri = page.file.src_uri
+            if self.context is not None and uri not in self.always:
+                excluded = "excluded" if page.file.inclusion.is_excluded() else "included"
+                try:
+                    key: str | None = digest(self.context, uri, excluded, page.file.content_bytes)
+                except OSError:
+                    key = None  # MkDocs reports the unreadable file itself
+                entry = pagestore.get(self.store, key) if key else None
+                if entry is not None and self._available(page, entry):
+                    self.found[uri] = entry
+                    page.present_anchor_ids = set(entry.anchors)
+                    return
+                if key is not None:
+                    self.keys[uri] = key
+            original(page, config, files, dirty)
+
+        return populate
+
+    def _available(self, page: Any, entry: pagestore.Entry) -> bool:
+        """The page's HTML is in the staging folder already, or in the cache."""
+        if entry.html is None or self.tree.holds(page.file.dest_uri, entry.html):
+            return True
+        html = pagestore.html(self.store, entry.html)
+        if html is not None:
+            self.blobs[page.file.src_uri] = html
+        return html is not None
+
+    def build_page(self, original: Callable[..., None]) -> Callable[..., None]:
+        from mkdocs import utils
+
+        def build_page(page: Any, config: Any, doc_files: Any, nav: Any, env: Any,
+                       dirty: bool = False, excluded: bool = False) -> None:  # fmt: skip
+            uri = page.file.src_uri
+            search = self._search()
+            entry = self.found.get(uri)
+            if entry is not None:
+                if uri in self.blobs:
+                    utils.write_file(self.blobs.pop(uri), page.file.abs_dest_path)
+                if search is not None:
+                    search.extend(entry.search)
+                self.stats.reused += 1
+                return
+            before = len(search) if search is not None else 0
+            self.tree.holds(page.file.dest_uri, None)
+            original(page, config, doc_files, nav, env, dirty, excluded)
+            self.stats.rendered.append(uri)
+            key = self.keys.get(uri)
+            if key is None or uri in self.linking or uri in self.warned:
+                return
+            output = Path(page.file.abs_dest_path)
+            html = output.read_bytes() if output.is_file() else None
+            added = search[before:] if search is not None else []
+            pagestore.put(self.store, key, html, added, page.present_anchor_ids or set())
+
+        return build_page
+
+    def copy_file(self, original: Callable[..., None]) -> Callable[..., None]:
+        def copy_file(file: Any, dirty: bool = False) -> None:
+            sha = self.sources.get(file.src_uri) if self._from_docs(file) else None
+            if sha is None and file.abs_src_path and Path(file.abs_src_path).is_file():
+                sha = tree.sha256_file(Path(file.abs_src_path))
+            if not self.tree.holds(file.dest_uri, sha):
+                original(file, dirty)
+
+        return copy_file
+
+    def _from_docs(self, file: Any) -> bool:
+        source = file.abs_src_path
+        return bool(source) and Path(source).parent.is_relative_to(self.docs)
+
+    def theme_files(self, original: Callable[..., None]) -> Callable[..., None]:
+        """The theme's static files, listed once per theme version: listing and filtering
+        its ~14,500 files took a third of a second per build."""
+        from mkdocs.structure.files import File, Files
+
+        def add_files_from_theme(files: Any, env: Any, config: Any) -> None:
+            dirs = [str(folder) for folder in config.theme.dirs]
+            key = mkcontext.theme_key(config) if self.context is not None else None
+            listed = mkcontext.listing(self.store.get(THEME, key), dirs) if key else None
+            if listed is None:
+                found = Files([])
+                original(found, env, config)
+                listed = [[file.src_uri, str(file.src_dir)] for file in found]
+                if key:
+                    self.store.put(THEME, key, json.dumps(listed).encode("utf-8"))
+            for path, folder in listed:
+                if files.get_file_from_path(path) is None:  # docs files override the theme's
+                    files.append(File(path, folder, config.site_dir, config.use_directory_urls))
+
+        return add_files_from_theme
+
+    def get_env(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        """One Jinja environment per context for the life of the process, so that a preview
+        compiles the theme's templates once, not on every save (a build runs once anyway)."""
+
+        def get_env(theme: Any) -> Any:
+            if self.context is None:
+                return original(theme)
+            if self.context not in _THEMES:
+                _THEMES.clear()
+                _THEMES[self.context] = original(theme)
+            return _THEMES[self.context]
+
+        return get_env
+
+    def path_to_url(self, original: Callable[..., str]) -> Callable[..., str]:
+        def path_to_url(processor: Any, url: str) -> str:
+            parts = urlsplit(url)
+            if parts.path and not (parts.scheme or parts.netloc):
+                self.linking.add(processor.file.src_uri)  # depends on another file
+            return original(processor, url)
+
+        return path_to_url
+
+
+class _Warnings(logging.Handler):
+    """Marks the page being read or rendered when MkDocs logs a warning about it."""
+
+    def __init__(self, session: _Session) -> None:
+        super().__init__(logging.WARNING)
+        self.session = session
+
+    def emit(self, record: logging.LogRecord) -> None:
+        page = getattr(self.session.config, "_current_page", None)
+        if page is not None:
+            self.session.warned.add(page.file.src_uri)
+
+
+@contextlib.contextmanager
+def _wrapped(session: _Session) -> Iterator[None]:
+    """MkDocs' per-page steps and static-file copy go through the session; the staging
+    folder is not emptied first (`tree` deletes what the new site does not have)."""
+    from mkdocs import utils
+    from mkdocs.commands import build as mkdocs_build
+    from mkdocs.structure.files import File, Files
+    from mkdocs.structure.pages import _RelativePathTreeprocessor as Links
+    from mkdocs.theme import Theme
+
+    saved = (
+        mkdocs_build._populate_page,
+        mkdocs_build._build_page,
+        Links.path_to_url,
+        File.copy_file,
+        utils.clean_directory,
+        Files.add_files_from_theme,
+        Theme.get_env,
+    )
+    watcher = _Warnings(session)
+    logger = logging.getLogger("mkdocs")
+    mkdocs_build._populate_page = session.populate(saved[0])
+    mkdocs_build._build_page = session.build_page(saved[1])
+    Links.path_to_url = session.path_to_url(saved[2])  # type: ignore[method-assign]
+    File.copy_file = session.copy_file(saved[3])  # type: ignore[method-assign]
+    utils.clean_directory = lambda directory: None
+    Files.add_files_from_theme = session.theme_files(saved[5])  # type: ignore[method-assign]
+    Theme.get_env = session.get_env(saved[6])  # type: ignore[method-assign]
+    logger.addHandler(watcher)
+    try:
+        yield
+    finally:
+        mkdocs_build._populate_page, mkdocs_build._build_page = saved[0], saved[1]
+        Links.path_to_url = saved[2]  # type: ignore[method-assign]
+        File.copy_file = saved[3]  # type: ignore[method-assign]
+        utils.clean_directory = saved[4]
+        Files.add_files_from_theme = saved[5]  # type: ignore[method-assign]
+        Theme.get_env = saved[6]  # type: ignore[method-assign]
+        logger.removeHandler(watcher)
+
+
+def build(
+    config_file: Path,
+    cache_dir: str | None,
+    *,
+    known: tree.Files | None = None,
+    sources: dict[str, str] | None = None,
+    stream: TextIO | None = None,
+) -> Stats:
+    """`mkdocs build` of `config_file` into its `site_dir`, reusing cached pages and the
+    files of `site_dir` that `known` vouches for; raises MkDocs' own errors (`Abort` for
+    warnings in strict mode, `ConfigurationError`). `sources`: sha256 of docs files."""
+    from mkdocs.commands import build as mkdocs_build
+    from mkdocs.config import load_config
+    from mkdocs.utils import DuplicateFilter
+
+    started = time.perf_counter()
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.setLevel(logging.WARNING)  # not the INFO list of every page outside the nav
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    duplicates = DuplicateFilter()
+    mkdocs_build.log.addFilter(duplicates)
+    try:
+        config = load_config(config_file=str(config_file), strict=True)
+        config.plugins.on_startup(command="build", dirty=False)
+        try:
+            site = Path(config.site_dir)
+            site.mkdir(parents=True, exist_ok=True)
+            staged = tree.Tree(site, known or {})
+            session = _Session(config, config_file, Cache(cache_dir), staged, sources or {})
+            if mkcontext.supported():
+                with _wrapped(session):
+                    mkdocs_build.build(config)
+            else:  # unknown internals: MkDocs as it is (it empties the folder first)
+                session.stats.incremental = False
+                mkdocs_build.build(config)
+            session.stats.files = staged.finish()
+        finally:
+            config.plugins.on_shutdown()
+    finally:
+        logger.removeHandler(handler)
+        mkdocs_build.log.removeFilter(duplicates)
+    session.stats.seconds = time.perf_counter() - started
+    return session.stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    from mkdocs.exceptions import MkDocsException
+
+    parser = argparse.ArgumentParser(prog="python -m atlas_build.site.incremental")
+    parser.add_argument("--config-file", required=True, type=Path)
+    parser.add_argument("--cache-dir")
+    parser.add_argument("--known", type=Path, help="JSON: the staging folder's files, sources")
+    parser.add_argument("--stats", type=Path, help="write what was rendered and reused here")
+    args = parser.parse_args(argv)
+    given = json.loads(args.known.read_text(encoding="utf-8")) if args.known else {}
+    known, sources = tree.valid_files(given.get("files")), given.get("sources") or {}
+    try:
+        stats = build(args.config_file, args.cache_dir, known=known, sources=sources)
+    except (MkDocsException, OSError) as error:
+        print(f"ERROR   -  {error}", file=sys.stderr)
+        return 1
+    if args.stats:
+        args.stats.write_text(json.dumps(stats.to_json()), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,301 @@
+"""Incremental site builds: what is laid out again, byte-identity with a cold build, and that
+nothing persisted between builds (spare folder, site, cache) can change the published site."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_site_render import write_lesson
+
+from atlas_build import pipeline
+from atlas_build.cache import Cache
+from atlas_build.site import build, docs, incremental, pagestore, publish, state
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIG = REPO / "mkdocs.yml"
+UNSTABLE = {"sitemap.xml.gz"}  # its gzip header carries the build date
+
+
+def _content(root: Path) -> Path:
+    content = root / "content"
+    write_lesson(content, "alpha", "# Alpha\n\nThe alpha lesson speaks of $x^2$ and pangolins.\n")
+    write_lesson(content, "beta", "# Beta\n\nThe beta lesson speaks of capybaras.\n", topic="B")
+    write_lesson(content, "gamma", "# Gamma\n\nThe gamma lesson speaks of axolotls.\n")
+    return content
+
+
+def _build(content: Path, root: Path, cache: Path | None, **extra: object) -> tuple[int, str]:
+    options = pipeline.Options(cache_dir=str(cache) if cache else None)
+    report, checked = pipeline.check([str(content)], options)
+    out = io.StringIO()
+    arguments: dict[str, object] = {"config": CONFIG, "allow_errors": True, **extra}
+    code = build.build_site(
+        report, checked, docs_dir=root / "docs", site_dir=root / "site", options=options,
+        stream=out, **arguments,  # type: ignore[arg-type]
+    )  # fmt: skip
+    return code, out.getvalue()
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name not in UNSTABLE
+    }
+
+
+def _cold(content: Path, root: Path) -> dict[str, bytes]:
+    """The same content built with nothing to reuse (no cache, fresh folders)."""
+    code, log = _build(content, root, None)
+    assert code == 0, log
+    assert "MkDocs rendered all" in log
+    return _tree(root / "site")
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def _search(site: Path) -> list[dict[str, str]]:
+    return json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+
+
+def test_edit_lays_out_one_page_and_equals_a_cold_build(tmp_path: Path) -> None:
+    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert _build(content, work, cache)[0] == 0
+    _edit(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
+    code, log = _build(content, work, cache)
+    assert code == 0 and "MkDocs rendered 1 of 9 pages: lessons/alpha/index.md" in log, log
+    _edit(content / "alpha" / "lesson.md", "quetzals", "quetzals and wombats")
+    code, log = _build(content, work, cache)  # now laid out in the recycled spare folder
+    assert code == 0 and "MkDocs rendered 1 of 9 pages: lessons/alpha/index.md" in log, log
+    assert publish.spare_path(work / "site").is_dir()
+    incremental_site = _tree(work / "site")
+    cold = _cold(content, tmp_path / "cold")
+    assert incremental_site == cold
+    entries = _search(work / "site")
+    assert any(
+        "wombats" in e["text"] and e["location"].startswith("lessons/alpha/") for e in entries
+    )
+    assert any(
+        "capybaras" in e["text"] and e["location"].startswith("lessons/beta/") for e in entries
+    )
+    assert not any("wombats" in e["text"] for e in _search(publish.spare_path(work / "site")))
+
+
+def test_cold_build_is_mkdocs_build(tmp_path: Path) -> None:
+    """With nothing cached, the driver is `mkdocs build --strict`, byte for byte."""
+    content = _content(tmp_path)
+    cold = _cold(content, tmp_path / "cold")
+    config = tmp_path / "bare.yml"
+    config.write_text(build.mkdocs_config(CONFIG, tmp_path / "cold" / "docs", tmp_path / "bare"))
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config)]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    subprocess.run(command, check=True, env=env, capture_output=True)
+    assert _tree(tmp_path / "bare") == cold
+
+
+def test_nothing_changed_means_mkdocs_does_not_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert _build(content, work, cache)[0] == 0
+    before = {p: p.stat().st_mtime_ns for p in (work / "site").rglob("*")}
+
+    def refuse(*args: object, **kwargs: object) -> list[str]:
+        raise AssertionError("MkDocs ran although nothing changed")
+
+    monkeypatch.setattr(build, "run_mkdocs", refuse)
+    code, log = _build(content, work, cache)
+    assert code == 0 and "site up to date" in log
+    assert {p: p.stat().st_mtime_ns for p in (work / "site").rglob("*")} == before
+    monkeypatch.undo()
+    (work / "site" / "index.html").write_bytes(b"defaced")  # site/ is checked, not trusted
+    code, log = _build(content, work, cache)
+    assert code == 0 and "MkDocs rendered no page, reused all 9" in log, log
+    assert _tree(work / "site") == _cold(content, tmp_path / "cold")
+
+
+def _docs_site(tmp_path: Path, content: Path) -> tuple[Path, Path]:
+    """The docs tree of `content` and a config building it into tmp_path/out."""
+    options = pipeline.Options()
+    report, checked = pipeline.check([str(content)], options)
+    docs.write_tree(docs.generate_docs(report, checked, options=options), tmp_path / "docs")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(build.mkdocs_config(CONFIG, tmp_path / "docs", tmp_path / "out"))
+    return tmp_path / "docs", config
+
+
+def _run(config: Path, cache: Path, site: Path) -> incremental.Stats:
+    shutil.rmtree(site, ignore_errors=True)
+    return incremental.build(config, str(cache), stream=io.StringIO())
+
+
+def test_every_input_invalidates_what_it_should(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    content, cache, site = _content(tmp_path), tmp_path / "cache", tmp_path / "out"
+    docs_dir, config = _docs_site(tmp_path, content)
+    assert len(_run(config, cache, site).rendered) == 9
+    assert _run(config, cache, site).rendered == []
+    page = docs_dir / "lessons" / "beta" / "index.md"
+    _edit(page, "capybaras", "capybaras and okapis")  # a lesson's text
+    assert _run(config, cache, site).rendered == ["lessons/beta/index.md"]
+    claims = content / "gamma" / "claims.yaml"  # a claims file: the lesson's page and indexes
+    claims.write_text(
+        "lesson: atlas-lesson-gamma\nclaims:\n  - id: nope\n    kind: no_such_kind\n", "utf-8"
+    )
+    docs_dir, config = _docs_site(tmp_path, content)
+    rendered = _run(config, cache, site).rendered
+    assert "lessons/gamma/index.md" in rendered and "lessons/alpha/index.md" not in rendered
+    changed = tmp_path / "other.yml"  # the MkDocs configuration: every page
+    changed.write_text(f"INHERIT: {json.dumps(str(CONFIG))}\nsite_name: Renamed\n")
+    config.write_text(build.mkdocs_config(changed, docs_dir, site))
+    assert len(_run(config, cache, site).rendered) == 9
+    assert _run(config, cache, site).rendered == []
+    monkeypatch.setattr(state, "__version__", "999.0")  # an atlas_build version: every page
+    state.environment.cache_clear()
+    try:
+        assert len(_run(config, cache, site).rendered) == 9
+    finally:
+        monkeypatch.undo()
+        state.environment.cache_clear()
+
+
+def test_markdown_links_to_other_pages_are_always_laid_out(tmp_path: Path) -> None:
+    docs_dir, site, cache = tmp_path / "docs", tmp_path / "out", tmp_path / "cache"
+    docs_dir.mkdir()
+    (docs_dir / "index.md").write_text("# Home\n\n[to b](b.md#there)\n", encoding="utf-8")
+    (docs_dir / "b.md").write_text("# B\n\n## There {#there}\n", encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(
+        f"site_name: Links\ndocs_dir: {json.dumps(str(docs_dir))}\n"
+        f"site_dir: {json.dumps(str(site))}\nstrict: true\ntheme: {{name: material}}\n"
+        "plugins: [search]\nmarkdown_extensions: [attr_list]\nnav: [{Home: index.md}, {B: b.md}]\n"
+        "validation: {links: {anchors: warn}}\n"
+    )
+    assert sorted(_run(config, cache, site).rendered) == ["b.md", "index.md"]
+    assert _run(config, cache, site).rendered == ["index.md"]  # b's anchors come from the cache
+    (docs_dir / "b.md").write_text("# B\n\n## Gone {#gone}\n", encoding="utf-8")
+    from mkdocs.exceptions import Abort
+
+    with pytest.raises(Abort):  # as a cold build: the link's anchor is missing
+        _run(config, cache, site)
+
+
+def test_tampered_spare_site_and_cache_cannot_change_the_site(tmp_path: Path) -> None:
+    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    for word in ("sloths", "tapirs"):
+        assert _build(content, work, cache)[0] == 0
+        _edit(content / "alpha" / "lesson.md", "pangolins", f"pangolins and {word}")
+    spare = publish.spare_path(work / "site")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me", encoding="utf-8")
+    (spare / "lessons" / "beta" / "index.html").write_bytes(b"<p>planted</p>")
+    (spare / "lessons" / "gamma" / "index.html").unlink()
+    (spare / "lessons" / "gamma" / "index.html").symlink_to(outside)
+    os.link(outside, spare / "lessons" / "planted.html")
+    (spare / "extra.html").write_bytes(b"<p>extra</p>")
+    for entry in (cache / pagestore.HTML).rglob("*"):  # forged entries fail their HMAC
+        if entry.is_file():
+            header = entry.read_bytes().split(b"\n", 1)[0]
+            entry.write_bytes(header + b"\n<p>forged</p>")
+    code, log = _build(content, work, cache)
+    assert code == 0, log
+    assert outside.read_text(encoding="utf-8") == "keep me"
+    assert _tree(work / "site") == _cold(content, tmp_path / "cold")
+    assert b"planted" not in b"".join(_tree(work / "site").values())
+
+
+def test_site_state_is_authenticated(tmp_path: Path) -> None:
+    """A state entry that does not verify is no state: the build lays the site out."""
+    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert _build(content, work, cache)[0] == 0
+    recorded = state.load(Cache(cache), work / "site")
+    assert recorded.inputs and recorded.site
+    entries = [p for p in (cache / state.NAMESPACE).rglob("*") if p.is_file()]
+    assert len(entries) == 1
+    forged = json.dumps({"inputs": "0" * 64, "site": {}, "spare": {}}).encode()
+    entries[0].write_bytes(entries[0].read_bytes().split(b"\n", 1)[0] + b"\n" + forged)
+    assert state.load(Cache(cache), work / "site").inputs is None
+    code, log = _build(content, work, cache)
+    assert code == 0 and "site up to date" not in log
+
+
+def test_unchanged_build_is_answered_before_checking(tmp_path: Path, run_cli) -> None:
+    """`uptodate` (for `atlas-build build`): the last report and status while lessons,
+    options and outputs are as the last build left them; None as soon as any changed."""
+    from atlas_build import cli
+    from atlas_build.site import uptodate
+
+    content = _content(tmp_path)
+    argv = ["build", str(content), "--out", str(tmp_path / "out"), "--site-dir",
+            str(tmp_path / "site"), "--mkdocs-config", str(CONFIG), "--cache-dir",
+            str(tmp_path / "cache"), "-q"]  # fmt: skip
+    args = cli.build_parser().parse_args(argv)
+    assert uptodate.replay(args, io.StringIO()) is None  # never built
+    result = run_cli(*argv)
+    assert result.code == 0, result.err
+    uptodate.record(args, "the report\n", 0)
+    out = io.StringIO()
+    assert uptodate.replay(args, out) == 0
+    assert out.getvalue().startswith("the report\n") and "nothing changed" in out.getvalue()
+    strict = cli.build_parser().parse_args([*argv, "--strict"])
+    assert uptodate.replay(strict, io.StringIO()) is None  # other options
+    record = next((tmp_path / "out" / "records").glob("*.json"))
+    record.write_bytes(record.read_bytes())  # same bytes, new stamp: an output was touched
+    assert uptodate.replay(args, io.StringIO()) is None
+    uptodate.record(args, "the report\n", 0)
+    assert uptodate.replay(args, io.StringIO()) == 0
+    (tmp_path / "site" / "planted.html").write_text("x", encoding="utf-8")
+    assert uptodate.replay(args, io.StringIO()) is None
+    (tmp_path / "site" / "planted.html").unlink()
+    assert uptodate.replay(args, io.StringIO()) == 0
+    _edit(content / "beta" / "lesson.md", "capybaras", "capybaras and tenrecs")
+    assert uptodate.replay(args, io.StringIO()) is None
+    no_cache = cli.build_parser().parse_args([*argv, "--no-cache"])
+    uptodate.record(no_cache, "x", 0)
+    assert uptodate.replay(no_cache, io.StringIO()) is None
+
+
+def test_other_mkdocs_versions_get_a_plain_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The driver wraps MkDocs internals of the versions it was tested on; any other version
+    is built by MkDocs as it is, with the same result."""
+    from atlas_build.site import mkcontext
+
+    content, cache, site = _content(tmp_path), tmp_path / "cache", tmp_path / "out"
+    _, config = _docs_site(tmp_path, content)
+    assert _run(config, cache, site).incremental
+    reference = _tree(site)
+    monkeypatch.setitem(mkcontext.SUPPORTED, "mkdocs", (9, 9))
+    stats = _run(config, cache, site)
+    assert not stats.incremental and len(stats.rendered) == 0 and _tree(site) == reference
+
+
+def test_preview_rebuilds_equal_a_cold_build(tmp_path: Path) -> None:
+    """`serve` lays out in process, keeping pages and the theme's templates between saves:
+    after edits its site is still the cold build's, byte for byte."""
+    from atlas_build.site import serve
+
+    content, scratch = _content(tmp_path), tmp_path / "scratch"
+    scratch.mkdir()
+    options = pipeline.Options(cache_dir=str(tmp_path / "cache"))
+    out = io.StringIO()
+    preview = serve.Preview([str(content)], tmp_path / "docs", CONFIG, scratch, options, out)
+    preview()
+    for word in ("civets", "dugongs"):
+        _edit(content / "gamma" / "lesson.md", "axolotls", f"axolotls and {word}")
+        preview()
+    assert "rendered 1 of 9 pages: lessons/gamma/index.md" in out.getvalue()
+    assert _tree(preview.site) == _cold(content, tmp_path / "cold")
