@@ -46,11 +46,12 @@ UNITS = [
     ("TB/s", Dimension({INFO: 1, TIME: -1}), 8 * 10**12, "TB/s"),
     ("bit", Dimension.base(INFO), 1, "bit"),
     ("bits/s", Dimension({INFO: 1, TIME: -1}), 1, "bits/s"),
-    ("FLOP", Dimension.base(FLOP), 1, "FLOP"),
-    ("FLOP/s", Dimension({FLOP: 1, TIME: -1}), 1, "FLOP/s"),
-    ("FLOPs/byte", Dimension({FLOP: 1, INFO: -1}), R(1, 8), "FLOPs/byte"),
-    ("tokens", Dimension.base(TOKEN), 1, "tokens"),
-    ("tokens/s", Dimension({TOKEN: 1, TIME: -1}), 1, "tokens/s"),
+    # counted things (FLOPs, tokens) have dimension one, as in SI; bytes keep theirs
+    ("FLOP", Dimension({}), 1, "FLOP"),
+    ("FLOP/s", Dimension({TIME: -1}), 1, "FLOP/s"),
+    ("FLOPs/byte", Dimension({INFO: -1}), R(1, 8), "FLOPs/byte"),
+    ("tokens", Dimension({}), 1, "tokens"),
+    ("tokens/s", Dimension({TIME: -1}), 1, "tokens/s"),
     ("ns", Dimension.base(TIME), R(1, 10**9), "ns"),
     ("µs", Dimension.base(TIME), R(1, 10**6), "µs"),  # MICRO SIGN
     ("μs", Dimension.base(TIME), R(1, 10**6), "μs"),  # GREEK SMALL LETTER MU
@@ -64,10 +65,10 @@ UNITS = [
     ("°C", Dimension.base(TEMP), 1, "°C"),
     ("K", Dimension.base(TEMP), 1, "K"),
     ("eV", JOULE, R(1602176634, 10**28), "eV"),
-    ("bytes per token", Dimension({INFO: 1, TOKEN: -1}), 8, "bytes/token"),
+    ("bytes per token", Dimension.base(INFO), 8, "bytes/token"),
     ("1/s", Dimension({TIME: -1}), 1, "1/s"),
     ("s⁻¹", Dimension({TIME: -1}), 1, "1/s"),
-    ("TFLOPS", Dimension({FLOP: 1, TIME: -1}), 10**12, "TFLOP/s"),
+    ("TFLOPS", Dimension({TIME: -1}), 10**12, "TFLOP/s"),
     ("kg m/s^2", Dimension({M: 1, L: 1, TIME: -2}), 1, "kg·m/s²"),
     ("J K^-1", JOULE / Dimension.base(TEMP), 1, "J/K"),
     ("J/mol/K", JOULE / Dimension({TEMP: 1, "[substance]": 1}), 1, "J/(mol·K)"),
@@ -83,7 +84,7 @@ def test_unit_strings_lessons_write(
     text: str, dimension: Dimension, scale: object, printed: str
 ) -> None:
     read = spec(text)
-    assert read.kind == "unit"
+    assert read.kind == ("count" if text in ("FLOP", "tokens") else "unit")
     assert read.dimension == dimension
     assert read.scale == scale
     assert isinstance(read.scale, sp.Rational)  # exact, never a float
@@ -143,10 +144,7 @@ def test_celsius_carries_its_offset() -> None:
         ("value units", "value", 1, "value units"),
         ("score units", "score", 1, "score units"),
         ("squared score units", "score", 2, "score units²"),
-        ("coordinates", "coordinate", 1, "coordinates"),
-        ("nats", "nat", 1, "nats"),
         ("logits", "logit", 1, "logits"),
-        ("products", "product", 1, "products"),
     ],
 )
 def test_abstract_units_are_named_dimensions_of_the_lesson(
@@ -248,7 +246,7 @@ def test_overlong_and_deep_input_is_refused_not_crashed() -> None:
     assert isinstance(parse_unit("m" * 500), UnitProblem)
 
 
-@pytest.mark.parametrize("word", ["nats", "a", "in", "at", "is", "layers", "heads", "mu", "sq2"])
+@pytest.mark.parametrize("word", ["a", "in", "at", "is", "layers", "heads", "mu", "sq2"])
 def test_vocabulary_is_closed(word: str) -> None:
     assert lookup(word) is None or word == "sq2"
     assert lookup("sq2") is None
@@ -285,3 +283,10 @@ def test_unit_products_cancel_by_unit_not_by_spelling() -> None:
     assert (joule / electron_volt).format() == "J/eV"  # same dimension, kept apart
     assert (joule / electron_volt).dimension == DIMENSIONLESS
     assert (joule / electron_volt).scale == 1 / R("1.602176634e-19")
+
+
+@pytest.mark.parametrize("text", ["nats", "products", "coordinates", "FLOPs", "tokens"])
+def test_counted_and_logarithmic_units_have_dimension_one(text: str) -> None:
+    """Entropy in nats is a pure number (H = -Σ p ln p); counted things are too, as in SI."""
+    read = spec(text)
+    assert read.kind == "count" and read.dimension == Dimension({})

@@ -152,8 +152,8 @@ def test_roofline_min_keeps_its_arguments_dimension() -> None:
     assert "arguments of Min differ" in finding.message
 
 
-def test_kv_cache_bytes() -> None:
-    cache = units(
+def cache_pairs() -> tuple[tuple[str, str], ...]:
+    return (
         ("B_tok", "bytes per token"),
         ("B_total", "bytes"),
         ("L", "count"),
@@ -163,14 +163,22 @@ def test_kv_cache_bytes() -> None:
         ("T", "tokens"),
         ("N", "count"),
     )
+
+
+def test_kv_cache_bytes() -> None:
+    cache = units(*cache_pairs())
     b_tok, b_total, layers, heads, d_h, b, tokens, batch = sp.symbols(
         "B_tok B_total L H_kv d_h b T N"
     )
     per_token = 2 * layers * heads * d_h * b
     assert check(b_tok, per_token, "=", cache) == []
     assert check(b_total, b_tok * tokens * batch, "=", cache) == []
-    (finding,) = check(b_total, per_token, "=", cache)
-    assert finding.message == "left side bytes, right side bytes/token"
+    # tokens are counted, so bytes per token and bytes share a dimension; a rate does not
+    assert check(b_total, per_token, "=", cache) == []
+    (finding,) = check(
+        b_total, per_token / sp.Symbol("t_s"), "=", units(*cache_pairs(), ("t_s", "s"))
+    )
+    assert finding.message == "left side bytes, right side bytes/(token·s)"
 
 
 Q_, K_, A_ = (sp.Symbol(name, commutative=False) for name in "QKA")

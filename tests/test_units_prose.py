@@ -112,7 +112,8 @@ def test_same_dimension() -> None:
     assert same_dimension("J", "eV")
     assert same_dimension("V", "J/C")
     assert not same_dimension("MB", "s")
-    assert not same_dimension("FLOP", "tokens")
+    assert same_dimension("FLOP", "tokens")  # both counted: dimension one
+    assert not same_dimension("FLOP/s", "B/s")
     assert not same_dimension("score units", "value units")
 
 

@@ -101,8 +101,9 @@ def abstract_unit(name: str, text: str, power: int = 1) -> UnitProduct:
 def _kind(units: UnitProduct) -> str:
     if not units.dimension.is_dimensionless:
         return ABSTRACT if units.dimension.abstract else UNIT
-    if units.factor == 1 and all(atom.silent for atom, _ in units.atoms()):
-        return COUNT if any(True for _ in units.atoms()) else DIMENSIONLESS
+    atoms = [atom for atom, _ in units.atoms()]
+    if units.factor == 1 and all(a.dimension.is_dimensionless and a.scale == 1 for a in atoms):
+        return COUNT if atoms else DIMENSIONLESS  # counts, FLOPs, tokens
     return DIMENSIONLESS
 
 

@@ -33,8 +33,9 @@ class UnitAtom:
 
     @property
     def silent(self) -> bool:
-        """A pure count (`count`, `elements`, `square`): cancels out of printed units."""
-        return self.dimension.is_dimensionless and self.scale == 1
+        """A pure count (`count`, `elements`, `square`): cancels out of printed units.
+        FLOPs and tokens are counted too, but keep their names in print (`FLOP/s`)."""
+        return self.key == "count" and self.dimension.is_dimensionless and self.scale == 1
 
 
 def number(value: object) -> sympy.Expr:

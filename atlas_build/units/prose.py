@@ -117,3 +117,17 @@ def find_quantities(text: str) -> list[Quantity]:
             Quantity(value, units, match.start(), end, unit_start, match.group(), unit_text)
         )
     return found
+
+
+def unit_after(text: str, end: int) -> tuple[str, int] | None:
+    """The unit written right after a number ending at `end` (the same rules as
+    `find_quantities`): its text and where it ends, or None."""
+    gap = _GAP.match(text, end)
+    start = gap.end() if gap is not None else end
+    unit = _unit_at(text, start)
+    if unit is None:
+        return None
+    unit_text, _ = unit
+    if start == end and len(unit_text) < 2 and unit_text not in "%°":
+        return None
+    return unit_text, start + len(unit_text)

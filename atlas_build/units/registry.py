@@ -22,7 +22,7 @@ EXTRA_DEFINITIONS = (
     "flop = [flop] = FLOP",
     "token = [token]",
 )
-"""Named dimensions pint lacks: arithmetic work and tokens (counts stay dimensionless)."""
+"""Units pint lacks: arithmetic work and tokens, both counts (see ROOTS)."""
 
 ROOTS: dict[str, tuple[str | None, sympy.Rational]] = {
     "meter": ("[length]", sympy.Rational(1)),
@@ -33,8 +33,8 @@ ROOTS: dict[str, tuple[str | None, sympy.Rational]] = {
     "mole": ("[substance]", sympy.Rational(1)),
     "candela": ("[luminosity]", sympy.Rational(1)),
     "bit": ("[information]", sympy.Rational(1)),
-    "flop": ("[flop]", sympy.Rational(1)),
-    "token": ("[token]", sympy.Rational(1)),
+    "flop": (None, sympy.Rational(1)),  # counted things have dimension one, as in SI:
+    "token": (None, sympy.Rational(1)),  # F = 4 d_h H T L FLOPs needs no FLOP-valued constant
     "count": (None, sympy.Rational(1)),
     "radian": (None, sympy.Rational(1)),
 }

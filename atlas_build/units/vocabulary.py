@@ -147,8 +147,13 @@ NAMES: dict[str, tuple[str, str]] = {
 INVARIANT_PLURALS = {"siemens", "hertz", "percent"}
 PLURALS = {"henry": "henries"}
 
-COUNT_WORDS = frozenset("count counts element elements item items square squares sq".split())
-"""Counted things: dimensionless atoms that cancel from printed units (`Ω/square`)."""
+COUNT_WORDS = frozenset(
+    """count counts element elements item items square squares sq coordinate coordinates
+    product products nat nats""".split()
+)
+"""Counted things: dimensionless atoms that cancel from printed units (`Ω/square`). SI gives
+counting quantities dimension one; so are FLOPs and tokens (registry.ROOTS), while bits and
+bytes keep a dimension of their own, so bytes and FLOPs are never confused."""
 
 PER_SECOND = {"FLOPS": ("flop", LARGE), "bps": ("bit", DATA)}
 """Rates written as one word: `TFLOPS` is TFLOP/s, `Gbps` is Gbit/s (`FLOPs` is a count)."""

@@ -303,11 +303,11 @@ class Walker:
     def _function(self, expr: sympy.Basic, place: Place) -> Value:
         name = type(expr).__name__
         args = list(expr.args)
-        if isinstance(expr, AppliedUndef) and name in self.units:
+        role = roles.role_of(name)
+        if isinstance(expr, AppliedUndef) and name in self.units and role is None:
             for arg in args:
                 self.value(arg, place)
-            return self._spec(self.units[name], name, expr, place)
-        role = roles.role_of(name)
+            return self._spec(self.units[name], name, expr, place)  # f(x) with f's own unit
         if role is None:
             for arg in args:
                 self.value(arg, place)
