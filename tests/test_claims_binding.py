@@ -248,7 +248,7 @@ def test_explicit_tolerance_overrides_the_rule(lesson, tolerance, status):
     )
     assert result.status() == {"read": status}
     [value] = [v for v in result.claim("read")["values"] if v["name"] == "t"]
-    assert value["quoted"] == "1.07" and value["ok"] is (status == "pass")
+    assert value["quoted"] == "1.07 seconds" and value["ok"] is (status == "pass")
 
 
 def test_claim_level_tolerance_applies_to_every_number(lesson):
@@ -597,3 +597,45 @@ def test_an_occurrence_ending_in_a_number_covers_all_of_it():
     content = "Intro.\nThe mean is 1.62221\nNext 5."
     _, [found] = anchors.occurrences("The mean is 1.62221", anchors.skeleton(content))
     assert content[found.start : found.end] == "The mean is 1.62221"
+
+
+@pytest.mark.parametrize(
+    ("written", "status"),
+    [("0.0259 V", "pass"), ("25.9 mV", "pass"), ("25.9 V", "fail"), ("25.9 ms", "error-unit")],
+)
+def test_any_unit_is_converted_before_comparing(lesson, written, status):
+    """Generalises `unit: bytes`: the computed value is in volts, the prose may write mV."""
+    sentence = f"At room temperature the thermal voltage is about {written}."
+    claims = f"""
+claims:
+  - id: thermal
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [{{value: V_T, unit: V}}]
+    params:
+      values: {{k: 1.380649e-23, T: 300, q: 1.602176634e-19}}
+      expressions: {{V_T: "\\\\frac{{k T}}{{q}}"}}
+"""
+    result = lesson(f"## Worked example\n\n{sentence}\n", claims)
+    expected = "fail" if status == "error-unit" else status
+    assert result.status() == {"thermal": expected}
+    if status == "error-unit":
+        [mismatch] = result.found("A401")
+        assert "cannot convert" in mismatch.message and "ms" in mismatch.message
+
+
+def test_32_mb_is_not_32_mib(lesson):
+    sentence = "The cache holds 32 MB."
+    claims = f"""
+claims:
+  - id: size
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [{{value: S, unit: bytes}}]
+    params:
+      values: {{S: 33554432}}
+"""
+    result = lesson(f"## Worked example\n\n{sentence}\n", claims)
+    [mismatch] = result.found("A401")
+    assert "the lesson says 32 MB, computed 33554432" in mismatch.message
+    assert at(mismatch) == result.lesson_at("32 MB")

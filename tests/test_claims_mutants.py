@@ -341,8 +341,11 @@ def test_unmutated_seed_passes_every_claim(run_mutant):
     assert statuses == dict.fromkeys(CLAIM_IDS, "pass")
     assert outcome.errors() == []
     assert outcome.exit_code == 0
+    # only notes: numbers left unaccounted (A410) and symbols the table gives no unit (A422)
     assert not [
-        d for d in outcome.report.diagnostics if d.code.startswith("A4") and d.code != "A410"
+        d
+        for d in outcome.report.diagnostics
+        if d.code.startswith("A4") and d.code not in {"A410", "A422"}
     ]
     # every number of the seed is accounted for, except the question's own slot numbers
     unaccounted = outcome.report.coverage["numbers"]["unaccountedAt"]

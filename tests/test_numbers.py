@@ -251,7 +251,7 @@ def test_units_are_recorded_not_applied() -> None:
         ("(−0.75)", [("−0.75", R(-3, 4))]),
         ("Atlas v1.3.0, fp16, H100, x_2, T\\_5, 1.2.3", []),
         ("dated 1/2/2020", [("1", 1)]),
-        ("the first 1,024 tokens", [("1,024", 1024)]),
+        ("the first 1,024 tokens", [("1,024 tokens", 1024)]),  # a unit after a number
         ("scores 5,6 and 1,0245", [("5", 5), ("6", 6), ("1", 1), ("0245", 245)]),
         ("is ≈ 0.665 here", [("≈ 0.665", R(133, 200))]),
         ("T × T per head", []),

@@ -121,3 +121,23 @@ UNACCOUNTED_STEP = define(
     fix="Bind the other number too, or reword the step.",
     stage=STAGE,
 )
+DIMENSION = define(
+    "A420",
+    "dimension-mismatch",
+    Severity.ERROR,
+    "The two sides of a relation, the terms of a sum, or the argument of exp/log/sin/softmax "
+    "do not have the dimensions the lesson's symbol table gives them (docs/units.md).",
+    example="`V_T = k_B T` with V_T in V, k_B in J/K and T in K: left side V, right side J",
+    fix="Correct the relation (`V_T = k_B T / q`), or the unit in `Symbols and units`.",
+    stage=STAGE,
+)
+NO_UNIT = define(
+    "A422",
+    "symbol-without-unit",
+    Severity.INFO,
+    "Symbols of display equations have no entry (or no readable unit) in the lesson's symbol "
+    "table, so the relations using them are only partly checked for dimensions.",
+    example="`P = I V` with I and V in the table but not P",
+    fix="Add the symbols, their meaning and unit to `Symbols and units`.",
+    stage=STAGE,
+)

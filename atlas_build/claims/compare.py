@@ -12,6 +12,7 @@ import sympy
 
 from atlas_build.claims import numbers
 from atlas_build.claims.anchors import Precision
+from atlas_build.units import UnitError, convert
 
 FLOAT_RELATIVE = 1e-9  # computed floats are compared to exact quotes within this, at least
 
@@ -188,12 +189,30 @@ def _scalar(
         if allowed is None:
             allowed = auto_tolerance(quantity, computed, decimals, approximate)
     if unit is not None and quantity.unit is not None and quantity.unit != unit:
-        scale = numbers.unit_scale(quantity.unit) / numbers.unit_scale(unit)
-        value, allowed = value * scale, allowed * scale
+        try:
+            value, allowed = _converted(value, allowed, quantity.unit, unit)
+        except UnitError as error:
+            return Verdict(False, quantity.text, f"{show(computed)} {unit} ({error})")
     ok = close(value, computed, allowed)
     stated = approximate if isinstance(approximate, Precision) else None
     hint = "" if ok or unit is not None else rounded(computed, quantity, stated)
     return Verdict(ok, quantity.text, show(computed), show(allowed), hint)
+
+
+def _converted(
+    value: sympy.Expr, allowed: sympy.Expr, written: str, unit: str
+) -> tuple[sympy.Expr, sympy.Expr]:
+    """A quoted number and its tolerance, from the unit the lesson writes to the unit the
+    computed value is in (exact: 32 MB is 32,000,000 B, not 32 MiB). Percent and byte
+    units keep their own fast path; every other unit goes through the units library."""
+    try:
+        scale = numbers.unit_scale(written) / numbers.unit_scale(unit)
+        return value * scale, allowed * scale
+    except ValueError:
+        pass
+    converted = convert(value, written, unit)
+    ratio = convert(1, written, unit) - convert(0, written, unit)
+    return converted, allowed * abs(ratio)
 
 
 BOUNDS = {">": sympy.Gt, ">=": sympy.Ge, "<": sympy.Lt, "<=": sympy.Le}
@@ -203,7 +222,10 @@ def bound(quantity: numbers.Quantity, computed: Any, relation: str, unit: str | 
     """`computed RELATION quoted`: the lesson states a bound (exceeds 0.9999, below 0.34)."""
     value = quantity.value
     if unit is not None and quantity.unit is not None and quantity.unit != unit:
-        value = value * numbers.unit_scale(quantity.unit) / numbers.unit_scale(unit)
+        try:
+            value, _ = _converted(value, sympy.Integer(0), quantity.unit, unit)
+        except UnitError as error:
+            return Verdict(False, quantity.text, f"{show(computed)} {unit} ({error})")
     number = _number(computed)
     holds = BOUNDS[relation](sympy.N(number, 50), sympy.N(value, 50))
     return Verdict(

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from atlas_build.claims import anchors, codes, numbers, prose, relations
+from atlas_build.claims import anchors, codes, dimensions, numbers, prose, relations
 from atlas_build.claims.compare import compare, show
 from atlas_build.claims.registry import Outcome
 from atlas_build.diagnostics import Diagnostic, Severity, at
@@ -51,7 +51,9 @@ def measure(
 ) -> tuple[dict[str, Any], list[Diagnostic]]:
     """The lesson's coverage (the report's `coverage`) and the findings that go with it."""
     diagnostics: list[Diagnostic] = []
-    entries, errors = relations.inventory(lesson, relations.claim_options(given.specs))
+    table = dimensions.lesson_units(lesson)
+    declared: list[str] = sorted(name for name in ("pi", "e", "E", "I") if name in table)
+    entries, errors = relations.inventory(lesson, relations.claim_options(given.specs), declared)
     relations.settle(entries, given.outcomes, given.statuses, given.evaluated, given.unchecked)
     diagnostics += _contradicted(entries, locator, given)
     needed = relations.needed(given.specs)
@@ -67,6 +69,7 @@ def measure(
         diagnostics.append(at(codes.LATEX, where, message, severity=severity))
     if given.has_claims:
         diagnostics += _unverified(lesson, locator, entries)
+    diagnostics += _dimensions(lesson, locator, entries, table)
     spots = prose.spots(lesson)
     classes, arithmetic = _numbers(lesson, locator, given, spots, diagnostics)
     summary = {name: 0 for name in CLASSES}
@@ -98,6 +101,9 @@ def measure(
             message = f"number {spot.text} is not checked by any claim and no rule exempts it"
             diagnostics.append(at(codes.UNACCOUNTED, where, message))
     relation_counts = relations.counts(entries)
+    dimension_counts = dict.fromkeys(dimensions.STATUSES, 0)
+    for entry in entries:
+        dimension_counts[(entry.dimensions or {}).get("status", "not checked")] += 1
     coverage: dict[str, Any] = {
         "relations": {**relation_counts, "items": [_entry(e, locator) for e in entries]},
         "numbers": {
@@ -111,6 +117,7 @@ def measure(
             status: sum(1 for s in given.statuses.values() if s == status)
             for status in ("pass", "fail", "error", "skipped", "unchecked")
         },
+        "dimensions": dimension_counts,
     }
     coverage["verification"] = verdict(coverage)
     return coverage, diagnostics
@@ -119,6 +126,38 @@ def measure(
 def _entry(entry: relations.Entry, locator: Locator) -> dict[str, Any]:
     where = locator.content(entry.offset)
     return {**entry.to_json(), "line": where.line, "column": where.column}
+
+
+def _dimensions(
+    lesson: Lesson,
+    locator: Locator,
+    entries: list[relations.Entry],
+    table: dict[str, Any],
+) -> list[Diagnostic]:
+    """A420 at each relation whose dimensions disagree; one A422 naming the symbols the
+    symbol table gives no unit (only when the lesson has a symbol table at all)."""
+    found = []
+    missing: dict[str, None] = {}
+    for entry in entries:
+        if entry.parsed is None or entry.status == "unchecked":
+            entry.dimensions = {"status": "not checked", "message": "", "unknown": []}
+            continue
+        entry.dimensions = dimensions.check(entry.parsed, table)
+        missing.update(dict.fromkeys(entry.dimensions["unknown"]))
+        if entry.dimensions["status"] == "inconsistent":
+            message = (
+                f"equation {entry.equation} relation {entry.relation} `{entry.source}`: "
+                f"dimensions disagree: {entry.dimensions['message']}"
+            )
+            found.append(at(codes.DIMENSION, locator.content(entry.offset), message))
+    if missing and lesson.glossaries:
+        first = lesson.glossaries[0].offset
+        names = ", ".join(sorted(missing))
+        message = (
+            f"no unit in the symbol table for {names}: relations using them are only partly checked"
+        )
+        found.append(at(codes.NO_UNIT, locator.content(first), message))
+    return found
 
 
 def _contradicted(

@@ -18,6 +18,8 @@ from typing import Literal
 
 import sympy
 
+from atlas_build.units.prose import unit_after
+
 DEFAULT_SLOT_NOUNS = tuple("slot slots position positions token tokens index indices".split())
 BYTE_UNITS: dict[str, int] = {"B": 1, "byte": 1, "bytes": 1}
 BYTE_UNITS |= {p + "B": 1000**k for k, p in enumerate("KMGTP", 1)} | {"kB": 1000}
@@ -52,6 +54,7 @@ _CLOSE_BRACE = re.compile(r"\}")
 _SIGN = re.compile(r"[+\-−]")
 _APPROX = re.compile(r"[≈~∼]" + _WS + "*")
 _UNIT = re.compile(_WS + r"?(%|[KMGTP]iB|[KkMGTP]B|bytes|byte|B)(/s)?(?!\w)")
+_UNIT_START = re.compile(_WS + r"?[^\W\d_°µΩ]|" + _WS + r"?[°µΩ]")
 _OPEN = re.compile(r"\\?([\[(])" + _WS + "*")
 _CLOSE = {"[": re.compile(_WS + r"*\\?\]"), "(": re.compile(_WS + r"*\\?\)")}
 _LIST_SEP = re.compile(_WS + r"*[,;](" + _WS + "*)")
@@ -260,6 +263,8 @@ def _quantity(
     k, unit = literal.end, None
     if suffix := _UNIT.match(text, k, end):
         k, unit = suffix.end(), suffix.group(1) + (suffix.group(2) or "")
+    elif _UNIT_START.match(text, k, end) and (after := unit_after(text[:end], k)) is not None:
+        unit, k = after  # any unit the units vocabulary reads: 0.7 V, 2.1 ms, 10¹⁶ cm⁻³
     value = -literal.value if negative else literal.value
     return Quantity(value, text[i:k], i, k, literal.decimals, literal.exponent, unit, approx)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atlas_build.claims.registry import Outcome
-from atlas_build.latex import LatexError, parse_relations
+from atlas_build.latex import LatexError, Relation, parse_relations
 from atlas_build.latex.dialect import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH
 from atlas_build.latex.normalise import normalise
 from atlas_build.lesson.model import Lesson, Math
@@ -39,9 +39,11 @@ class Entry:
     offset: int  # content offset of the relation (of the error, when unreadable)
     claims: set[str] = field(default_factory=set)
     reason: str = ""
+    parsed: Relation | None = field(default=None, compare=False)  # for the dimension check
+    dimensions: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found = {
             "equation": self.equation,
             "relation": self.relation,
             "status": self.status,
@@ -49,6 +51,9 @@ class Entry:
             "claims": sorted(self.claims),
             "reason": self.reason,
         }
+        if self.dimensions is not None:
+            found["dimensions"] = self.dimensions
+        return found
 
 
 def claim_options(specs: Iterable[Mapping[str, Any]]) -> dict[int, list[dict[str, Any]]]:
@@ -83,9 +88,15 @@ def needed(specs: Iterable[Mapping[str, Any]]) -> set[int]:
     return wanted
 
 
-def _read(math: Math, options: list[dict[str, Any]]) -> list[Entry] | LatexError:
+def _read(
+    math: Math, options: list[dict[str, Any]], symbols: list[str]
+) -> list[Entry] | LatexError:
+    """The equation's relations, read with the lesson's symbol names (so a glossary's `π`
+    is a symbol, not the constant) and, failing that, with each claim's declarations."""
     error: LatexError | None = None
     for chosen in [{}, *options]:
+        if symbols:
+            chosen = {**chosen, "symbols": sorted({*chosen.get("symbols", []), *symbols})}
         try:
             found = parse_relations(math.latex, **chosen)
         except LatexError as failure:
@@ -101,6 +112,7 @@ def _read(math: Math, options: list[dict[str, Any]]) -> list[Entry] | LatexError
                 "unverified",
                 relation.source.strip(),
                 math.offset + relation.start,
+                parsed=relation,
             )
             for index, relation in enumerate(found)
         ]
@@ -109,14 +121,15 @@ def _read(math: Math, options: list[dict[str, Any]]) -> list[Entry] | LatexError
 
 
 def inventory(
-    lesson: Lesson, options: dict[int, list[dict[str, Any]]]
+    lesson: Lesson, options: dict[int, list[dict[str, Any]]], symbols: list[str] | None = None
 ) -> tuple[list[Entry], dict[int, LatexError]]:
     """Every relation, `unverified` or `unreadable`, and the parse error of each unreadable
-    equation (one entry per row or relation segment the normaliser finds)."""
+    equation (one entry per row or relation segment the normaliser finds). `symbols` are
+    names the lesson's table declares (`I` a current, not the imaginary unit)."""
     entries: list[Entry] = []
     errors: dict[int, LatexError] = {}
     for math in lesson.display_math:
-        read = _read(math, options.get(math.index, []))
+        read = _read(math, options.get(math.index, []), symbols or [])
         if not isinstance(read, LatexError):
             entries.extend(read)
             continue

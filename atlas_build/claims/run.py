@@ -17,6 +17,7 @@ from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.claims import anchors, codec, codes, messages, numbers
 from atlas_build.claims.compare import compare, parse_tolerance
+from atlas_build.claims.dimensions import lesson_units
 from atlas_build.claims.file import ClaimsFile
 from atlas_build.claims.registry import (
     DEFAULT_TIMEOUT,
@@ -244,6 +245,15 @@ class LessonClaims:
             results.append(self._run_one(claim_id, index, spec))
         return results
 
+    def _glossary_unit(self, name: str, written: numbers.Item) -> str | None:
+        """The unit the lesson's symbol table gives the bound quantity, when the quoted
+        number writes a unit of its own (`V_T` is in V; the prose says `25.9 mV`)."""
+        quoted = written.result if isinstance(written, numbers.Arithmetic) else written
+        if not isinstance(quoted, numbers.Quantity) or quoted.unit is None:
+            return None
+        spec = lesson_units(self.lesson).get(name.split("[", 1)[0])
+        return spec.text if spec is not None and spec.units is not None else None
+
     def _param_at(self, pointer: str | None) -> Location | None:
         """The parameter in claims.yaml (or its nearest written parent: an inherited or
         missing parameter is reported where the claim or its `params` are)."""
@@ -403,7 +413,7 @@ class LessonClaims:
                 written,
                 computed,
                 tolerance=options.get("tolerance", tolerance),
-                unit=options.get("unit"),
+                unit=options.get("unit") or self._glossary_unit(name, written),
                 relation=options.get("relation"),
                 approximate=rounded,
             )

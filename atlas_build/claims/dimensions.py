@@ -1,0 +1,82 @@
+"""Dimensional checks of every relation, from the lesson's own symbol table.
+
+The units come from the "Symbols and units" blocks (`lesson_units`: names as the lesson
+model reads them, units read by `atlas_build.units`). Every relation that parses is then
+checked (`units.check`): both sides of `=`, `≈`, `<` and every term of a sum share one
+dimension, arguments of `exp`, `log`, `sin`, `softmax` are dimensionless, and powers of
+dimensioned quantities are rational. Each relation gets a dimension status:
+
+- `consistent`: every symbol has a unit and everything agrees;
+- `inconsistent`: something disagrees (an A420 error at the relation, both sides spelled
+  out in the lesson's units: "left side V, right side V·K/J");
+- `incomplete`: some symbols have no unit, so the relation is only partly checked (those
+  symbols are listed once per lesson, A422, never guessed);
+- `not checked`: the relation is unreadable.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from atlas_build import units
+from atlas_build.lesson.model import Lesson
+
+STATUSES = ("consistent", "inconsistent", "incomplete", "not checked")
+
+
+def _pairs(lesson: Lesson) -> tuple[tuple[tuple[str, str], tuple[str, ...]], ...]:
+    return tuple(
+        ((entry.symbol, entry.unit), tuple(entry.names))
+        for glossary in lesson.glossaries
+        for entry in glossary.entries
+        if entry.names
+    )
+
+
+@lru_cache(maxsize=64)
+def _read(pairs: tuple[tuple[tuple[str, str], tuple[str, ...]], ...]) -> units.GlossaryUnits:
+    named = dict(pairs)
+    return units.units_from_glossary(
+        [pair for pair, _ in pairs], names=lambda text: list(_names(named, text))
+    )
+
+
+def _names(named: dict[tuple[str, str], tuple[str, ...]], text: str) -> tuple[str, ...]:
+    for (symbol, _), names in named.items():
+        if symbol == text:
+            return names
+    return ()
+
+
+def lesson_units(lesson: Lesson) -> dict[str, units.UnitSpec]:
+    """Symbol name -> unit, for every glossary entry whose unit reads."""
+    return _read(_pairs(lesson)).units
+
+
+def check(relation: Any, table: dict[str, units.UnitSpec]) -> dict[str, Any]:
+    """The dimension status of one parsed relation, with what was compared."""
+    try:
+        findings = units.check(relation.lhs, relation.rhs, relation.op, table)
+    except (RecursionError, ValueError, TypeError, ArithmeticError) as error:
+        return {"status": "not checked", "message": f"cannot check: {error}", "unknown": []}
+    errors = units.errors(findings)
+    unknown = sorted({_unknown_name(f) for f in units.unknowns(findings)} - {""})
+    if errors:
+        first = errors[0]
+        return {
+            "status": "inconsistent",
+            "message": "; ".join(f.message for f in errors[:3]),
+            "left": first.left,
+            "right": first.right,
+            "unknown": unknown,
+        }
+    return {"status": "incomplete" if unknown else "consistent", "message": "", "unknown": unknown}
+
+
+def _unknown_name(finding: units.Finding) -> str:
+    expr = finding.expr
+    if expr is None:
+        return ""
+    name = getattr(expr, "name", None) or getattr(getattr(expr, "func", None), "__name__", None)
+    return str(name or expr)

@@ -1,0 +1,123 @@
+"""Dimensional checks of a lesson's relations from its own symbol table (claims/dimensions.py).
+
+A consistent relation, an inconsistent one (A420 error at the relation, both sides in the
+lesson's units), a symbol without a unit (A422 note, relation `incomplete`), an unreadable
+unit (A421 warning at the unit) and the per-lesson counts in the coverage.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_claims_kinds import Checked, check, write_lesson, yaml_string
+
+SENTENCE = "With I = 2 and R = 3 the drop is V = 6."
+
+
+def _body(relation: str, unit_of_r: str = "Ω", extra: str = "") -> str:
+    return f"""
+## Science and assumptions
+
+### Ohm
+
+$$
+{relation}
+$$
+
+Symbols and units
+
+V
+
+Voltage across the resistor
+
+V
+
+I
+
+Current through it
+
+A
+
+R
+
+Resistance
+
+{unit_of_r}
+{extra}
+{SENTENCE}
+"""
+
+
+CLAIMS = f"""
+claims:
+  - id: ohm
+    kind: formula
+    quote: {yaml_string(SENTENCE)}
+    bind: [I, R, V]
+    params:
+      values: {{I: 2, R: 3}}
+      use: [{{equation: 0, relation: 0}}]
+"""
+
+
+def _lesson(tmp_path: Path, body: str) -> Checked:
+    return check(write_lesson(tmp_path, "ohm", body, CLAIMS))
+
+
+def _codes(result: Checked) -> list[str]:
+    return [d.code for d in result.record.diagnostics if d.code.startswith("A42")]
+
+
+def _dimensions(result: Checked) -> list[dict]:
+    return [item.get("dimensions") for item in result.record.coverage["relations"]["items"]]
+
+
+def test_a_consistent_relation(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, _body("V=I\\cdot R"))
+    assert _codes(result) == []
+    [dimensions] = _dimensions(result)
+    assert dimensions["status"] == "consistent"
+    assert result.record.coverage["dimensions"]["consistent"] == 1
+    assert result.status() == {"ohm": "pass"}
+
+
+def test_an_inconsistent_relation_fails_at_the_relation(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, _body("V=I+R"))
+    [diagnostic] = [d for d in result.record.diagnostics if d.code == "A420"]
+    assert diagnostic.severity.value == "error"
+    assert "A" in diagnostic.message and "Ω" in diagnostic.message
+    line = result.lesson_text.splitlines()[diagnostic.line - 1]
+    assert "V=I+R" in line
+    [dimensions] = _dimensions(result)
+    assert dimensions["status"] == "inconsistent"
+    assert result.record.coverage["verification"] == "failed"
+
+
+def test_a_symbol_without_a_unit_is_noted_once_and_left_incomplete(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, _body("V=I\\cdot R\\cdot k"))
+    assert _codes(result) == ["A422"]
+    [note] = [d for d in result.record.diagnostics if d.code == "A422"]
+    assert note.severity.value == "info" and "k" in note.message
+    [dimensions] = _dimensions(result)
+    assert dimensions["status"] == "incomplete"
+    assert dimensions["unknown"] == ["k"]
+
+
+def test_an_unreadable_unit_is_a_warning_at_the_unit(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, _body("V=I\\cdot R", unit_of_r="volts-ish per blob"))
+    [warning] = [d for d in result.record.diagnostics if d.code == "A421"]
+    assert warning.severity.value == "warning"
+    line = result.lesson_text.splitlines()[warning.line - 1]
+    start = line.index("volts-ish")
+    assert start < warning.column <= start + len("volts-ish per blob")
+    [dimensions] = _dimensions(result)
+    assert dimensions["status"] == "incomplete"
+
+
+def test_a_prose_unit_is_converted_before_comparing(tmp_path: Path) -> None:
+    body = _body("V=I\\cdot R").replace(SENTENCE, "With I = 2 and R = 3 the drop is V = 6000 mV.")
+    claims = CLAIMS.replace(
+        yaml_string(SENTENCE), yaml_string("With I = 2 and R = 3 the drop is V = 6000 mV.")
+    )
+    result = check(write_lesson(tmp_path, "ohm", body, claims))
+    assert result.status() == {"ohm": "pass"}
