@@ -364,7 +364,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="validate lessons and report findings")
     _add_check_options(check)
-    check.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    check.add_argument(
+        "--format", "--output-format", dest="format", choices=FORMATS, default="text",
+        help="output format (every format is a view of the same findings)",
+    )
     check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     check.add_argument("-v", "--verbose", action="store_true", help="show info findings too")
     check.set_defaults(run=cmd_check)

@@ -297,6 +297,14 @@ def test_new_scaffolds_every_required_field_and_passes_strict_check(run_cli, con
     assert [d.code for d in diagnostics if d.severity != "info"] == []
     data = load_lesson(lesson_md)
     assert [section["title"] for section in data["sections"]][:2] == ["My lesson", "The mechanism"]
+    # the scaffold is a proved lesson from the start: its claim verifies its one relation
+    assert (content_dir / "my-lesson" / "claims.yaml").is_file()
+    report = json.loads(run_cli("check", "--no-cache", "--format", "json", content_dir).out)
+    coverage = report["records"][0]["coverage"]
+    assert coverage["verification"] == "verified"
+    assert [item["dimensions"]["status"] for item in coverage["relations"]["items"]] == [
+        "consistent"
+    ]
 
 
 def test_new_with_a_tricky_title_passes_strict_check(run_cli, content_dir):

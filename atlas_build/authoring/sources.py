@@ -18,7 +18,7 @@ import yaml
 from atlas_build.atomic import write_text
 from atlas_build.authoring import frontmatter, records
 from atlas_build.diagnostics import Diagnostic, Severity
-from atlas_build.load import LESSON_FILE, RECORD_FILE, jsonfile
+from atlas_build.load import CLAIMS_FILE, LESSON_FILE, RECORD_FILE, jsonfile
 from atlas_build.model import COMPUTED_FIELDS
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -132,36 +132,38 @@ Describe the mechanism in a few short paragraphs.
 ### Main relation
 
 $$
-y=a x
+d=v t
 $$
 
-Explain the relation in words.
+Explain the relation in words: at a constant speed, distance grows in proportion to time.
 
 Symbols and units
 
-y
+d
 
-Output
+Distance travelled
 
-units of y
+m
 
-a
+v
 
-Coefficient
+Constant speed
 
-units of y per unit of x
+m/s
 
-x
+t
 
-Input
+Time elapsed
 
-units of x
+s
 
-Assumptions State what the relation assumes.
+With v = 3 m/s and t = 2 s the distance is d = 6 m.
+
+Assumptions State what the relation assumes: here, a speed that does not change.
 
 ## Check your understanding
 
-### What does doubling x do to y?
+### What does doubling t do to d?
 
 1. Doubles it
 2. Halves it
@@ -170,11 +172,27 @@ Answer and reasoning
 
 Doubles it
 
-y is proportional to x.
+d is proportional to t.
 
 ## Sources
 
 - [Replace with a primary source](https://example.org/)
+"""
+
+
+CLAIMS_SKELETON = """\
+# What the build proves about lesson.md (docs/authoring.md; `atlas-build explain formula`).
+# The claim below recomputes d from the displayed equation d=v t and the inputs, and checks
+# that the sentence quoted states those numbers; every equation and every number of the
+# lesson must end up verified, an input, or listed as unchecked with a reason.
+claims:
+  - id: main-relation
+    kind: formula
+    quote: "With v = 3 m/s and t = 2 s the distance is d = 6 m."
+    bind: [v, t, d]
+    params:
+      values: {v: 3, t: 2}
+      use: [{equation: 0, relation: 0}]
 """
 
 
@@ -220,7 +238,9 @@ def new_lesson(slug: str, content_dir: Path, *, title: str | None, topic: str) -
     body = SKELETON.format(topic=topic, version="0.1.0", title=title, description=description)
     path = folder / LESSON_FILE
     write_text(path, front_matter(metadata) + body)
-    return Outcome([f"created {path}"], changed=True)
+    claims = folder / CLAIMS_FILE
+    write_text(claims, CLAIMS_SKELETON)
+    return Outcome([f"created {path}", f"created {claims}"], changed=True)
 
 
 def fix_record(path: Path, *, max_bytes: int, dry_run: bool = False) -> Outcome:
