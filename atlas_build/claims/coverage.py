@@ -52,7 +52,7 @@ def measure(
     """The lesson's coverage (the report's `coverage`) and the findings that go with it."""
     diagnostics: list[Diagnostic] = []
     table = dimensions.lesson_units(lesson)
-    declared: list[str] = sorted(name for name in ("pi", "e", "E", "I") if name in table)
+    declared = dimensions.declared(table)
     entries, errors = relations.inventory(lesson, relations.claim_options(given.specs), declared)
     relations.settle(entries, given.outcomes, given.statuses, given.evaluated, given.unchecked)
     diagnostics += _contradicted(entries, locator, given)

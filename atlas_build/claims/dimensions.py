@@ -54,12 +54,19 @@ def lesson_units(lesson: Lesson) -> dict[str, units.UnitSpec]:
     return _read(_pairs(lesson)).units
 
 
+def declared(table: dict[str, units.UnitSpec]) -> list[str]:
+    """Names the parser would read as constants that the lesson's table makes symbols
+    (`I` a current, not the imaginary unit; `e` a charge)."""
+    return sorted(name for name in ("pi", "e", "E", "I") if name in table)
+
+
 def check(relation: Any, table: dict[str, units.UnitSpec]) -> dict[str, Any]:
     """The dimension status of one parsed relation, with what was compared."""
     try:
         findings = units.check(relation.lhs, relation.rhs, relation.op, table)
-    except (RecursionError, ValueError, TypeError, ArithmeticError) as error:
-        return {"status": "not checked", "message": f"cannot check: {error}", "unknown": []}
+    except Exception as error:  # noqa: BLE001 - a SymPy-internal failure, told at the relation
+        message = f"cannot check: {type(error).__name__}: {error}"
+        return {"status": "not checked", "message": message, "unknown": []}
     errors = units.errors(findings)
     unknown = sorted({_unknown_name(f) for f in units.unknowns(findings)} - {""})
     if errors:

@@ -88,7 +88,7 @@ def needed(specs: Iterable[Mapping[str, Any]]) -> set[int]:
     return wanted
 
 
-def _read(
+def read_equation(
     math: Math, options: list[dict[str, Any]], symbols: list[str]
 ) -> list[Entry] | LatexError:
     """The equation's relations, read with the lesson's symbol names (so a glossary's `π`
@@ -129,7 +129,7 @@ def inventory(
     entries: list[Entry] = []
     errors: dict[int, LatexError] = {}
     for math in lesson.display_math:
-        read = _read(math, options.get(math.index, []), symbols or [])
+        read = read_equation(math, options.get(math.index, []), symbols or [])
         if not isinstance(read, LatexError):
             entries.extend(read)
             continue

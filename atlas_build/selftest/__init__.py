@@ -19,6 +19,7 @@ from typing import Any
 from atlas_build import load, pipeline
 from atlas_build.authoring import frontmatter, records
 from atlas_build.diagnostics import Severity
+from atlas_build.selftest.dimensions import dimension_mutants
 from atlas_build.selftest.mutants import Mutant, generate
 from atlas_build.workers import pool as workers_pool
 
@@ -139,9 +140,10 @@ def selftest(paths: list[str], options: pipeline.Options) -> list[LessonResult]:
         if errors:
             continue  # a lesson that fails already cannot tell which mutants its checks catch
         spec, _ = claims_file.read(source.claims_path)
-        quotes = [c["quote"] for c in (spec.data["claims"] if spec else []) if c.get("quote")]
+        specs = spec.data["claims"] if spec else []
+        quotes = [c["quote"] for c in specs if c.get("quote")]
         model = item.lesson or lesson_stage.build(item.record.content)
-        for mutant in generate(quotes, model):
+        for mutant in generate(quotes, model, dimension_mutants(model, specs)):
             jobs.append(_Job(item.found, mutant, options, known, slugs))
             owners.append(result)
     workers = max(1, min(options.jobs, len(jobs)))

@@ -3,13 +3,14 @@
 Mutants target what the lesson's claims guard: every number written in a quoted
 statement (changed digit, flipped sign, a slot added or dropped), operators,
 signs, radicals and digits in display equations, quiz answers swapped for
-another option, and each quoted sentence deleted.
+another option, each quoted sentence deleted, and (`selftest.dimensions`) edits that
+break an equation's dimensions.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from atlas_build.claims import anchors, numbers
@@ -28,7 +29,7 @@ _EQUATION_EDITS = (
 
 @dataclass(frozen=True)
 class Mutant:
-    kind: str  # number | slots | equation | quiz | sentence
+    kind: str  # number | slots | equation | quiz | sentence | dimension
     description: str
     offset: int  # where the edit starts in the content as shipped
     original: str
@@ -125,13 +126,15 @@ def quiz_mutants(lesson: Lesson) -> Iterator[Mutant]:
                              start, quiz.answer, option)  # fmt: skip
 
 
-def generate(quotes: list[str], lesson: Lesson) -> list[Mutant]:
+def generate(quotes: list[str], lesson: Lesson, extra: Iterable[Mutant] = ()) -> list[Mutant]:
+    """Every mutant of the lesson once; `extra` adds kinds defined elsewhere (dimensions)."""
     mutants: list[Mutant] = []
     seen: set[tuple[int, str, str]] = set()
     for mutant in (
         *quote_mutants(quotes, lesson),
         *equation_mutants(lesson),
         *quiz_mutants(lesson),
+        *extra,
     ):
         key = (mutant.offset, mutant.original, mutant.replacement)
         if key not in seen and mutant.original != mutant.replacement:

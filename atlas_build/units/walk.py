@@ -89,7 +89,10 @@ def lookup(
 
 
 def _show(expr: sympy.Basic) -> str:
-    text = sympy.sstr(expr)
+    try:
+        text = sympy.sstr(expr)
+    except Exception:  # noqa: BLE001 - SymPy printers fail on some objects (`Differential`)
+        text = type(expr).__name__
     return text if len(text) <= 60 else text[:57] + "..."
 
 
