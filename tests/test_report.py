@@ -19,6 +19,7 @@ TEXT_LINE = re.compile(
     r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<severity>error|warning|info) "
     r"(?P<code>A\d{3}) (?P<message>.+)$"
 )
+COVERAGE_LINE = re.compile(r"^[^:]+: (verified|partly verified|not verified|verification failed): ")
 SUMMARY = re.compile(r"^checked (\d+) lessons?: (\d+) errors?, (\d+) warnings?")
 
 
@@ -47,6 +48,13 @@ def test_text_lines_and_summary(mixed, run_cli):
     result = check(run_cli, mixed)
     assert result.code == 1
     *lines, summary = result.out.rstrip("\n").split("\n")
+    said = [line for line in lines if COVERAGE_LINE.match(line)]
+    assert {line.split(": ", 1)[0] for line in said} == {
+        "content/attention/record.json",
+        "content/broken/record.json",  # read, so measured; the duplicate-key file was not
+    }
+    assert any(line.startswith("content/broken/record.json: verification failed") for line in said)
+    lines = [line for line in lines if line not in said]
     assert lines
     parsed = [TEXT_LINE.match(line) for line in lines]
     assert all(parsed), [line for line, match in zip(lines, parsed, strict=True) if not match]
@@ -279,7 +287,7 @@ def test_junit_escapes_markup(seed, write_record, run_cli):
 
 # --- github ----------------------------------------------------------------------------------
 
-ANNOTATION = re.compile(r"^::(error|warning|notice) (?P<props>[^:]*)::(?P<message>.*)$")
+ANNOTATION = re.compile(r"^::(?P<command>error|warning|notice) (?P<props>[^:]*)::(?P<message>.*)$")
 
 
 def test_github_annotations_and_summary(mixed, run_cli, monkeypatch):
@@ -293,6 +301,9 @@ def test_github_annotations_and_summary(mixed, run_cli, monkeypatch):
         assert match, line
         props = dict(part.split("=", 1) for part in match["props"].split(","))
         assert props["file"].startswith("content/")
+        if props["title"] == "coverage":  # a lesson's coverage notice has no one line
+            assert match["command"] == "notice" and "relations" in match["message"]
+            continue
         assert int(props["line"]) >= 1 and int(props["col"]) >= 1
     assert any(
         line.startswith("::error file=content/dup/record.json,line=1,col=13") for line in lines

@@ -16,6 +16,7 @@ from test_site_render import assert_inert, write_lesson
 from atlas_build import outputs, pipeline
 from atlas_build.cache import Cache
 from atlas_build.diagnostics import registry
+from atlas_build.report import coverage as coverage_words
 from atlas_build.site import build, cli, docs, linkcheck, reference
 
 REPO = Path(__file__).resolve().parent.parent
@@ -115,6 +116,15 @@ def test_validation_panel_lists_claims_with_values(
     assert "quoted <strong>−0.75</strong>, computed <strong>-3/4 = -0.75</strong>" in panel
     assert "4 of 5 relations verified, 1 definition" in panel
     assert '<a href="#equation-1">equation 1, relation 0</a>' in panel  # the definition
+    coverage = report.coverage
+    dimensions = coverage["dimensions"]
+    assert f"<strong>Dimensions:</strong> {coverage_words.dimensions_text(dimensions)}." in panel
+    assert "<th>Dimensions</th>" in panel
+    table = panel[panel.index('class="atlas-relations"') :]
+    for item in coverage["relations"]["items"]:
+        assert f">{item['dimensions']['status']}<" in table
+    if dimensions["incomplete"]:
+        assert "no unit for" in table  # which symbols kept the check partial
     summary = article[article.index('id="atlas-summary"') :][:3000]
     assert "partly verified" in summary and "2 unaccounted" in summary
     assert 'href="../../codes/#A202"' in panel

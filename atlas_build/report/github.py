@@ -1,4 +1,5 @@
-"""GitHub Actions workflow commands: one annotation per finding, then a summary.
+"""GitHub Actions workflow commands: one annotation per finding and a coverage notice
+per lesson, then a summary.
 
 Lesson text reaches three places here, each escaped for its reader: annotations
 (controls written as visible escapes, then the workflow-command escapes: `%`, CR and LF
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 
 from atlas_build.diagnostics import Severity
+from atlas_build.report import coverage
 from atlas_build.report.escape import markdown_cell
 from atlas_build.report.escape import text as escaped
 from atlas_build.report.model import Report
@@ -42,17 +44,26 @@ def render(report: Report, *, verbose: bool = False) -> str:
             fields.append(f"title={_property(diagnostic.code + ' ' + diagnostic.name)}")
             command = COMMAND[diagnostic.severity]
             lines.append(f"::{command} {','.join(fields)}::{_data(diagnostic.message)}")
+        said = coverage.sentence(record.coverage, record.status)
+        if said is not None:
+            fields = [f"file={_property(record.path)}", f"title={_property('coverage')}"]
+            lines.append(f"::notice {','.join(fields)}::{_data(said)}")
     summary = render_text(report, verbose=verbose).splitlines()[-1]
     lines.append(summary)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary:
         with open(step_summary, "a", encoding="utf-8") as handle:
-            handle.write("### atlas-build\n\n| lesson | status | errors | warnings |\n")
-            handle.write("|---|---|---|---|\n")
+            handle.write("### atlas-build\n\n| lesson | status | errors | warnings | coverage |\n")
+            handle.write("|---|---|---|---|---|\n")
             for record in report.records:
+                said = (
+                    coverage.sentence(record.coverage, record.status)
+                    or "not checked beyond integrity"
+                )
                 handle.write(
                     f"| {markdown_cell(record.id or record.path)} | {record.status} | "
-                    f"{record.count(Severity.ERROR)} | {record.count(Severity.WARNING)} |\n"
+                    f"{record.count(Severity.ERROR)} | {record.count(Severity.WARNING)} | "
+                    f"{markdown_cell(said)} |\n"
                 )
             handle.write(f"\n{summary}\n")
     return "\n".join(lines) + "\n"

@@ -1,4 +1,5 @@
 """JUnit XML: one testcase per lesson; errors (and warnings under --strict) fail it.
+Each testcase's properties carry the lesson's coverage (the sentence and the counts).
 
 Every attribute and text is passed through `escape.text`, which writes the characters
 XML 1.0 cannot hold at all (C0 controls, lone surrogates, U+FFFE/U+FFFF) as visible
@@ -9,11 +10,23 @@ escapes the markup (`<`, `&`, quotes).
 from __future__ import annotations
 
 import xml.etree.ElementTree as ElementTree
+from typing import Any
 
 from atlas_build.diagnostics import Severity
+from atlas_build.report import coverage
 from atlas_build.report.escape import text as escaped
 from atlas_build.report.model import Report
 from atlas_build.report.text import line
+
+
+def _coverage_properties(found: dict[str, Any], said: str) -> list[tuple[str, str]]:
+    """The lesson's coverage as testcase properties: the sentence, then each count."""
+    pairs = [("coverage", escaped(said)), ("verification", str(found.get("verification")))]
+    for part in ("relations", "numbers", "dimensions"):
+        counts = found.get(part)
+        if isinstance(counts, dict):
+            pairs += [(f"{part}.{k}", str(v)) for k, v in counts.items() if isinstance(v, int)]
+    return pairs
 
 
 def render(report: Report) -> str:
@@ -25,6 +38,11 @@ def render(report: Report) -> str:
             suite, "testcase", classname="atlas-build.check", name=escaped(record.id or record.path)
         )
         case.set("file", escaped(record.path))
+        said = coverage.sentence(record.coverage, record.status)
+        if said is not None:
+            properties = ElementTree.SubElement(case, "properties")
+            for name, value in _coverage_properties(record.coverage or {}, said):
+                ElementTree.SubElement(properties, "property", name=name, value=value)
         bad = [d for d in record.diagnostics if d.severity in failing]
         if bad:
             failures += 1

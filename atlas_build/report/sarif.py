@@ -1,4 +1,5 @@
-"""SARIF 2.1.0, so code-scanning dashboards show findings on the lesson lines."""
+"""SARIF 2.1.0, so code-scanning dashboards show findings on the lesson lines; each
+lesson's coverage rides in the run's property bag."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from urllib.parse import quote
 
 from atlas_build import diagnostics
 from atlas_build.diagnostics import Severity
+from atlas_build.report import coverage
 from atlas_build.report.escape import json_text
-from atlas_build.report.model import Report
+from atlas_build.report.model import RecordReport, Report
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -19,6 +21,25 @@ def _uri(path: str) -> str:
     """A relative URI reference: every character outside RFC 3986's set percent-encoded
     (a lone surrogate, which UTF-8 cannot encode, as the replacement character)."""
     return quote(path.replace("\\", "/").encode("utf-8", "replace").decode("utf-8"))
+
+
+def _lesson(record: RecordReport) -> dict[str, Any]:
+    """A lesson's coverage for the run's property bag (SARIF has no place of its own for
+    what was proved, only for what was found)."""
+    found = record.coverage or {}
+    counts = {
+        part: {k: v for k, v in found[part].items() if isinstance(v, int)}
+        for part in ("relations", "numbers", "dimensions")
+        if isinstance(found.get(part), dict)
+    }
+    return {
+        "uri": _uri(record.path),
+        "id": record.id,
+        "status": record.status,
+        "verification": found.get("verification"),
+        "coverage": coverage.sentence(record.coverage, record.status),
+        **counts,
+    }
 
 
 def render(report: Report) -> str:
@@ -76,6 +97,7 @@ def render(report: Report) -> str:
                     }
                 },
                 "results": results,
+                "properties": {"lessons": [_lesson(record) for record in report.records]},
             }
         ],
     }

@@ -1,4 +1,6 @@
-"""`path:line:col: severity code message` lines, then one summary line.
+"""`path:line:col: severity code message` lines, each lesson's coverage (what its
+relations, numbers and dimensions came to; unaccounted numbers are A410 infos, `-v`),
+then one summary line.
 
 Paths and messages carry lesson text, so control, bidi and separator characters in them
 are printed as escapes (`report.escape.text`): each finding stays on one line and the
@@ -8,6 +10,7 @@ summary line cannot be faked or hidden.
 from __future__ import annotations
 
 from atlas_build.diagnostics import Diagnostic, Severity
+from atlas_build.report import coverage
 from atlas_build.report.escape import text as escaped
 from atlas_build.report.model import Report
 
@@ -37,6 +40,9 @@ def render(report: Report, *, verbose: bool = False) -> str:
         for diagnostic in record.diagnostics:
             if verbose or diagnostic.severity is not Severity.INFO:
                 lines.append(line(diagnostic))
+        said = coverage.sentence(record.coverage, record.status)
+        if said is not None:
+            lines.append(f"{escaped(record.path)}: {said}")
     summary = report.summary()
     records = summary["records"]
     text = (

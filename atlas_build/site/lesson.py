@@ -22,6 +22,7 @@ from atlas_build.lesson import build as build_model
 from atlas_build.lesson.model import Lesson
 from atlas_build.model import LessonRecord
 from atlas_build.report import RecordReport
+from atlas_build.report import coverage as coverage_words
 from atlas_build.site import codes, figures, markup, mathtext, panels, structures
 from atlas_build.site.html import badge, block, esc, front_matter, heading, href
 from atlas_build.source import Source
@@ -126,12 +127,12 @@ def _summary(page: LessonPage) -> str:
     facts = [
         badge(
             panels.VERIFICATION_CSS.get(state, "skipped"),
-            panels.VERIFICATION_WORDS.get(state, state),
+            coverage_words.VERIFICATION_WORDS.get(state, state),
         )
     ]
     if coverage.get("relations") is not None:
-        facts.append(esc(panels.relations_text(coverage["relations"])))
-        facts.append(esc(panels.numbers_text(coverage["numbers"])))
+        facts.append(esc(coverage_words.relations_text(coverage["relations"])))
+        facts.append(esc(coverage_words.numbers_text(coverage["numbers"])))
     if report.claims:
         facts.append(f"{counts['pass']} of {len(report.claims)} claims pass")
     errors, warnings = severities["error"], severities["warning"]

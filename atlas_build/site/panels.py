@@ -15,6 +15,12 @@ from urllib.parse import urlsplit
 
 from atlas_build.diagnostics import Diagnostic, Severity
 from atlas_build.model import LessonRecord
+from atlas_build.report.coverage import (
+    VERIFICATION_WORDS,
+    dimensions_text,
+    numbers_text,
+    relations_text,
+)
 from atlas_build.site.html import badge, esc
 
 STATUSES = ("error", "fail", "warning", "info", "pass", "skipped")
@@ -168,12 +174,6 @@ def diagnostics_table(rows: str, *, with_lesson: bool = False) -> str:
     return _findings_table(("Severity", "Code", "Message", "Location"), rows, with_lesson)
 
 
-VERIFICATION_WORDS = {
-    "verified": "verified",
-    "partial": "partly verified",
-    "unverified": "not verified",
-    "failed": "verification failed",
-}
 VERIFICATION_CSS = {
     "verified": "pass",
     "partial": "warning",
@@ -189,42 +189,25 @@ RELATION_CSS = {
     "unverified": "warning",
 }
 
-
-def _plural(count: int, noun: str, plural: str | None = None) -> str:
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
-
-
-def relations_text(relations: dict[str, Any]) -> str:
-    """`5 of 6 relations verified, 1 definition` (only the statuses that occur)."""
-    total = int(relations.get("total", 0))
-    if not total:
-        return "no display equations"
-    parts = [f"{relations.get('verified', 0)} of {_plural(total, 'relation')} verified"]
-    for status, noun in (
-        ("defined", "definition"),
-        ("unchecked", "listed unchecked"),
-        ("unreadable", "unreadable"),
-        ("failed", "failed"),
-        ("unverified", "not checked"),
-    ):
-        count = int(relations.get(status, 0))
-        if count:
-            parts.append(_plural(count, noun, noun if noun.endswith(("d", "e")) else None))
-    return ", ".join(parts)
+DIMENSION_CSS = {
+    "consistent": "pass",
+    "inconsistent": "fail",
+    "incomplete": "warning",
+    "not checked": "skipped",
+}
 
 
-def numbers_text(numbers: dict[str, Any]) -> str:
-    """`26 of 29 numbers verified, 2 inputs, 1 exempt` (only the classes that occur)."""
-    total = int(numbers.get("total", 0))
-    if not total:
-        return "no numbers in the prose"
-    parts = [f"{numbers.get('verified', 0)} of {_plural(total, 'number')} verified"]
-    for name, noun in (("input", "input"), ("exempt", "exempt"), ("failed", "wrong"),
-                       ("unaccounted", "unaccounted")):  # fmt: skip
-        count = int(numbers.get(name, 0))
-        if count:
-            parts.append(_plural(count, noun) if name == "input" else f"{count} {noun}")
-    return ", ".join(parts)
+def _dimension_cell(found: object) -> str:
+    """The relation's dimension status, with what disagreed or which symbols lack a unit."""
+    if not isinstance(found, dict):
+        return badge("skipped", "not checked")
+    status = str(found.get("status", "not checked"))
+    detail = str(found.get("message") or "")
+    unknown = [str(name) for name in found.get("unknown") or []]
+    if unknown and not detail:
+        detail = "no unit for " + ", ".join(unknown)
+    small = f" <small>{esc(detail)}</small>" if detail else ""
+    return badge(DIMENSION_CSS.get(status, "skipped"), status) + small
 
 
 def coverage(data: dict[str, Any] | None, equation_href: Callable[[int], str] | None = None) -> str:
@@ -237,8 +220,11 @@ def coverage(data: dict[str, Any] | None, equation_href: Callable[[int], str] | 
     text = (
         f"<p>{badge(VERIFICATION_CSS.get(state, 'skipped'), VERIFICATION_WORDS.get(state, state))}"
         f" <strong>Relations:</strong> {esc(relations_text(relations))}. "
-        f"<strong>Numbers:</strong> {esc(numbers_text(numbers))}.</p>"
+        f"<strong>Numbers:</strong> {esc(numbers_text(numbers))}."
     )
+    if isinstance(data.get("dimensions"), dict):
+        text += f" <strong>Dimensions:</strong> {esc(dimensions_text(data['dimensions']))}."
+    text += "</p>"
     rows = []
     for item in relations.get("items") or []:
         status = str(item.get("status"))
@@ -254,14 +240,14 @@ def coverage(data: dict[str, Any] | None, equation_href: Callable[[int], str] | 
         rows.append(
             f'<tr data-status="{esc(RELATION_CSS.get(status, status))}"><td>{where}</td>'
             f"<td>{badge(RELATION_CSS.get(status, 'skipped'), status)}</td>"
-            f"<td><code>{esc(item.get('source'))}</code></td><td>{detail}</td></tr>"
+            f"<td><code>{esc(item.get('source'))}</code></td><td>{detail}</td>"
+            f"<td>{_dimension_cell(item.get('dimensions'))}</td></tr>"
         )
     if rows:
         text += (
             '<div class="atlas-findings"><table class="atlas-relations"><thead><tr><th>Relation'
-            "</th><th>Status</th><th>As written</th><th>How</th></tr></thead><tbody>\n"
-            + "\n".join(rows)
-            + "\n</tbody></table></div>"
+            "</th><th>Status</th><th>As written</th><th>How</th><th>Dimensions</th></tr></thead>"
+            "<tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>"
         )
     exempted = numbers.get("exempted") or {}
     if exempted:

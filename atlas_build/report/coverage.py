@@ -1,0 +1,82 @@
+"""Coverage in words: the sentences every output format prints for a lesson.
+
+One wording for the text, GitHub, JUnit and SARIF outputs and the site, so a lesson's
+status reads the same wherever it is shown; only statuses that occur are named, and
+nothing is called verified that the claims stage did not count as verified.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+VERIFICATION_WORDS = {
+    "verified": "verified",
+    "partial": "partly verified",
+    "unverified": "not verified",
+    "failed": "verification failed",
+}
+DIMENSION_STATUSES = ("consistent", "inconsistent", "incomplete", "not checked")
+
+
+def _plural(count: int, noun: str, plural: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def relations_text(relations: dict[str, Any]) -> str:
+    """`5 of 6 relations verified, 1 definition` (only the statuses that occur)."""
+    total = int(relations.get("total", 0))
+    if not total:
+        return "no display equations"
+    parts = [f"{relations.get('verified', 0)} of {_plural(total, 'relation')} verified"]
+    for status, noun in (
+        ("defined", "definition"),
+        ("unchecked", "listed unchecked"),
+        ("unreadable", "unreadable"),
+        ("failed", "failed"),
+        ("unverified", "not checked"),
+    ):
+        count = int(relations.get(status, 0))
+        if count:
+            parts.append(_plural(count, noun, noun if noun.endswith(("d", "e")) else None))
+    return ", ".join(parts)
+
+
+def numbers_text(numbers: dict[str, Any]) -> str:
+    """`26 of 29 numbers verified, 2 inputs, 1 exempt` (only the classes that occur)."""
+    total = int(numbers.get("total", 0))
+    if not total:
+        return "no numbers in the prose"
+    parts = [f"{numbers.get('verified', 0)} of {_plural(total, 'number')} verified"]
+    for name, noun in (("input", "input"), ("exempt", "exempt"), ("failed", "wrong"),
+                       ("unaccounted", "unaccounted")):  # fmt: skip
+        count = int(numbers.get(name, 0))
+        if count:
+            parts.append(_plural(count, noun) if name == "input" else f"{count} {noun}")
+    return ", ".join(parts)
+
+
+def dimensions_text(counts: dict[str, Any]) -> str:
+    """`4 of 5 relations consistent, 1 incomplete` (only the statuses that occur)."""
+    total = sum(int(counts.get(status, 0)) for status in DIMENSION_STATUSES)
+    if not total:
+        return "no relations to check"
+    parts = [f"{int(counts.get('consistent', 0))} of {_plural(total, 'relation')} consistent"]
+    for status in ("inconsistent", "incomplete", "not checked"):
+        if int(counts.get(status, 0)):
+            parts.append(f"{int(counts[status])} {status}")
+    return ", ".join(parts)
+
+
+def sentence(coverage: dict[str, Any] | None, status: str | None = None) -> str | None:
+    """`partly verified: 4 of 5 relations verified, 1 definition; 26 of 29 numbers
+    verified, 2 inputs, 1 exempt; dimensions: 4 of 5 relations consistent, 1 incomplete`.
+    A lesson whose `status` is `error` failed, whatever its claims proved."""
+    if not coverage or not isinstance(coverage.get("relations"), dict):
+        return None
+    state = "failed" if status == "error" else str(coverage.get("verification", "unverified"))
+    parts = [relations_text(coverage["relations"])]
+    if isinstance(coverage.get("numbers"), dict):
+        parts.append(numbers_text(coverage["numbers"]))
+    if isinstance(coverage.get("dimensions"), dict):
+        parts.append("dimensions: " + dimensions_text(coverage["dimensions"]))
+    return f"{VERIFICATION_WORDS.get(state, state)}: " + "; ".join(parts)
