@@ -38,6 +38,8 @@ class LessonResult:
     path: str
     baseline_errors: int
     outcomes: list[Outcome] = field(default_factory=list)
+    id: str | None = None
+    content_hash: str | None = None  # of the lesson mutated, so a site can tell a stale result
 
     @property
     def killed(self) -> int:
@@ -50,6 +52,8 @@ class LessonResult:
     def to_json(self) -> dict[str, Any]:
         return {
             "path": self.path,
+            "id": self.id,
+            "contentHash": self.content_hash,
             "baselineErrors": self.baseline_errors,
             "mutants": len(self.outcomes),
             "killed": self.killed,
@@ -135,7 +139,8 @@ def selftest(paths: list[str], options: pipeline.Options) -> list[LessonResult]:
         if source is None or source.claims_path is None or item.record is None:
             continue
         errors = item.report.count(Severity.ERROR)
-        result = LessonResult(item.report.path, errors)
+        result = LessonResult(item.report.path, errors, id=item.record.id,
+                              content_hash=item.record.contentHash)  # fmt: skip
         results.append(result)
         if errors:
             continue  # a lesson that fails already cannot tell which mutants its checks catch

@@ -29,7 +29,7 @@ from atlas_build.cache import Cache
 from atlas_build.diagnostics import Location, Severity, at
 from atlas_build.report import Report
 from atlas_build.report.text import line
-from atlas_build.site import codes, docs, incremental, linkcheck, state
+from atlas_build.site import codes, docs, incremental, linkcheck, mutation, state
 from atlas_build.site.publish import remove_stale, spare_path, staging, swap
 
 DEFAULT_CONFIG = "mkdocs.yml"
@@ -123,20 +123,25 @@ def build_site(
     config: str | os.PathLike[str] = DEFAULT_CONFIG,
     options: pipeline.Options | None = None,
     stream: TextIO | None = None,
+    selftest: str | os.PathLike[str] | None = None,
 ) -> int:
     """Generate the docs tree and build the site; 0 when `site_dir` was replaced, else 1.
 
     Lessons with errors stop the build unless `allow_errors`; then the pages show
     them, and links the lessons break are reported as warnings. The site stage's own
     findings (LaTeX errors, ...) are added to `report` and printed as
-    `path:line:col: severity code message`.
+    `path:line:col: severity code message`. `selftest`: a `selftest --format json`
+    file for the Selftest page (read as untrusted input, see `site.mutation`).
     """
     out = stream or sys.stderr
     started = time.perf_counter()
     if report.count(Severity.ERROR) and not allow_errors:
         print("atlas-build: site not built: lessons have errors (or --allow-errors)", file=out)
         return 1
-    tree = docs.generate_docs(report, checked, options=options)
+    results = mutation.read(selftest)
+    if results is not None and results.problem is not None:
+        print(f"atlas-build: warning: --selftest: {results.problem}", file=out)
+    tree = docs.generate_docs(report, checked, options=options, selftest=results)
     for diagnostic in tree.diagnostics:
         print(line(diagnostic), file=out)
     if any(d.severity is Severity.ERROR for d in tree.diagnostics) and not allow_errors:

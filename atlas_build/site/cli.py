@@ -34,6 +34,11 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
         "--mkdocs-config", default=DEFAULT_CONFIG, metavar="FILE", help="MkDocs configuration"
     )
     site.add_argument("--no-site", action="store_true", help="emit records only, no site")
+    site.add_argument(
+        "--selftest",
+        metavar="FILE",
+        help="`atlas-build selftest --format json` output for the Selftest page",
+    )
 
 
 def _docs_dir(args: argparse.Namespace) -> Path:
@@ -65,6 +70,7 @@ def run_build(
         allow_errors=bool(getattr(args, "allow_errors", False)),
         config=args.mkdocs_config,
         options=options,
+        selftest=getattr(args, "selftest", None),
     )
 
 

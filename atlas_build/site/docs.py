@@ -21,7 +21,7 @@ from atlas_build.atomic import write_bytes
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at
 from atlas_build.report import Report
-from atlas_build.site import codes, indexes, lesson, pagecache, reference, summary
+from atlas_build.site import codes, indexes, lesson, mutation, pagecache, reference, summary
 from atlas_build.workers import pool as workers_pool
 
 ASSETS = {
@@ -178,9 +178,11 @@ def generate_docs(
     *,
     options: pipeline.Options | None = None,
     memo: dict[str, lesson.LessonPage] | None = None,
+    selftest: mutation.Results | None = None,
 ) -> DocsTree:
     """All pages of the site. Site findings (LaTeX errors, ...) go into `report` too.
-    `memo`: lesson pages of an earlier call in this process (`serve`), see `_lesson_pages`."""
+    `memo`: lesson pages of an earlier call in this process (`serve`), see `_lesson_pages`;
+    `selftest`: what `--selftest` read, for the Selftest page."""
     options = options or pipeline.Options()
     tree = DocsTree()
     slugs = frozenset(
@@ -214,6 +216,7 @@ def generate_docs(
         tree.files[f"topics/{slug}/index.md"] = text.encode("utf-8")
     tree.files["report/index.md"] = summary.report_page(entries, report).encode("utf-8")
     tree.files["codes/index.md"] = reference.page().encode("utf-8")
+    tree.files[f"{mutation.HERE}/index.md"] = mutation.page(selftest, entries).encode("utf-8")
     package = resources.files("atlas_build.site")
     for target, name in ASSETS.items():
         tree.files[target] = (package / name).read_bytes()

@@ -3,11 +3,12 @@
 With a warm cache, `build` still reads every lesson's report, record and page back from the
 cache, and importing what that needs (SymPy above all) costs about a second on its own,
 before the site stage finds that nothing changed. `replay` answers first: it hashes the
-lesson folders, and when they, the options, atlas_build and its libraries, and the MkDocs
-configuration are what the last successful build of these outputs recorded, and none of
-its outputs (the records, lesson data and docs tree under `--out`, and `site/`) was touched
-since (their stamps, see `tree`), it prints that build's report again and returns its exit
-status. `record` is called after a build that left a clean site (no broken link).
+lesson folders, and when they, the options, atlas_build and its libraries, the MkDocs
+configuration and the `--selftest` file are what the last successful build of these
+outputs recorded, and none of its outputs (the records, lesson data and docs tree under
+`--out`, and `site/`) was touched since (their stamps, see `tree`), it prints that
+build's report again and returns its exit status. `record` is called after a build that
+left a clean site (no broken link).
 
 The record lives in the authenticated cache like every other entry; `--no-cache` turns
 the shortcut off. Only light modules are imported here.
@@ -77,7 +78,18 @@ def _outputs(args: argparse.Namespace) -> list[Path]:
 def _inputs(args: argparse.Namespace) -> str:
     config = Path(getattr(args, "mkdocs_config", "mkdocs.yml"))
     paths = list(getattr(args, "paths", None) or ["content/"])
-    parts = [fingerprint(), state.environment(), _options(args), state.config_digest(config)]
+    parts: list[bytes | str] = [
+        fingerprint(),
+        state.environment(),
+        _options(args),
+        state.config_digest(config),
+    ]
+    selftest = getattr(args, "selftest", None)
+    if selftest:  # the Selftest page is made from it
+        try:
+            parts.append(Path(selftest).read_bytes())
+        except OSError:
+            parts.append("unreadable")
     return digest(*parts, *_lessons(paths))
 
 
