@@ -67,6 +67,7 @@ def test_navigation_stays_small(built: tuple[Path, docs.DocsTree, Path]) -> None
         "Home",
         "Topics",
         "Report",
+        "Selftest",
         "Diagnostic codes",
     ]
     assert config["strict"] is True and config["validation"]["links"]["anchors"] == "warn"

@@ -74,10 +74,10 @@ def test_edit_lays_out_one_page_and_equals_a_cold_build(tmp_path: Path) -> None:
     assert _build(content, work, cache)[0] == 0
     _edit(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
     code, log = _build(content, work, cache)
-    assert code == 0 and "MkDocs rendered 1 of 9 pages: lessons/alpha/index.md" in log, log
+    assert code == 0 and "MkDocs rendered 1 of 10 pages: lessons/alpha/index.md" in log, log
     _edit(content / "alpha" / "lesson.md", "quetzals", "quetzals and wombats")
     code, log = _build(content, work, cache)  # now laid out in the recycled spare folder
-    assert code == 0 and "MkDocs rendered 1 of 9 pages: lessons/alpha/index.md" in log, log
+    assert code == 0 and "MkDocs rendered 1 of 10 pages: lessons/alpha/index.md" in log, log
     assert publish.spare_path(work / "site").is_dir()
     incremental_site = _tree(work / "site")
     cold = _cold(content, tmp_path / "cold")
@@ -121,7 +121,7 @@ def test_nothing_changed_means_mkdocs_does_not_run(
     monkeypatch.undo()
     (work / "site" / "index.html").write_bytes(b"defaced")  # site/ is checked, not trusted
     code, log = _build(content, work, cache)
-    assert code == 0 and "MkDocs rendered no page, reused all 9" in log, log
+    assert code == 0 and "MkDocs rendered no page, reused all 10" in log, log
     assert _tree(work / "site") == _cold(content, tmp_path / "cold")
 
 
@@ -145,7 +145,7 @@ def test_every_input_invalidates_what_it_should(
 ) -> None:
     content, cache, site = _content(tmp_path), tmp_path / "cache", tmp_path / "out"
     docs_dir, config = _docs_site(tmp_path, content)
-    assert len(_run(config, cache, site).rendered) == 9
+    assert len(_run(config, cache, site).rendered) == 10
     assert _run(config, cache, site).rendered == []
     page = docs_dir / "lessons" / "beta" / "index.md"
     _edit(page, "capybaras", "capybaras and okapis")  # a lesson's text
@@ -160,12 +160,12 @@ def test_every_input_invalidates_what_it_should(
     changed = tmp_path / "other.yml"  # the MkDocs configuration: every page
     changed.write_text(f"INHERIT: {json.dumps(str(CONFIG))}\nsite_name: Renamed\n")
     config.write_text(build.mkdocs_config(changed, docs_dir, site))
-    assert len(_run(config, cache, site).rendered) == 9
+    assert len(_run(config, cache, site).rendered) == 10
     assert _run(config, cache, site).rendered == []
     monkeypatch.setattr(state, "__version__", "999.0")  # an atlas_build version: every page
     state.environment.cache_clear()
     try:
-        assert len(_run(config, cache, site).rendered) == 9
+        assert len(_run(config, cache, site).rendered) == 10
     finally:
         monkeypatch.undo()
         state.environment.cache_clear()
@@ -297,5 +297,5 @@ def test_preview_rebuilds_equal_a_cold_build(tmp_path: Path) -> None:
     for word in ("civets", "dugongs"):
         _edit(content / "gamma" / "lesson.md", "axolotls", f"axolotls and {word}")
         preview()
-    assert "rendered 1 of 9 pages: lessons/gamma/index.md" in out.getvalue()
+    assert "rendered 1 of 10 pages: lessons/gamma/index.md" in out.getvalue()
     assert _tree(preview.site) == _cold(content, tmp_path / "cold")

@@ -88,7 +88,7 @@ def test_serve_rebuilds_what_a_save_changed(tmp_path: Path) -> None:
     assert result == [0]
     text = log.getvalue()
     assert "changed: " + str(lesson) in text
-    assert "rendered 1 of 7 pages: lessons/live/index.md" in text  # nothing else laid out
+    assert "rendered 1 of 8 pages: lessons/live/index.md" in text  # nothing else laid out
     assert re.search(r"2 lessons, 1 error, \d+ warnings?;", text) and "1 errors" not in text
     assert "error A331" in text  # the finding of the lesson that changed
     assert "not included in the" not in text  # MkDocs' list of pages outside the nav

@@ -39,13 +39,39 @@ class SiteError(Exception):
     """The site could not be built; the message lists why (one finding per line)."""
 
 
+def _custom_dir(config: Path, depth: int = 0) -> Path | None:
+    """The theme's `custom_dir`, made absolute against the file that sets it (following
+    `INHERIT`): MkDocs resolves an inherited relative one against the inheriting file,
+    which here lives in a scratch folder."""
+    import yaml
+
+    try:
+        raw = yaml.safe_load(config.read_bytes())
+    except (OSError, yaml.YAMLError):
+        return None  # MkDocs reports the file itself
+    if not isinstance(raw, dict):
+        return None
+    theme = raw.get("theme")
+    folder = theme.get("custom_dir") if isinstance(theme, dict) else None
+    if isinstance(folder, str):
+        return (config.resolve().parent / folder).resolve()
+    parent = raw.get("INHERIT")
+    if isinstance(parent, str) and depth < 8:
+        return _custom_dir(config.resolve().parent / parent, depth + 1)
+    return None
+
+
 def mkdocs_config(config: Path, docs_dir: Path, target: Path) -> str:
     """A config that inherits `config` and builds `docs_dir` into `target`."""
-    return (
+    text = (
         f"INHERIT: {json.dumps(str(config.resolve()))}\n"
         f"docs_dir: {json.dumps(str(docs_dir.resolve()))}\n"
         f"site_dir: {json.dumps(str(target.resolve()))}\n"
     )
+    custom = _custom_dir(config)
+    if custom is not None:
+        text += f"theme:\n  custom_dir: {json.dumps(str(custom))}\n"
+    return text
 
 
 def run_mkdocs(
