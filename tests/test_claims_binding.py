@@ -565,6 +565,23 @@ def test_stated_precision_sets_the_tolerance(lesson, sentence, status):
         assert expected in mismatch.message
 
 
+@pytest.mark.parametrize(
+    ("sentence", "status"),
+    [
+        ("Reading takes 1074 ms to four significant figures.", "pass"),
+        ("Reading takes 1073.7 ms to five significant figures.", "pass"),
+        ("Reading takes 1075 ms to four significant figures.", "fail"),
+        ("Reading takes 1073.74 ms to two decimals.", "pass"),
+        ("Reading takes 1073.75 ms to two decimals.", "fail"),
+    ],
+)
+def test_stated_precision_is_in_the_written_unit(lesson, sentence, status):
+    """t is computed in seconds and written in ms: the precision is the written number's
+    (the tolerance was once taken from the value in seconds and scaled again, 1000x tight)."""
+    result = lesson(*reading(sentence, "[{value: t, unit: s}]"))
+    assert result.status() == {"read": status}, result.record.claims
+
+
 def test_rounding_hint_rounds_half_to_even(lesson):
     # t = 1.0737418240 to nine decimals is 1.073741824; written 1.073741825 it is wrong
     sentence = "Reading takes 1.073741825 seconds to nine decimals."

@@ -107,7 +107,10 @@ def auto_tolerance(
     if isinstance(approximate, Precision):
         if approximate.decimals is not None:
             return sympy.Rational(1, 2) * sympy.Integer(10) ** (-approximate.decimals)
-        if approximate.significant is not None and (place := _leading_place(computed)) is not None:
+        # Places of the number as written (in its own unit, like every other tolerance
+        # here: `_converted` scales it), so 0.458 ms to three figures allows ±0.0005 ms.
+        place = _leading_place(quantity.value)
+        if approximate.significant is not None and place is not None:
             return sympy.Rational(1, 2) * sympy.Integer(10) ** (place - approximate.significant + 1)
     if not (quantity.approx or approximate) and terminating(exact):
         return sympy.Integer(0)

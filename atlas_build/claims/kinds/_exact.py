@@ -124,6 +124,8 @@ class _Walker:
             return self._component(node)
         if isinstance(node, AppliedUndef):
             return self._applied(node)
+        if isinstance(node, sympy.Max | sympy.Min):  # not sympy.Function subclasses
+            return settle(node.func(*[self.walk(arg) for arg in node.args]))
         if isinstance(node, sympy.Function) and node.func in _FUNCTIONS:
             return settle(node.func(*[self.walk(arg) for arg in node.args]))
         if isinstance(node, sympy.Piecewise):
@@ -261,5 +263,5 @@ class _Walker:
 _FUNCTIONS = {
     sympy.exp, sympy.log, sympy.sin, sympy.cos, sympy.tan, sympy.tanh, sympy.sinh, sympy.cosh,
     sympy.asin, sympy.acos, sympy.atan, sympy.Abs, sympy.sign, sympy.floor, sympy.ceiling,
-    sympy.Max, sympy.Min, sympy.factorial, sympy.binomial, sympy.erf, sympy.sqrt,
+    sympy.factorial, sympy.binomial, sympy.erf, sympy.sqrt,
 }  # fmt: skip

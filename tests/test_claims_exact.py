@@ -1,0 +1,22 @@
+"""Exact evaluation of a relation's side at stated values (claims/kinds/_exact.py)."""
+
+from __future__ import annotations
+
+import sympy
+
+from atlas_build.claims.kinds._exact import Env, evaluate
+from atlas_build.latex import parse_relations
+
+
+def test_min_and_max_evaluate_exactly() -> None:
+    """SymPy's Min and Max are not `sympy.Function`s; the roofline's `min(π, βI)` and
+    the time bound's `max(W/π, Q/β)` must still evaluate."""
+    (roof,) = parse_relations(r"P=\min\left(\pi,\beta I\right)", symbols=["pi"])
+    (bound,) = parse_relations(r"t=\max\left(\frac{W}{\pi},\frac{Q}{\beta}\right)", symbols=["pi"])
+    pi, beta, intensity, work, traffic = sympy.symbols("pi beta I W Q")
+    env = Env(scalars={pi: sympy.Integer(300), beta: sympy.Integer(2), intensity: sympy.Integer(50),
+                       work: sympy.Integer(600), traffic: sympy.Integer(8)})  # fmt: skip
+    assert evaluate(roof.rhs, env) == 100
+    assert evaluate(bound.rhs, env) == 4
+    env.scalars[intensity] = sympy.Integer(500)
+    assert evaluate(roof.rhs, env) == 300
