@@ -365,7 +365,11 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="validate lessons and report findings")
     _add_check_options(check)
     check.add_argument(
-        "--format", "--output-format", dest="format", choices=FORMATS, default="text",
+        "--format",
+        "--output-format",
+        dest="format",
+        choices=FORMATS,
+        default="text",
         help="output format (every format is a view of the same findings)",
     )
     check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
