@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: site test lint typecheck unit browser bench selftest fuzz clean install
+.PHONY: site test lint typecheck unit browser bench selftest fuzz clean install docs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -58,6 +58,10 @@ fuzz: $(STAMP)
 # Every lesson in content/ must have its checks catch at least 90% of single edits.
 selftest: $(STAMP)
 	$(BIN)/atlas-build selftest content/ --fail-under 90
+
+# Regenerate docs/claim-kinds.md and the per-kind parameter schemas from the kinds' models.
+docs: $(STAMP)
+	$(BIN)/python -m atlas_build.claims.docgen
 
 clean:
 	rm -rf build site .pytest_cache .mypy_cache .ruff_cache .coverage

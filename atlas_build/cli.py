@@ -340,19 +340,34 @@ def cmd_selftest(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    """Document diagnostic codes (`A201`, `content-hash-mismatch`) and claim kinds
+    (`formula`); with no name, every code, then the claim kinds' names."""
+    from atlas_build.claims.kinddocs import DOCS
     from atlas_build.diagnostics import registry
 
     codes = registry()
-    wanted = [code.upper() for code in args.codes] or list(codes)
     status = EXIT_OK
-    for name in wanted:
-        entry = codes.get(name) or next((c for c in codes.values() if c.name == name.lower()), None)
-        if entry is None:
-            print(f"atlas-build: unknown code {name}", file=sys.stderr)
+    for name in args.codes or list(codes):
+        entry = codes.get(name.upper()) or next(
+            (c for c in codes.values() if c.name == name.lower()), None
+        )
+        kind = name.lower().replace("-", "_")
+        if entry is not None:
+            print(f"{entry.code} {entry.name} ({entry.severity.value}, {entry.stage})")
+            print(f"  {entry.summary}\n  Example: {entry.example}\n  Fix: {entry.fix}")
+        elif kind in DOCS:
+            from atlas_build.claims import docgen
+
+            sys.stdout.write(docgen.kind_text(kind))
+        else:
+            print(
+                f"atlas-build: {name!r} is neither a diagnostic code (`atlas-build explain` lists "
+                f"them) nor a claim kind ({', '.join(sorted(DOCS))})",
+                file=sys.stderr,
+            )
             status = EXIT_USAGE
-            continue
-        print(f"{entry.code} {entry.name} ({entry.severity.value}, {entry.stage})")
-        print(f"  {entry.summary}\n  Example: {entry.example}\n  Fix: {entry.fix}")
+    if not args.codes:
+        print(f"Claim kinds (atlas-build explain KIND): {', '.join(sorted(DOCS))}")
     return status
 
 
@@ -426,8 +441,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     selftest.set_defaults(run=cmd_selftest)
 
-    explain = commands.add_parser("explain", help="document diagnostic codes")
-    explain.add_argument("codes", nargs="*", metavar="CODE", help="codes or names (default: all)")
+    explain = commands.add_parser("explain", help="document diagnostic codes and claim kinds")
+    explain.add_argument(
+        "codes",
+        nargs="*",
+        metavar="NAME",
+        help="diagnostic codes (A201) or their names, or claim kinds (formula); default: all codes",
+    )
     explain.set_defaults(run=cmd_explain)
     return parser
 

@@ -225,7 +225,7 @@ def check(
     options = replace(options, budget=options.budget.started())
     store = caching.Cache(options.cache_dir)
     prepared = [_prepare(item, options, store) for item in found]
-    known = frozenset(p.lesson_id for p in prepared if p.lesson_id)
+    known = frozenset(p.lesson_id for p in prepared if p.lesson_id) | _neighbour_ids(found, options)
     slugs = frozenset(p.slug for p in prepared if p.slug and p.lesson_id)
     context = caching.digest(*sorted(known), "|", *sorted(slugs))
     results: list[Checked | None] = [None] * len(prepared)
@@ -256,6 +256,16 @@ def check(
     report = Report([item.report for item in checked], strict=options.strict)
     report.timings = {item.report.path: item.seconds for item in checked}
     return report, checked
+
+
+def _neighbour_ids(found: list[load.Found], options: Options) -> frozenset[str]:
+    """Ids of the lessons beside the checked ones (`load.neighbours`): checking one folder
+    resolves `related` against the whole content directory, so a lesson that exists is
+    not reported unknown (A240), and an id that exists nowhere still is."""
+    ids = (
+        load.identity(path, _read_bytes(path, options.max_bytes)) for path in load.neighbours(found)
+    )
+    return frozenset(identifier for identifier in ids if identifier)
 
 
 def _cacheable(report: RecordReport) -> bool:

@@ -223,7 +223,7 @@ def test_import_refuses_to_overwrite_without_force(run_cli, tmp_path):
     assert lesson_md.read_bytes() == b"---\nid: edited\n---\nauthor's edits\n"
     assert run_cli("import", SEED_PATH, "--to", target, "--force").code == 0
     assert lesson_md.read_bytes() == fresh
-    assert sorted(os.listdir(target)) == ["lesson.md"]
+    assert sorted(os.listdir(target)) == ["claims.yaml", "lesson.md"]  # the seed's, copied
 
 
 def test_import_refuses_a_target_holding_record_json(run_cli, tmp_path, seed_bytes):

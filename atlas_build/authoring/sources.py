@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from atlas_build.atomic import write_text
+from atlas_build.atomic import write_bytes, write_text
 from atlas_build.authoring import frontmatter, records
 from atlas_build.diagnostics import Diagnostic, Severity
 from atlas_build.load import CLAIMS_FILE, LESSON_FILE, RECORD_FILE, jsonfile
@@ -109,7 +109,44 @@ def import_record(record_path: Path, target: Path, *, force: bool, max_bytes: in
             "note: the record's stored " + ", ".join(differs) + " differ from what its content "
             "gives; the lesson builds with recomputed values"
         )
+    outcome.messages += _claims_beside(record_path, target, max_bytes)
     return outcome
+
+
+def _claims_beside(record_path: Path, target: Path, max_bytes: int) -> list[str]:
+    """Carry the record's claims.yaml over, or say why not. The body of lesson.md is the
+    record's content unchanged, so its quotes and equation numbers still apply; an existing
+    claims.yaml in the target is the author's and is never replaced."""
+    source, destination = record_path.parent / CLAIMS_FILE, target / CLAIMS_FILE
+    if not source.is_file() or source.resolve() == destination.resolve():
+        return []
+    if record_path.name != RECORD_FILE:
+        return [
+            f"note: {source} was not copied: {record_path.name} is not a lesson folder's "
+            f"{RECORD_FILE}, so it may hold another lesson's claims; copy it to {destination} "
+            "yourself if they are this lesson's"
+        ]
+    try:
+        with open(source, "rb") as handle:
+            raw = handle.read(max_bytes + 1)
+        existing = destination.read_bytes() if destination.exists() else None
+    except OSError as error:
+        return [f"note: {source} was not copied: {error.strerror}"]
+    if len(raw) > max_bytes:
+        return [f"note: {source} was not copied: it is larger than {max_bytes} bytes"]
+    if existing == raw:
+        return [f"{destination} is already the same as {source}"]
+    if existing is not None:
+        return [
+            f"note: {destination} exists and differs from {source}; kept it. The lesson's text "
+            f"is the record's, so {source}'s claims apply to it too: compare the two files "
+            "and keep one"
+        ]
+    write_bytes(destination, raw)
+    return [
+        f"copied {source} to {destination}: lesson.md's body is the record's content, so its "
+        f"claims apply unchanged; run `atlas-build check {target}`"
+    ]
 
 
 SKELETON = """{topic} · Atlas v{version}

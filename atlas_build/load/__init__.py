@@ -159,6 +159,36 @@ def discover(paths: list[str]) -> list[Found]:
     return list(unique.values())
 
 
+def neighbours(found: list[Found]) -> list[Path]:
+    """Lesson files in the content directories of the checked lessons that are not checked
+    themselves: `check content/layer-norm` has `content/` as its content directory, whose
+    other lesson folders the lesson's `related` ids may name. Only their ids are read (for
+    cross-references); folders and files that link outside the content directory are not
+    followed, as in `discover`."""
+    checked = {item.path.resolve() for item in found if item.path.exists()}
+    roots: dict[Path, None] = {}
+    for item in found:
+        if item.path.name in (RECORD_FILE, LESSON_FILE) and not item.diagnostics:
+            roots.setdefault(item.path.parent.parent.resolve())
+    others: list[Path] = []
+    for root in roots:
+        try:
+            children = sorted(root.iterdir())
+        except OSError:
+            continue
+        for child in children:
+            if child.name.startswith((".", "_")) or not _inside(child, root):
+                continue
+            if not child.is_dir():
+                continue
+            lesson = _lesson_in(child, root)
+            if lesson is None or lesson.diagnostics or not _inside(lesson.path, root):
+                continue
+            if lesson.path.resolve() not in checked:
+                others.append(lesson.path)
+    return others
+
+
 def unread(found: Found) -> Source:
     """The Source of a lesson that has not been read (yet): path, slug and claims path."""
     path = found.path

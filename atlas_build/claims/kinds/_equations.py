@@ -14,10 +14,20 @@ from atlas_build.lesson.model import Math
 
 class EquationRef(Params):
     equation: int = Field(ge=0, description="0-based index of the lesson's display equation")
-    indices: list[str] = Field(default_factory=list)
-    matrices: list[str] = Field(default_factory=list)
-    functions: list[str] = Field(default_factory=list)
-    symbols: list[str] = Field(default_factory=list)
+    indices: list[str] = Field(
+        default_factory=list,
+        description="names that are indices wherever they appear (`j` makes `a_j` an entry of a)",
+    )
+    matrices: list[str] = Field(
+        default_factory=list,
+        description="names of matrices: products keep their order and `^T` is a transpose",
+    )
+    functions: list[str] = Field(
+        default_factory=list, description="names always applied to what follows in parentheses"
+    )
+    symbols: list[str] = Field(
+        default_factory=list, description="`e` or `pi` read as plain symbols, not the constants"
+    )
 
 
 @lru_cache(maxsize=256)

@@ -30,31 +30,70 @@ MAX_SAMPLE_ELEMENTS = 1_000_000
 
 
 class RelationCheck(Params):
-    relation: int = Field(ge=0)
-    check: Literal["definition", "derive", "sample", "claim"]
-    by: str | None = Field(default=None, description="claim id, for check: claim")
+    """How one relation of the equation is checked."""
+
+    relation: int = Field(ge=0, description="0-based index of the relation within the equation")
+    check: Literal["definition", "derive", "sample", "claim"] = Field(
+        description="`definition` (used by the others, not itself checked), `derive` "
+        "(SymPy simplifies left minus right to 0), `sample` (both sides on random inputs) "
+        "or `claim` (another claim checks it)"
+    )
+    by: str | None = Field(default=None, description="id of the claim that checks it, for `claim`")
 
 
 class UseRelation(Params):
-    equation: int = Field(ge=0)
-    relation: int = Field(ge=0)
+    """A relation of another display equation, used as a definition."""
+
+    equation: int = Field(ge=0, description="0-based index of the display equation")
+    relation: int = Field(ge=0, description="0-based index of the relation within it")
 
 
 class EquationParams(EquationRef):
-    relations: list[RelationCheck] = Field(min_length=1)
-    definitions: dict[str, str] = Field(default_factory=dict)
-    use: list[UseRelation] = Field(default_factory=list, description="definitions from elsewhere")
-    kronecker: list[str] = Field(default_factory=list, description="names meaning δ_ij")
-    values: dict[str, float] = Field(default_factory=dict, description="scalars when sampling")
-    simplex: list[str] = Field(default_factory=list, description="inputs drawn as probabilities")
-    sizes: dict[str, int] = Field(default_factory=dict)
-    inputs: dict[str, list[str]] = Field(default_factory=dict)
-    engine_inputs: dict[str, str] = Field(default_factory=lambda: {"q": "Q", "k": "K", "v": "V"})
-    engine: dict[str, Literal["scores", "probs", "output"]] = Field(default_factory=dict)
-    mask: dict[str, Literal["causal", "none"]] = Field(default_factory=dict)
-    causal: bool = False
-    seeds: list[int] = Field(default=[0, 1, 2], min_length=1, max_length=20)
-    tolerance: float = 1e-9
+    relations: list[RelationCheck] = Field(
+        min_length=1, description="what to do with each relation, by its index"
+    )
+    definitions: dict[str, str] = Field(
+        default_factory=dict,
+        description="further definitions in lesson LaTeX, keyed by what they define (`a_k`)",
+    )
+    use: list[UseRelation] = Field(
+        default_factory=list, description="definitions taken from other display equations"
+    )
+    kronecker: list[str] = Field(
+        default_factory=list, description="names that mean the Kronecker delta (`delta` for δ_ij)"
+    )
+    values: dict[str, float] = Field(
+        default_factory=dict, description="fixed scalars substituted when sampling"
+    )
+    simplex: list[str] = Field(
+        default_factory=list, description="inputs drawn as probability vectors (each sums to 1)"
+    )
+    sizes: dict[str, int] = Field(
+        default_factory=dict, description="sizes of the dimensions inputs have, when sampling"
+    )
+    inputs: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="random inputs for sampling: name -> its dimensions, named in `sizes`",
+    )
+    engine_inputs: dict[str, str] = Field(
+        default_factory=lambda: {"q": "Q", "k": "K", "v": "V"},
+        description="which inputs are the engine's queries, keys and values",
+    )
+    engine: dict[str, Literal["scores", "probs", "output"]] = Field(
+        default_factory=dict,
+        description="left-hand symbols bound to the engine's tensors (`A: probs`) when sampling",
+    )
+    mask: dict[str, Literal["causal", "none"]] = Field(
+        default_factory=dict,
+        description="symbols bound to the engine's additive mask (0 allowed, −∞ masked)",
+    )
+    causal: bool = Field(default=False, description="run the engine with a causal mask")
+    seeds: list[int] = Field(
+        default=[0, 1, 2], min_length=1, max_length=20, description="one random sample per seed"
+    )
+    tolerance: float = Field(
+        default=1e-9, description="largest difference of the two sides a sample may show"
+    )
 
 
 def _rules(

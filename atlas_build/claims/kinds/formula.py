@@ -31,8 +31,10 @@ Ref = tuple[int, int]
 
 
 class RelationRef(Params):
-    equation: int = Field(ge=0)
-    relation: int = Field(ge=0)
+    """One relation of a display equation."""
+
+    equation: int = Field(ge=0, description="0-based index of the display equation")
+    relation: int = Field(ge=0, description="0-based index of the relation within it")
 
 
 Value = _values.Scalar | list[_values.Scalar] | list[list[_values.Scalar]]
@@ -40,18 +42,34 @@ Value = _values.Scalar | list[_values.Scalar] | list[list[_values.Scalar]]
 
 class FormulaParams(Params):
     values: dict[str, Value] = Field(
-        default_factory=dict, description="stated values: numbers, vectors, matrices"
+        default_factory=dict,
+        description="the stated inputs by symbol (`beta_1` or `\\beta_1`): numbers as lessons "
+        "write them (`0.9`, `ln 3`, `10⁻⁸`) or LaTeX; lists are vectors indexed from 1, "
+        "lists of lists matrices",
     )
-    use: list[RelationRef] = Field(default_factory=list, max_length=64)
+    use: list[RelationRef] = Field(
+        default_factory=list, max_length=64, description="defining relations to compute from"
+    )
     equations: list[int] = Field(
-        default_factory=list, max_length=64, description="use every relation of these"
+        default_factory=list, max_length=64, description="use every relation of these equations"
     )
-    identities: list[RelationRef] = Field(default_factory=list, max_length=64)
-    expressions: dict[str, str] = Field(default_factory=dict)
-    symbols: list[str] = Field(default_factory=list)
-    indices: list[str] = Field(default_factory=list, description="index letters (inferred too)")
+    identities: list[RelationRef] = Field(
+        default_factory=list,
+        max_length=64,
+        description="relations checked at the computed values (both sides must agree)",
+    )
+    expressions: dict[str, str] = Field(
+        default_factory=dict, description="further quantities by name, written in lesson LaTeX"
+    )
+    symbols: list[str] = Field(
+        default_factory=list, description="`e` or `pi` read as plain symbols, not the constants"
+    )
+    indices: list[str] = Field(
+        default_factory=list, description="index letters (those of vectors are inferred)"
+    )
     steps: dict[str, list[int]] = Field(
-        default_factory=dict, description="values an index runs over: {t: [1, 2]}"
+        default_factory=dict,
+        description="values an index runs over, for recurrences: `{t: [1, 2]}`",
     )
 
 

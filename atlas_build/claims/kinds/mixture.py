@@ -16,10 +16,18 @@ from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, ki
 
 
 class MixtureParams(Params):
-    scores: list[Scalar] = Field(min_length=1, max_length=64)
-    values: list[Scalar] = Field(min_length=1, max_length=64)
-    engine_tolerance: float = 1e-12
-    fd_tolerance: float = 1e-12
+    scores: list[Scalar] = Field(
+        min_length=1, max_length=64, description="raw scores of the keys (`0`, `ln 3`, `2.5`)"
+    )
+    values: list[Scalar] = Field(
+        min_length=1, max_length=64, description="scalar value of each key, as many as scores"
+    )
+    engine_tolerance: float = Field(
+        default=1e-12, description="largest engine difference from the exact values"
+    )
+    fd_tolerance: float = Field(
+        default=1e-12, description="largest finite-difference difference from the exact derivatives"
+    )
 
 
 def engine_mixture(scores: np.ndarray, values: np.ndarray) -> engine.AttentionInternals:

@@ -13,9 +13,15 @@ MAX_BLOCK = 1 << 16
 
 
 class PackingParams(Params):
-    docs: list[list[int]] = Field(min_length=1, max_length=1024)
-    block_size: int = Field(ge=1, le=MAX_BLOCK)
-    query: int | None = Field(default=None, ge=0)
+    docs: list[list[int]] = Field(
+        min_length=1, max_length=1024, description="token ids of each document, packed in order"
+    )
+    block_size: int = Field(
+        ge=1, le=MAX_BLOCK, description="slots in the block (padded at the end)"
+    )
+    query: int | None = Field(
+        default=None, ge=0, description="0-based query slot whose keys are stated (packed_mask)"
+    )
 
 
 def _pack(params: PackingParams) -> engine.PackedBlock:

@@ -11,10 +11,14 @@ from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, ki
 
 
 class PrefixParams(Params):
-    values: list[Scalar] = Field(min_length=1, max_length=64)
-    position: int = Field(ge=0)
-    trials: int = Field(default=50, ge=1, le=10_000)
-    seed: int = 0
+    values: list[Scalar] = Field(
+        min_length=1, max_length=64, description="scalar value of each position"
+    )
+    position: int = Field(ge=0, description="0-based causal position whose output is stated")
+    trials: int = Field(
+        default=50, ge=1, le=10_000, description="random changes of the later scores and values"
+    )
+    seed: int = Field(default=0, description="seed of the random changes")
 
 
 @kind("causal_prefix", PrefixParams)

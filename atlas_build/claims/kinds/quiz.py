@@ -10,10 +10,18 @@ from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, ki
 
 
 class QuizParams(Params):
-    question: str = Field(min_length=3, description="text contained in the quiz question")
-    fact: str = Field(description="claim-id.quantity whose value the right option states")
-    tolerance: float | None = None
-    unit: str | None = Field(default=None, description="unit of the fact when options say KiB...")
+    question: str = Field(
+        min_length=3, description="text contained in exactly one quiz question of the lesson"
+    )
+    fact: str = Field(
+        description="`claim-id.quantity` (indexed as `id.name[0]`) the right answer states"
+    )
+    tolerance: float | None = Field(
+        default=None, description="absolute tolerance (default: from the digits written)"
+    )
+    unit: str | None = Field(
+        default=None, description="unit of the fact (`bytes`) when the options write KiB, MiB..."
+    )
     unique: bool = Field(default=True, description="no other option may state the fact")
 
 

@@ -15,7 +15,11 @@ TENSORS = ("scores", "probs", "output")
 
 
 class ShapeParams(Params):
-    tensor: str = Field(default="scores", pattern="^(scores|probs|output)$")
+    tensor: str = Field(
+        default="scores",
+        pattern="^(scores|probs|output)$",
+        description="the engine tensor measured: `scores`, `probs` or `output`",
+    )
     sequence: str = Field(default="T", description="the symbol the lesson uses for sequence length")
     width: str = Field(default="d", description="the symbol for head width (output shapes)")
 

@@ -12,10 +12,14 @@ from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, ki
 
 
 class SoftmaxParams(Params):
-    logits: list[Scalar] = Field(min_length=1, max_length=256)
-    temperature: Scalar = 1
+    logits: list[Scalar] = Field(
+        min_length=1, max_length=256, description="the logits z (`2`, `ln 3`, `2ln3`, `−1`)"
+    )
+    temperature: Scalar = Field(default=1, description="the temperature τ, positive")
     shift: Scalar = Field(default=0, description="constant added to every logit")
-    engine_tolerance: float = 1e-12
+    engine_tolerance: float = Field(
+        default=1e-12, description="largest engine difference from the exact probabilities"
+    )
 
 
 @kind("softmax", SoftmaxParams)

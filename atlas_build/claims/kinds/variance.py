@@ -21,14 +21,21 @@ from atlas_build.latex import EvaluationError, evaluate
 
 
 class VarianceParams(EquationRef):
-    relation: int = Field(ge=0)
+    relation: int = Field(ge=0, description="0-based index of the `Var(...) = ...` relation")
     width: str = Field(default="d_k", description="the symbol naming the vector width")
     widths: list[Annotated[int, Field(ge=1, le=4096)]] = Field(
-        default=[4, 16, 64], min_length=1, max_length=8
+        default=[4, 16, 64],
+        min_length=1,
+        max_length=8,
+        description="widths the engine samples the variance at",
     )
-    samples: int = Field(default=100_000, ge=1000, le=2_000_000)
-    sigmas: float = Field(default=4.0, gt=0)
-    seed: int = 0
+    samples: int = Field(
+        default=100_000, ge=1000, le=2_000_000, description="Monte Carlo samples per width"
+    )
+    sigmas: float = Field(
+        default=4.0, gt=0, description="standard errors the estimate may be off by"
+    )
+    seed: int = Field(default=0, description="seed of the first width's samples")
 
 
 def derived_variance(width: sympy.Symbol) -> tuple[sympy.Expr, list[str]]:
