@@ -225,8 +225,11 @@ def check(
     options = replace(options, budget=options.budget.started())
     store = caching.Cache(options.cache_dir)
     prepared = [_prepare(item, options, store) for item in found]
-    known = frozenset(p.lesson_id for p in prepared if p.lesson_id) | _neighbour_ids(found, options)
-    slugs = frozenset(p.slug for p in prepared if p.slug and p.lesson_id)
+    beside = _neighbours(found, options)
+    known = frozenset(p.lesson_id for p in prepared if p.lesson_id) | frozenset(beside)
+    slugs = frozenset(p.slug for p in prepared if p.slug and p.lesson_id) | frozenset(
+        beside.values()
+    )
     context = caching.digest(*sorted(known), "|", *sorted(slugs))
     results: list[Checked | None] = [None] * len(prepared)
     pending: list[int] = []
@@ -258,14 +261,17 @@ def check(
     return report, checked
 
 
-def _neighbour_ids(found: list[load.Found], options: Options) -> frozenset[str]:
-    """Ids of the lessons beside the checked ones (`load.neighbours`): checking one folder
-    resolves `related` against the whole content directory, so a lesson that exists is
-    not reported unknown (A240), and an id that exists nowhere still is."""
-    ids = (
-        load.identity(path, _read_bytes(path, options.max_bytes)) for path in load.neighbours(found)
-    )
-    return frozenset(identifier for identifier in ids if identifier)
+def _neighbours(found: list[load.Found], options: Options) -> dict[str, str]:
+    """Id -> folder name of the lessons beside the checked ones (`load.neighbours`):
+    checking one folder resolves `related` ids (A240) and lesson links (A331, A332)
+    against the whole content directory, so a lesson that exists is not reported
+    unknown, and one that exists nowhere still is."""
+    found_ids: dict[str, str] = {}
+    for path in load.neighbours(found):
+        identifier = load.identity(path, _read_bytes(path, options.max_bytes))
+        if identifier:
+            found_ids.setdefault(identifier, path.parent.name)
+    return found_ids
 
 
 def _cacheable(report: RecordReport) -> bool:

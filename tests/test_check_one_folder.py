@@ -86,3 +86,27 @@ def test_the_cached_report_follows_the_content_directory(
     assert check()[1] is True
     write_record(lesson_with_id(seed, OTHER), slug="other")
     assert check() == ([], False)
+
+
+def test_links_to_a_neighbour_lesson_resolve(seed, write_record, content_dir, diagnose):
+    """`../other/` and `/learn/atlas/other/` name a lesson of the content directory: no
+    A331 error, no A332 note; a folder that holds no lesson still gets them."""
+    seed["content"] += (
+        "\n\n[Other](../other/) and [upstream](/learn/atlas/other/); "
+        "[gone](../gone/) and [far](/learn/atlas/gone/).\n"
+    )
+    write_record(seed)
+    write_record(lesson_with_id(seed, OTHER) | {"related": []}, slug="other")
+    found = diagnose(content_dir / "attention")
+    links = sorted(
+        (d.code, d.message)
+        for d in found
+        if d.code in ("A331", "A332") and ("other" in d.message or "gone" in d.message)
+    )
+    assert links == [
+        (
+            "A331",
+            "relative link '../gone/' matches no lesson; use ../<slug>/ or /learn/atlas/<slug>/",
+        ),
+        ("A332", "links lesson 'gone', not in content"),
+    ]
