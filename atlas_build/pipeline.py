@@ -23,6 +23,7 @@ from atlas_build import load
 from atlas_build.budget import Budget, OutOfTime, StageClock
 from atlas_build.diagnostics import Diagnostic, Location, at
 from atlas_build.report import RecordReport, Report
+from atlas_build.ruler import INTERNAL
 from atlas_build.source import Source
 from atlas_build.workers import pool as workers_pool
 
@@ -142,6 +143,12 @@ def check_one(
             "its claims ran: it is too large or too dense to check"
         )
         diagnostics.append(at(load.TOO_SLOW, Location(source.path, 1, 1), message))
+    except MemoryError:
+        raise
+    except Exception as error:  # noqa: BLE001 - one lesson's failure is an A901 on that lesson
+        evaluation = None
+        message = f"checking this lesson failed: {type(error).__name__}: {error}"[:500]
+        diagnostics.append(at(INTERNAL, Location(source.path, 1, 1), message))
     identifier = record.id if record else _raw_id(source)
     report = RecordReport(source.path, identifier, _sorted(diagnostics), slug=source.slug)
     if evaluation is not None:

@@ -20,3 +20,11 @@ def test_min_and_max_evaluate_exactly() -> None:
     assert evaluate(bound.rhs, env) == 4
     env.scalars[intensity] = sympy.Integer(500)
     assert evaluate(roof.rhs, env) == 300
+
+
+def test_a_complex_value_is_shown_not_raised() -> None:
+    """An edit can make a computed value complex (√ of a negative); showing it in a
+    mismatch message must not raise."""
+    from atlas_build.claims.compare import show
+
+    assert show(sympy.sqrt(-4) + 1) == "1 + 2*I ≈ 1.0 + 2.0*I"

@@ -98,9 +98,11 @@ class Baseline:
 
 @pytest.fixture(scope="module")
 def baseline(tmp_path_factory: pytest.TempPathFactory) -> Baseline:
-    """One cold, cached run of the three real lessons."""
+    """One cold, cached run of three real lessons, one of each format (a record, a
+    lesson.md, one whose claims file quotes across paragraphs)."""
     root = tmp_path_factory.mktemp("baseline")
-    shutil.copytree(CONTENT, root / "content")
+    for slug in SLUGS:
+        shutil.copytree(CONTENT / slug, root / "content" / slug)
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(root)
         cold = check()
@@ -375,3 +377,28 @@ def test_a_failing_check_is_located_where_the_equation_now_is(tree: Path) -> Non
     assert (after["line"], after["column"]) == (before["line"] + 4, before["column"])
     fresh = check(cache=None).record("softmax-temperature")["diagnostics"]
     assert [d for d in fresh if d["code"] == "A403"] == [after]
+
+
+def test_a_failing_claims_stage_is_an_internal_error_on_its_lesson(tmp_path, monkeypatch):
+    """A bug in a stage that escapes its rule registry (the claims stage's number
+    binding once raised on a complex value) is an A901 on that lesson, the other
+    lessons are still checked, and the exit code says the result is incomplete."""
+    from atlas_build import claims
+
+    for slug in ("kv-cache", "softmax-temperature"):
+        shutil.copytree(CONTENT / slug, tmp_path / "content" / slug)
+    real = claims.evaluate
+
+    def evaluate(path, lesson_id, *args, **kwargs):
+        if lesson_id == "atlas-lesson-kv-cache":
+            raise TypeError("Cannot convert complex to float")
+        return real(path, lesson_id, *args, **kwargs)
+
+    monkeypatch.setattr(claims, "evaluate", evaluate)
+    monkeypatch.chdir(tmp_path)
+    run = check(cache=None)
+    assert run.codes("kv-cache") == ["A901"]
+    messages = [d["message"] for d in run.record("kv-cache")["diagnostics"] if d["code"] == "A901"]
+    assert messages == ["checking this lesson failed: TypeError: Cannot convert complex to float"]
+    assert run.record("softmax-temperature")["claims"] and not run.codes("softmax-temperature")
+    assert run.report.exit_code() == 2

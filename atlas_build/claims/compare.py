@@ -46,7 +46,10 @@ def show(value: Any) -> str:
         if value.is_Rational or value.is_Integer:
             return str(value) if value.is_Integer else f"{str(value)} = {float(value):.6g}"
         if value.is_number:
-            return f"{value} ≈ {float(sympy.N(value)):.6g}"
+            approximate = sympy.N(value, 6)
+            if approximate.is_real:
+                return f"{value} ≈ {float(approximate):.6g}"
+            return f"{value} ≈ {approximate}"  # complex: √ of a negative after an edit
         return str(value)
     if isinstance(value, float):
         return f"{value:.10g}"
