@@ -209,3 +209,48 @@ def test_attention_claim_locations_point_into_the_record(attention_report):
         text = lines[where["contentLine"] - 1][where["contentColumn"] - 1 :]
         words = re.sub(r"[0-9]", "", claim["quote"])[:12]
         assert re.sub(r"[0-9]", "", text).startswith(words), (claim["id"], text[:60])
+
+
+FIRST_LESSONS = {"attention", "kv-cache", "softmax-temperature"}
+
+
+def _folder(record: dict[str, Any]) -> str:
+    return Path(record["path"]).parent.name
+
+
+def test_every_lesson_is_dimensionally_consistent(content_report):
+    """No relation of any lesson has dimensions that disagree (issue 16); at least one
+    lesson with physical units has every relation checked whole."""
+    _, report = content_report
+    for record in report["records"]:
+        dimensions = record["coverage"]["dimensions"]
+        assert dimensions["inconsistent"] == 0, (_folder(record), dimensions)
+        assert dimensions["not checked"] == 0, (_folder(record), dimensions)
+    whole = [
+        _folder(r)
+        for r in report["records"]
+        if r["coverage"]["dimensions"]["consistent"] == r["coverage"]["relations"]["total"] > 0
+    ]
+    assert len(whole) >= 6, whole
+
+
+def test_lessons_on_other_subjects_are_proved_whole(content_report):
+    """Issue 12 §4: six or more lessons beyond the first three, in three or more topics,
+    each with every relation verified (a definition does not count), no number left
+    unaccounted, and the verdict `verified`."""
+    _, report = content_report
+    others = [r for r in report["records"] if _folder(r) not in FIRST_LESSONS]
+    assert len(others) >= 6
+    topics = set()
+    for record in others:
+        coverage = record["coverage"]
+        relations = coverage["relations"]
+        assert relations["total"] > 0 and relations["verified"] == relations["total"], (
+            _folder(record),
+            relations,
+        )
+        assert coverage["numbers"]["unaccounted"] == 0, _folder(record)
+        assert coverage["verification"] == "verified", _folder(record)
+        lesson = (CONTENT / _folder(record) / "lesson.md").read_text(encoding="utf-8")
+        topics.update(re.findall(r"^topic: (.+)$", lesson, flags=re.MULTILINE))
+    assert len(topics) >= 3, topics

@@ -582,6 +582,22 @@ def test_stated_precision_is_in_the_written_unit(lesson, sentence, status):
     assert result.status() == {"read": status}, result.record.claims
 
 
+@pytest.mark.parametrize(
+    ("sentence", "status"),
+    [
+        # the nearest phrase speaks for a number, not the first in the sentence
+        ("Reading takes 1.07374 seconds to five decimals, or 1.0737 seconds to four.", "pass"),
+        ("It is 1.07374 seconds to five decimals; to four decimals, 1.0737 seconds.", "pass"),
+        # a phrase never loosens a number beyond its written digits
+        ("Reading takes 1.0747 seconds; to one decimal place that is 1.1 seconds.", "fail"),
+        ("Reading takes 1.0737 seconds; to one decimal place that is 1.1 seconds.", "pass"),
+    ],
+)
+def test_a_stated_precision_belongs_to_the_numbers_near_it(lesson, sentence, status):
+    result = lesson(*reading(sentence.replace("to four.", "to four decimals."), "[t, t]"))
+    assert result.status() == {"read": status}, result.record.claims
+
+
 def test_rounding_hint_rounds_half_to_even(lesson):
     # t = 1.0737418240 to nine decimals is 1.073741824; written 1.073741825 it is wrong
     sentence = "Reading takes 1.073741825 seconds to nine decimals."

@@ -182,7 +182,14 @@ def precision(content: str, item: numbers.Item) -> Precision:
     hedged = bool(_HEDGE.search(content[max(0, item.start - 16) : item.start]))
     first, last = sentence_span(content, item.start, item.end)
     sentence = content[first:last]
-    stated = _STATED.search(sentence)
+    start, end = item.start - first, item.end - first
+    # The phrase nearest the number speaks for it: "3.08221 to five decimals, so x̂ to
+    # four decimals is [...]" gives the list four decimals, not the first phrase's five.
+    stated = min(
+        _STATED.finditer(sentence),
+        key=lambda m: m.start() - end if m.start() >= end else start - m.end(),
+        default=None,
+    )
     if stated is None:
         return Precision(hedged or bool(_ROUNDED.search(sentence)))
     word = stated.group("count").lower()

@@ -107,19 +107,33 @@ def auto_tolerance(
     significant figures") sets the tolerance; otherwise half a unit in the last written
     digit (of the finest number in the same list, since lists are written at one precision)."""
     exact = sympy.Integer(computed) if isinstance(computed, int) else computed
-    if isinstance(approximate, Precision):
-        if approximate.decimals is not None:
-            return sympy.Rational(1, 2) * sympy.Integer(10) ** (-approximate.decimals)
-        # Places of the number as written (in its own unit, like every other tolerance
-        # here: `_converted` scales it), so 0.458 ms to three figures allows ±0.0005 ms.
-        place = _leading_place(quantity.value)
-        if approximate.significant is not None and place is not None:
-            return sympy.Rational(1, 2) * sympy.Integer(10) ** (place - approximate.significant + 1)
+    stated = _stated(quantity, approximate) if isinstance(approximate, Precision) else None
+    if stated is not None:
+        return stated
     if not (quantity.approx or approximate) and terminating(exact):
         return sympy.Integer(0)
     if decimals is not None and quantity.decimals is not None and decimals > quantity.decimals:
         return sympy.Rational(1, 2) * sympy.Integer(10) ** (quantity.exponent - decimals)
     return quantity.tolerance
+
+
+def _stated(quantity: numbers.Quantity, precision: Precision) -> sympy.Expr | None:
+    """The tolerance a stated precision gives `quantity`: never looser than its written
+    digits (a phrase in the sentence cannot widen `ε = 10⁻⁵` or `0.00096`), except that
+    the trailing zeros of an integer are not digits (`1100 to two significant figures`)."""
+    half = sympy.Rational(1, 2)
+    if precision.decimals is not None:
+        stated = half * sympy.Integer(10) ** (-precision.decimals)
+    else:
+        # Places of the number as written (in its own unit, like every other tolerance
+        # here: `_converted` scales it), so 0.458 ms to three figures allows ±0.0005 ms.
+        place = _leading_place(quantity.value)
+        if precision.significant is None or place is None:
+            return None
+        stated = half * sympy.Integer(10) ** (place - precision.significant + 1)
+        if quantity.decimals == 0 and str(quantity.value).endswith("0"):
+            return stated
+    return min(stated, quantity.tolerance)
 
 
 def _decimal(value: Any) -> decimal.Decimal | None:

@@ -2,7 +2,8 @@
 
 Each lesson with a claims file is mutated one edit at a time (see `mutants`); each
 mutant is re-hashed so integrity passes, then checked by the real pipeline. A
-mutant is killed when the check reports an error; the survivors are the
+mutant is killed when the check reports an error (an internal error, A901, is a crash
+of atlas-build, not a catch); the survivors are the
 statements nothing guards. Mutants run in a process pool and share the claim
 cache, so only the claims a mutant touches are re-evaluated.
 """
@@ -19,6 +20,7 @@ from typing import Any
 from atlas_build import load, pipeline
 from atlas_build.authoring import frontmatter, records
 from atlas_build.diagnostics import Severity
+from atlas_build.ruler import INTERNAL
 from atlas_build.selftest.dimensions import dimension_mutants
 from atlas_build.selftest.mutants import Mutant, generate
 from atlas_build.workers import pool as workers_pool
@@ -118,7 +120,8 @@ def _run_mutant(job: _Job) -> Outcome:
         checked = pipeline.check_one(found, job.known, job.slugs, job.options)
     errors = [d for d in checked.report.diagnostics if d.severity is Severity.ERROR]
     where = source.locator.content(job.mutant.offset)
-    return Outcome(job.mutant, bool(errors), sorted({d.code for d in errors}), where.line,
+    caught = [d for d in errors if d.code != INTERNAL.code]  # a crash is not a catch
+    return Outcome(job.mutant, bool(caught), sorted({d.code for d in errors}), where.line,
                    where.column)  # fmt: skip
 
 
