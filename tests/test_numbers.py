@@ -412,7 +412,7 @@ def test_arithmetic(
         ("(2+3)^2=25", ["2", "3", "2", "25"]),  # powers apply to literals only
         ("1.5×10^-3 = 0.0015", ["1.5×10^-3", "0.0015"]),  # one literal: nothing to work out
         ("x = 5", ["5"]),
-        ("1+1=2+2=4", ["1+1=2", "2", "4"]),
+        ("1+1=2+2=4", ["1", "1", "2+2=4"]),  # a chain: only its last step has a result
         ("score 1 2×3=6", ["1", "2×3=6"]),
     ],
 )
@@ -521,3 +521,26 @@ def test_long_prose_is_fast() -> None:
     assert time.perf_counter() - began < 1.0
     assert_spans(text, items)
     assert sum(isinstance(i, Arithmetic) for i in items) >= 300
+
+
+@pytest.mark.parametrize(
+    ("text", "written", "value"),
+    [
+        ("so √(9.5 + 10⁻⁵) ≈ 3.08221 here", "√(9.5 + 10⁻⁵) ≈ 3.08221", sympy.sqrt(9.5 + 1e-5)),
+        ("is 2^1.75 = 3.36 here", "2^1.75 = 3.36", 2**1.75),
+        ("is 2^{1.75} = 3.36 here", "2^{1.75} = 3.36", 2**1.75),
+        ("gives 0.075/(1 − 0.9²) = 0.075/0.19 ≈ 0.3947", "0.075/0.19 ≈ 0.3947", 0.075 / 0.19),
+    ],
+)
+def test_worked_arithmetic_reads_roots_decimal_powers_and_chains(text, written, value):
+    """A root over a parenthesis is part of the computation, a decimal exponent is one
+    exponent, and a result followed by an operator is a step of a chain, never the
+    result the first side is compared with (that was a false A408)."""
+    worked = [item for item in numbers.extract(text) if isinstance(item, numbers.Arithmetic)]
+    assert [item.text for item in worked] == [written]
+    assert float(worked[0].lhs) == pytest.approx(float(value), rel=1e-12)
+
+
+def test_a_power_ends_where_its_exponent_ends():
+    assert [(i.text, i.value) for i in numbers.extract("x is 2^2.")] == [("2^2", 4)]
+    assert [i.text for i in numbers.extract("2^{1.5 or so")] != ["2^{1"]

@@ -44,7 +44,12 @@ _E_EXP = re.compile(r"[eE]([+\-−]?[0-9]{1,3}+)(?![0-9])")
 _X10 = re.compile(
     _WS + r"?[×x·*]" + _WS + r"?10(?:\^\{?([+\-−]?[0-9]{1,3}+)\}?|(" + _SUPER + "{1,3}+))(?![0-9])"
 )
-_POW = re.compile(r"\^\{?([+\-−]?[0-9]{1,2}+)\}?(?![0-9])|(" + _SUPER + "{1,2}+)(?![0-9])")
+_EXPONENT = r"[+\-−]?[0-9]{1,2}+(?:\.[0-9]{1,6}+)?"  # `2^1.75` is 2^(7/4), not 2^1 then .75
+_POW = re.compile(
+    r"\^\{(" + _EXPONENT + r")\}"
+    r"|\^(" + _EXPONENT + r")(?![0-9]|\.[0-9])"
+    r"|(" + _SUPER + "{1,2}+)(?![0-9])"
+)
 _OVER = re.compile(r"/([0-9]++)(?![/.]?[0-9])")
 _VERSION_TAIL = re.compile(r"\.[0-9]")
 _FUNC = re.compile(r"(ln|log|√)" + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])")
@@ -61,7 +66,9 @@ _LIST_SEP = re.compile(_WS + r"*[,;](" + _WS + "*)")
 _ADD = re.compile(_WS + r"*([+\-−])" + _WS + "*")
 _MUL = re.compile(_WS + r"*(×|\\?\*|·|⋅|/|÷)" + _WS + "*")
 _LPAREN = re.compile(r"\(" + _WS + "*")
+_ROOT_PAREN = re.compile(r"√" + _WS + r"?\(" + _WS + "*")
 _RELATION = re.compile("[=≈]")
+_MORE = re.compile(_WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*[0-9(√]")
 _OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]")
 _OPERAND = re.compile(r"[0-9(+\-−√le]")
 _START = re.compile(r"[^\W\d_]\w*+(?:\.[0-9]\w*+)*+|[0-9]++|\\?[\[(]|[+\-−≈~∼√]")
@@ -211,7 +218,8 @@ def _literal(
         exponent = _int(sci.group(1) or sci.group(2))
         return _Literal(value * sympy.Integer(10) ** exponent, sci.end(), len(frac), exponent)
     if powers and (power := _POW.match(text, j, end)):
-        n = _int(power.group(1) or power.group(2))
+        written = (power.group(1) or power.group(2) or power.group(3)).translate(_TO_ASCII)
+        n = sympy.Rational(written)
         if abs(n) > MAX_POWER or (value == 0 and n < 0):
             return None
         return _Literal(value**n, power.end(), None, 0, power=True)
@@ -402,6 +410,13 @@ class _Expression:
             inner = self.expr(paren.end(), depth + 1)
             close = inner and _CLOSE_PAREN.match(self.text, inner[1], self.end)
             return (inner[0], close.end()) if inner and close else None
+        if root := _ROOT_PAREN.match(self.text, i, self.end):  # `√(9.5 + 10⁻⁵)`
+            inner = self.expr(root.end(), depth + 1)
+            close = inner and _CLOSE_PAREN.match(self.text, inner[1], self.end)
+            if not (inner and close) or inner[0].is_negative:
+                return None
+            self.operations += 1
+            return sympy.sqrt(inner[0]), close.end()
         literal = _literal(self.text, i, self.end, fractions=False)
         if literal is None:
             return None
@@ -433,6 +448,8 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
         if not _OPERATOR.search(text, low, lhs_end):
             continue
         stated = _quantity(text, after, len(text), signed=True)
+        if stated is not None and _MORE.match(text, stated.end):
+            stated = None  # `= 0.075/0.19 ≈ 0.39`: an intermediate step, not the result
         k = low
         while stated is not None and (candidate := _OPERAND.search(text, k, lhs_end)):
             k = candidate.start()
