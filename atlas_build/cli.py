@@ -204,6 +204,11 @@ def cmd_build(args: argparse.Namespace) -> int:
             print("atlas-build: error: gave up waiting for the other build", file=sys.stderr)
             return EXIT_USAGE
     try:
+        from atlas_build.site import uptodate
+
+        replayed = uptodate.replay(args, sys.stderr)
+        if replayed is not None:
+            return replayed
         return _build(args, out)
     finally:
         lock.release()
@@ -220,7 +225,8 @@ def _build(args: argparse.Namespace, out: Path) -> int:
         outputs.make, site=not getattr(args, "no_site", False), allow_errors=args.allow_errors
     )
     report, checked = _check(args, after)
-    sys.stderr.write(render(report, "text", verbose=False))
+    text = render(report, "text", verbose=False)
+    sys.stderr.write(text)
     status = report.exit_code()
     if status == EXIT_USAGE or status and not args.allow_errors:
         print(
@@ -231,7 +237,12 @@ def _build(args: argparse.Namespace, out: Path) -> int:
     written = sum(_emit(item, options, out) for item in checked)
     print(f"wrote {written} record{'s' if written != 1 else ''} to {out / 'records'}")
     site_status = site_cli.run_build(args, report, checked, options)
-    return max(status, site_status)
+    final = max(status, site_status)
+    if not site_status:
+        from atlas_build.site import uptodate
+
+        uptodate.record(args, text, final)  # the next build with nothing changed replays it
+    return final
 
 
 def _emit(item: pipeline.Checked, options: pipeline.Options, out: Path) -> int:

@@ -299,3 +299,25 @@ def test_preview_rebuilds_equal_a_cold_build(tmp_path: Path) -> None:
         preview()
     assert "rendered 1 of 10 pages: lessons/gamma/index.md" in out.getvalue()
     assert _tree(preview.site) == _cold(content, tmp_path / "cold")
+
+
+def test_build_replays_an_unchanged_build_and_rebuilds_after_an_edit(
+    tmp_path: Path, run_cli
+) -> None:
+    """`atlas-build build` itself: the second run with nothing changed answers with the
+    first run's report and touches nothing; an edit makes the next run build again."""
+    content = _content(tmp_path)
+    argv = ["build", str(content), "--out", str(tmp_path / "out"), "--site-dir",
+            str(tmp_path / "site"), "--mkdocs-config", str(CONFIG), "--cache-dir",
+            str(tmp_path / "cache")]  # fmt: skip
+    first = run_cli(*argv)
+    assert first.code == 0, first.err
+    before = _tree(tmp_path / "site")
+    again = run_cli(*argv)
+    assert again.code == 0 and "nothing changed since the last build" in again.err
+    assert first.err.splitlines()[0] in again.err  # the first build's report, again
+    assert _tree(tmp_path / "site") == before
+    _edit(content / "beta" / "lesson.md", "capybaras", "capybaras and tenrecs")
+    edited = run_cli(*argv)
+    assert edited.code == 0 and "nothing changed" not in edited.err
+    assert "MkDocs rendered 1 of" in edited.err + edited.out
