@@ -28,3 +28,15 @@ def test_a_complex_value_is_shown_not_raised() -> None:
     from atlas_build.claims.compare import show
 
     assert show(sympy.sqrt(-4) + 1) == "1 + 2*I ≈ 1.0 + 2.0*I"
+
+
+def test_a_slot_set_compares_with_a_computed_integer() -> None:
+    """`token 2` reads as a slot set; a computed SymPy integer must compare with it, and
+    a value that is no slot number says so (not Python's "object is not iterable")."""
+    from atlas_build.claims import numbers
+    from atlas_build.claims.compare import compare
+
+    (item,) = numbers.extract("the target token 2 here")
+    assert compare(item, sympy.Integer(2)).ok
+    assert not compare(item, sympy.Integer(3)).ok
+    assert "iterable" not in compare(item, 2.5).computed

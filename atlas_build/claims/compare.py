@@ -300,6 +300,11 @@ def compare(
                 ok = item.open_end and len(item.slots) == 1 and min(item.slots) == computed.start
             elif isinstance(computed, int) and not isinstance(computed, bool):
                 ok = not item.open_end and item.slots == frozenset({computed})
+            elif isinstance(computed, sympy.Basic) and computed.is_number:
+                ok = not item.open_end and computed.is_Integer and item.slots == {int(computed)}
+            elif not isinstance(computed, (set, frozenset, list, tuple)):
+                kind = type(computed).__name__
+                return Verdict(False, item.text, f"{show(computed)} (a {kind}, not slot numbers)")
             else:
                 ok = not item.open_end and item.slots == frozenset(int(v) for v in computed)
             return Verdict(ok, item.text, show(computed))
