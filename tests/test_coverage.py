@@ -242,12 +242,18 @@ claims:
         ("This is step 4 of the method.", "numbering"),
         ("Figure 2 shows it.", "numbering"),
         ("Atlas version 3 ships it.", "version"),
+        ("GPT-2 and ResNet-50 are models.", "name"),
     ],
 )
 def test_exemption_rules(text: str, rule: str) -> None:
     lesson = build_lesson(f"# Title\n\n{text}\n")
     found = [spot for spot in prose.spots(lesson) if spot.text.strip("()")]
     assert found and all(spot.exempt == rule for spot in found), found
+
+
+def test_a_hyphen_after_a_lowercase_word_or_a_letter_is_no_name() -> None:
+    lesson = build_lesson("# T\n\nA top-5 list, and N-2 tokens.\n")
+    assert [spot.exempt for spot in prose.spots(lesson)] == ["", ""]
 
 
 def test_numbers_inside_formulas_are_not_counted() -> None:

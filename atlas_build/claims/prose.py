@@ -14,7 +14,8 @@ applied in this order, exempts it (docs/authoring.md lists them for authors):
   equation, section, part, chapter, lesson, example or exercise (`Step 2`, `### 1. Setup`);
 - `date`: an ISO date, a month with a day or year, or a year (1600-2100) in a heading, in
   parentheses, or before ` ·`;
-- `version`: a number written as a version (`v1.3`, `version 2`).
+- `version`: a number written as a version (`v1.3`, `version 2`);
+- `name`: a number that ends a capitalised name after a hyphen (`GPT-2`, `ResNet-50`).
 
 A number a claim binds is classified by the claim even when a rule would exempt it.
 """
@@ -45,6 +46,7 @@ _MONTH = re.compile(r"\b(?:" + "|".join(_MONTHS) + r")\.?\s*$", re.IGNORECASE)
 _MONTH_AFTER = re.compile(r"^\s*(?:" + "|".join(_MONTHS) + r")\b", re.IGNORECASE)
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _VERSION = re.compile(r"(?:\bv|\bversion\s*)$", re.IGNORECASE)
+_NAME = re.compile(r"\b[A-Z][A-Za-z]+-$")  # GPT-2, ResNet-50, Llama-3
 
 
 @dataclass(frozen=True)
@@ -178,6 +180,8 @@ def _context_rule(content: str, spot: numbers.Item, in_heading: bool) -> str:
         return "date"
     if _VERSION.search(before):
         return "version"
+    if _NAME.search(before) and not content[spot.end : spot.end + 1].isdigit():
+        return "name"
     if _NUMBERING.search(before):
         return "numbering"
     if in_heading and _HEADING_START.match(before.rsplit("\n", 1)[-1]):
