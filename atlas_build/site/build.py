@@ -61,17 +61,20 @@ def _custom_dir(config: Path, depth: int = 0) -> Path | None:
     return None
 
 
+THEME_DIR = Path(__file__).resolve().parent / "theme"  # atlas-build's Material overrides
+
+
 def mkdocs_config(config: Path, docs_dir: Path, target: Path) -> str:
-    """A config that inherits `config` and builds `docs_dir` into `target`."""
-    text = (
+    """A config that inherits `config` and builds `docs_dir` into `target`, with the
+    theme's `custom_dir` made absolute (the repository's own, or atlas-build's partials
+    when it sets none, so any `mkdocs.yml` gets an accessible search dialog)."""
+    custom = _custom_dir(config) or THEME_DIR
+    return (
         f"INHERIT: {json.dumps(str(config.resolve()))}\n"
         f"docs_dir: {json.dumps(str(docs_dir.resolve()))}\n"
         f"site_dir: {json.dumps(str(target.resolve()))}\n"
+        f"theme:\n  custom_dir: {json.dumps(str(custom))}\n"
     )
-    custom = _custom_dir(config)
-    if custom is not None:
-        text += f"theme:\n  custom_dir: {json.dumps(str(custom))}\n"
-    return text
 
 
 def run_mkdocs(
