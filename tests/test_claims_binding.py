@@ -591,10 +591,13 @@ def test_stated_precision_is_in_the_written_unit(lesson, sentence, status):
         # a phrase never loosens a number beyond its written digits
         ("Reading takes 1.0747 seconds; to one decimal place that is 1.1 seconds.", "fail"),
         ("Reading takes 1.0737 seconds; to one decimal place that is 1.1 seconds.", "pass"),
+        # nor does it reach past another number: the second reading keeps its own digits
+        ("Reading takes 1.07374 seconds to five decimals; in step 3 about 1.074 seconds.", "pass"),
     ],
 )
 def test_a_stated_precision_belongs_to_the_numbers_near_it(lesson, sentence, status):
-    result = lesson(*reading(sentence.replace("to four.", "to four decimals."), "[t, t]"))
+    bind = "[t, null, t]" if "step 3" in sentence else "[t, t]"
+    result = lesson(*reading(sentence.replace("to four.", "to four decimals."), bind))
     assert result.status() == {"read": status}, result.record.claims
 
 

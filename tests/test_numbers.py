@@ -544,3 +544,16 @@ def test_worked_arithmetic_reads_roots_decimal_powers_and_chains(text, written, 
 def test_a_power_ends_where_its_exponent_ends():
     assert [(i.text, i.value) for i in numbers.extract("x is 2^2.")] == [("2^2", 4)]
     assert [i.text for i in numbers.extract("2^{1.5 or so")] != ["2^{1"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1 MiB = 2²⁰ bytes", [("1 MiB", 1), ("2²⁰ bytes", 2**20)]),  # powers past 16 counted
+        ("2^{99} states", [("2^{99}", 2**99)]),
+        ("logits 0 and 2 ln 3 at", [("0", 0), ("2 ln 3", 2 * sympy.log(3))]),  # one number
+        ("is 2 log files", [("2", 2)]),
+    ],
+)
+def test_large_powers_and_spaced_logarithms_are_one_number(text, expected):
+    assert [(i.text, i.value) for i in numbers.extract(text)] == expected

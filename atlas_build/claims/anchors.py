@@ -177,16 +177,27 @@ def sentence_span(content: str, start: int, end: int) -> tuple[int, int]:
     )
 
 
+_DIGIT = re.compile(r"[0-9]")
+
+
+def _gap(sentence: str, phrase: re.Match[str], start: int, end: int) -> str:
+    """The text between a number (start..end) and a precision phrase."""
+    if phrase.start() >= end:
+        return sentence[end : phrase.start()]
+    return sentence[phrase.end() : start]
+
+
 def precision(content: str, item: numbers.Item) -> Precision:
     """What the prose says about the rounding of `item`."""
     hedged = bool(_HEDGE.search(content[max(0, item.start - 16) : item.start]))
     first, last = sentence_span(content, item.start, item.end)
     sentence = content[first:last]
     start, end = item.start - first, item.end - first
-    # The phrase nearest the number speaks for it: "3.08221 to five decimals, so x̂ to
-    # four decimals is [...]" gives the list four decimals, not the first phrase's five.
+    # The phrase nearest the number speaks for it, and only with no other number between
+    # them: "3.08221 to five decimals, so x̂ to four decimals is [...]" gives the list four
+    # decimals, and "0.99995 to five decimals; at temperature 100 [0.337, ...]" none.
     stated = min(
-        _STATED.finditer(sentence),
+        (m for m in _STATED.finditer(sentence) if not _DIGIT.search(_gap(sentence, m, start, end))),
         key=lambda m: m.start() - end if m.start() >= end else start - m.end(),
         default=None,
     )

@@ -27,7 +27,8 @@ BYTE_UNITS |= {p + "iB": 1024**k for k, p in enumerate("KMGTP", 1)}
 
 # Size limits keep pathological input cheap: a longer literal or expression is simply not a match.
 MAX_DIGITS = 1000
-MAX_POWER = 16
+MAX_POWER = 99  # `2²⁰ bytes` is a number of the prose (16 left it out of coverage)
+MAX_POWER_DIGITS = 10_000  # digits of base times exponent: results stay small
 MAX_RANGE = 100_000
 MAX_EXPR = 200
 MAX_DEPTH = 8
@@ -53,6 +54,7 @@ _POW = re.compile(
 _OVER = re.compile(r"/([0-9]++)(?![/.]?[0-9])")
 _VERSION_TAIL = re.compile(r"\.[0-9]")
 _FUNC = re.compile(r"(ln|log|√)" + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])")
+_ONE_SPACE_FUNC = re.compile(_WS + r"(?=(?:ln|log)" + _WS + r"?[0-9])")
 _EXP_FN = re.compile(r"e\^(\{)?([+\-−]?)(?=[0-9])")
 _CLOSE_PAREN = re.compile(_WS + r"*\)")
 _CLOSE_BRACE = re.compile(r"\}")
@@ -220,7 +222,11 @@ def _literal(
     if powers and (power := _POW.match(text, j, end)):
         written = (power.group(1) or power.group(2) or power.group(3)).translate(_TO_ASCII)
         n = sympy.Rational(written)
-        if abs(n) > MAX_POWER or (value == 0 and n < 0):
+        if (
+            abs(n) > MAX_POWER
+            or (value == 0 and n < 0)
+            or ((len(digits) + len(frac)) * abs(n) > MAX_POWER_DIGITS)
+        ):
             return None
         return _Literal(value**n, power.end(), None, 0, power=True)
     if fractions and not frac and (over := _OVER.match(text, j, end)):
@@ -228,7 +234,8 @@ def _literal(
         if len(denominator) > MAX_DIGITS or int(denominator) == 0:
             return None
         return _Literal(sympy.Rational(int(digits), int(denominator)), over.end(), None, 0)
-    if not frac and (product := _function(text, j, end)) is not None:
+    glued = j + 1 if _ONE_SPACE_FUNC.match(text, j, end) else j  # "2 ln 3" as "2ln3"
+    if not frac and (product := _function(text, glued, end)) is not None:
         return _Literal(value * product.value, product.end, None, 0)  # "2ln3" = 2 ln 3
     return _Literal(value, j, len(frac), 0)
 
