@@ -1,5 +1,6 @@
 """Fuzzing the widened grammar: parsing raises only LatexError, evaluating only
-EvaluationError, and every call ends within a second."""
+EvaluationError, and no call hangs (each ends well within HANG_SECONDS; typical calls
+take milliseconds)."""
 
 from __future__ import annotations
 
@@ -148,6 +149,9 @@ _BINDINGS: dict[str, Any] = {
 }
 
 
+HANG_SECONDS = 10.0
+
+
 def _check(latex: str) -> None:
     started = time.perf_counter()
     for parse in (parse_relations, parse_expression):
@@ -165,7 +169,8 @@ def _check(latex: str) -> None:
                 evaluate(tree, _BINDINGS, {"f": np.tanh}, max_iterations=10_000, max_elements=10**5)
             except EvaluationError as error:
                 assert error.code in EVALUATION_CODES
-    assert time.perf_counter() - started < 1.0
+    # A hang guard, not a speed test: generous, so a loaded CI machine cannot flake it.
+    assert time.perf_counter() - started < HANG_SECONDS
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
