@@ -91,8 +91,10 @@ def test_mutant_apply_refuses_a_stale_offset() -> None:
 
 
 def test_cli_json_and_fail_under(tmp_path: Path) -> None:
-    folder = tmp_path / "kv-cache"
-    shutil.copytree(ROOT / "content" / "kv-cache", folder)
+    from atlas_build.authoring.sources import new_lesson
+
+    new_lesson("speed", tmp_path, title="Speed", topic="Tests")  # its quiz answer survives
+    folder = tmp_path / "speed"
     done = subprocess.run(
         [CLI, "selftest", str(folder), "--format", "json", "--no-cache", "--fail-under", "100"],
         capture_output=True,
@@ -101,6 +103,6 @@ def test_cli_json_and_fail_under(tmp_path: Path) -> None:
     )
     report = json.loads(done.stdout)
     (entry,) = report["lessons"]
-    assert entry["mutants"] > 50 and 0 < entry["killRate"] < 1
-    assert done.returncode == 1  # some qualitative quiz answers survive, below 100%
+    assert entry["mutants"] >= 8 and 0 < entry["killRate"] < 1
+    assert done.returncode == 1  # the qualitative quiz answer survives, below 100%
     assert all({"kind", "description", "line", "column"} <= set(s) for s in entry["survivors"])
