@@ -119,8 +119,10 @@ if CParser is not None:
             Resolver.__init__(self)
 
 
-# Where libyaml and PyYAML are known to differ (see the module docstring).
-_PYTHON_ONLY = re.compile("[\t\r\x85\u2028\u2029\ufeff?]|:\\s*[,}\\]]")
+# Where libyaml and PyYAML are known to differ (see the module docstring). A `?` is one
+# (a complex key, or a `?` in a flow scalar, which only the Python parser refuses) unless
+# it ends a quoted string: a quiz question in quotes (`"... ridge point?"`) stays fast.
+_PYTHON_ONLY = re.compile("[\t\r\x85\u2028\u2029\ufeff]|\\?(?![\"'])|:\\s*[,}\\]]")
 
 
 def _fast(text: str) -> bool:

@@ -7,6 +7,7 @@ step estimates its memory before allocating against `--memory-budget`.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -50,7 +51,8 @@ def test_claims_of_a_lesson_share_the_lesson_time(tmp_path: Path) -> None:
     [record] = report.records
     late = [d for d in record.diagnostics if d.code == "A405"]
     assert len(late) == 40
-    assert "stopped after 2 s, when the claims of this lesson had used" in late[0].message
+    used = r"stopped after [0-9.]+ s, when the claims of this lesson had used"
+    assert re.search(used, late[0].message), late[0].message
     assert all(
         "lesson used their time budget of 2 s (--lesson-time)" in d.message for d in late[1:]
     )
@@ -144,4 +146,6 @@ def test_a_lesson_too_dense_to_read_is_one_a108(tmp_path: Path) -> None:
     [slow] = [d for d in record.diagnostics if d.code == "A108"]
     assert "took longer than 0.5 s (--read-time)" in slow.message
     assert (slow.line, slow.column) == (1, 1) and report.exit_code() == 1
-    assert _check([folder]).records[0].coverage is not None  # the default budget reads it
+    # Given time it is read: the A108 above is the budget, not the lesson. (Whether the
+    # default read time suffices depends on the machine, coverage and load.)
+    assert _check([folder], read_seconds=300).records[0].coverage is not None

@@ -510,7 +510,7 @@ def test_long_hostile_input_is_fast(name: str) -> None:
     text = HOSTILE[name]
     began = time.perf_counter()
     items = extract(text)
-    assert time.perf_counter() - began < 3.0
+    assert time.perf_counter() - began < 10  # linear: ~1-2 s quiet; a quadratic path takes minutes
     assert_spans(text, items)
 
 
