@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: site test lint typecheck unit browser bench selftest fuzz clean install docs
+.PHONY: site test lint typecheck unit coverage browser bench selftest fuzz clean install docs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -43,6 +43,11 @@ typecheck: $(STAMP)
 	$(BIN)/mypy atlas_build
 
 unit: $(STAMP) browser
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+# Line coverage doubles the suite's time (measured: 6.8 s -> 13.7 s on three test files), so
+# CI runs without it; `make coverage` prints it.
+coverage: $(STAMP) browser
 	$(BIN)/pytest --cov=atlas_build --cov-report=term:skip-covered $(PYTEST_ARGS)
 
 test: lint typecheck unit selftest
