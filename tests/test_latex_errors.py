@@ -158,3 +158,17 @@ def test_non_ascii_digits_never_stall_the_lexer(latex: str) -> None:
     except LatexError as error:
         assert error.code in ERROR_CODES
         assert 0 <= error.offset <= len(latex)
+
+
+def test_parses_are_memoised_and_every_caller_gets_its_own_result() -> None:
+    """One equation is read by many claims (and hundreds of selftest mutants): the parse
+    is shared, a caller's list is its own, and a rejection is raised again each time."""
+    first = parse_relations("x = y + 1")
+    first.append(first[0])
+    again = parse_relations("x = y + 1")
+    assert len(again) == 1 and again[0] == first[0]
+    assert parse_relations("x = y + 1", symbols=["e"]) == again  # other options: own entry
+    for _ in range(2):
+        with pytest.raises(LatexError) as caught:
+            parse_relations(r"a = \foo b")
+        assert (caught.value.code, caught.value.offset) == ("unknown-command", 4)

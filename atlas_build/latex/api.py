@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeVar, cast
 
 import sympy
 
@@ -54,6 +55,44 @@ class Relation:
         return None
 
 
+_Key: TypeAlias = tuple[object, ...]
+
+
+def _key(
+    latex: str,
+    indices: Collection[str],
+    matrices: Collection[str],
+    functions: Collection[str],
+    symbols: Collection[str],
+    bounds: Mapping[str, tuple[Bound, Bound]] | None,
+    max_length: int,
+    max_depth: int,
+) -> _Key:
+    ranges = tuple(sorted((bounds or {}).items(), key=lambda item: item[0]))
+    names = (frozenset(indices), frozenset(matrices), frozenset(functions), frozenset(symbols))
+    return (latex, *names, ranges, max_length, max_depth)
+
+
+@functools.lru_cache(maxsize=1024)
+def _memo(key: _Key, expression: bool) -> object:
+    """A parse, or the LatexError it raised, by its inputs. One lesson's claims and
+    coverage read the same equations many times, and selftest checks hundreds of mutants
+    of one lesson in a process; SymPy trees are immutable, so one parse can serve all."""
+    args: tuple[Any, ...] = (*key[:5], dict(cast(Any, key[5])), *key[6:])
+    try:
+        if expression:
+            return _expression(*args)
+        return tuple(_relations(*args))
+    except LatexError as error:
+        return error
+
+
+def _result(found: object) -> object:
+    if isinstance(found, LatexError):
+        raise LatexError(found.code, found.message, found.offset)
+    return found
+
+
 def parse_relations(
     latex: str,
     *,
@@ -64,6 +103,23 @@ def parse_relations(
     bounds: Mapping[str, tuple[Bound, Bound]] | None = None,
     max_length: int = DEFAULT_MAX_LENGTH,
     max_depth: int = DEFAULT_MAX_DEPTH,
+) -> list[Relation]:
+    """Every relation of a display equation, in reading order (see `_relations`)."""
+    key = _key(latex, indices, matrices, functions, symbols, bounds, max_length, max_depth)
+    found = _result(_memo(key, False))
+    assert isinstance(found, tuple)
+    return list(found)
+
+
+def _relations(
+    latex: str,
+    indices: Collection[str],
+    matrices: Collection[str],
+    functions: Collection[str],
+    symbols: Collection[str],
+    bounds: Mapping[str, tuple[Bound, Bound]] | None,
+    max_length: int,
+    max_depth: int,
 ) -> list[Relation]:
     """Every relation of a display equation, in reading order.
 
@@ -154,6 +210,22 @@ def parse_expression(
     max_depth: int = DEFAULT_MAX_DEPTH,
 ) -> sympy.Expr:
     """A single expression (no relation, row break or alignment), as SymPy."""
+    key = _key(latex, indices, matrices, functions, symbols, bounds, max_length, max_depth)
+    found = _result(_memo(key, True))
+    assert isinstance(found, sympy.Basic)
+    return cast(sympy.Expr, found)
+
+
+def _expression(
+    latex: str,
+    indices: Collection[str],
+    matrices: Collection[str],
+    functions: Collection[str],
+    symbols: Collection[str],
+    bounds: Mapping[str, tuple[Bound, Bound]] | None,
+    max_length: int,
+    max_depth: int,
+) -> sympy.Expr:
     state = State(_options(indices, matrices, functions, symbols, bounds, max_depth))
     (segment,) = normalise(latex, split=False, max_length=max_length, max_depth=max_depth)
     items, ops = _guarded(segment, lambda parser: parser.chain(), state)
