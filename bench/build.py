@@ -98,12 +98,31 @@ def vary_kv(text: str, claims: str, rng: random.Random) -> tuple[str, str]:
     return text, claims
 
 
+SHIFTED = re.compile(r'z: \["(\d+)", "\1\+2\\\\ln 3"\]')
+SHIFT_PARAM = re.compile(r"shift: \d+}")
+SHIFT_PHRASE = re.compile(r"([Aa])dding \d+ to both logits")
+
+
+def shift_softmax(text: str, claims: str, shift: int) -> tuple[str, str]:
+    """Set the constant added to both logits in the shift-invariance example, in the
+    prose, the quiz question and the claims (their quotes and the shifted logits)."""
+
+    def phrase(found: re.Match[str]) -> str:
+        return f"{found[1]}dding {shift} to both logits"
+
+    claims, changed = SHIFTED.subn(f'z: ["{shift}", "{shift}+2\\\\\\\\ln 3"]', claims)
+    if not changed:
+        raise SystemExit("bench: the softmax example's shifted logits were not found")
+    claims = SHIFT_PARAM.sub(f"shift: {shift}}}", claims)
+    return SHIFT_PHRASE.sub(phrase, text), SHIFT_PHRASE.sub(phrase, claims)
+
+
 def vary_softmax(text: str, claims: str, rng: random.Random) -> tuple[str, str]:
     """A different constant added to both logits in the shift-invariance example."""
-    shift = rng.randint(2, 999)
-    text = text.replace("Adding 5 to both logits", f"Adding {shift} to both logits")
-    claims = claims.replace("shift: 5}", f"shift: {shift}}}")
-    return text, claims
+    return shift_softmax(text, claims, rng.randint(6, 999))
+
+
+VARIATIONS = {"kv-cache": vary_kv, "softmax-temperature": vary_softmax}
 
 
 def generate(count: int, target: Path, seed: int = 0) -> None:
@@ -131,8 +150,9 @@ def generate(count: int, target: Path, seed: int = 0) -> None:
             claims = claims.replace(f"lesson: {old_id}", f"lesson: {record['id']}")
         else:
             text = (source / "lesson.md").read_text(encoding="utf-8")
-            vary = vary_kv if "kv" in source.name else vary_softmax
-            text, claims = vary(text, claims, rng)
+            vary = VARIATIONS.get(source.name)
+            if vary is not None:
+                text, claims = vary(text, claims, rng)
             old_id = re.search(r"^id: (.+)$", text, re.M).group(1)  # type: ignore[union-attr]
             text = text.replace(f"id: {old_id}", f"id: {old_id}-{number:05d}", 1)
             text = re.sub(r"^related:\n(?:  - .*\n)*", "related: []\n", text, count=1, flags=re.M)
@@ -209,18 +229,11 @@ def edit_one(corpus: Path, round_number: int) -> str:
     lesson = folder / "lesson.md"
     claims = folder / "claims.yaml"
     shift = 1000 + round_number
-    lesson.write_text(
-        re.sub(
-            r"Adding \d+ to both logits",
-            f"Adding {shift} to both logits",
-            lesson.read_text(encoding="utf-8"),
-        ),
-        encoding="utf-8",
+    text, rules = shift_softmax(
+        lesson.read_text(encoding="utf-8"), claims.read_text(encoding="utf-8"), shift
     )
-    claims.write_text(
-        re.sub(r"shift: \d+}", f"shift: {shift}}}", claims.read_text(encoding="utf-8")),
-        encoding="utf-8",
-    )
+    lesson.write_text(text, encoding="utf-8")
+    claims.write_text(rules, encoding="utf-8")
     return f"Adding {shift} to both logits"
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import sympy
 
 from atlas_build.claims.compare import OpenSlots
+from atlas_build.claims.kinds._exact import Series
 from atlas_build.claims.registry import Check, Outcome
 
 MAX_DEPTH = 200
@@ -71,6 +72,9 @@ def encode(value: Any, depth: int = 0) -> Any:
         return {"complex": [repr(value.real), repr(value.imag)]}
     if isinstance(value, list):
         return [encode(item, depth + 1) for item in value]
+    if isinstance(value, Series):  # before dict: a Series is one
+        entries = sorted(value.items())
+        return {"series": [[list(key), encode(item, depth + 1)] for key, item in entries]}
     if isinstance(value, tuple):
         return {"tuple": [encode(item, depth + 1) for item in value]}
     if isinstance(value, frozenset | set):
@@ -127,6 +131,15 @@ def decode(data: Any, depth: int = 0) -> Any:
     if tag in ("frozenset", "set"):
         items = [decode(item, depth + 1) for item in _items(body)]
         return frozenset(items) if tag == "frozenset" else set(items)
+    if tag == "series":
+        found = Series()
+        for entry in _items(body):
+            key, item = _items(entry, 2)
+            index = tuple(_items(key))
+            if not index or not all(type(n) is int for n in index):
+                raise ValueError("malformed series index")
+            found[index] = decode(item, depth + 1)
+        return found
     if tag == "open_slots" and isinstance(body, int) and not isinstance(body, bool):
         return OpenSlots(body)
     if tag == "sympy":
