@@ -16,6 +16,7 @@ from pathlib import Path
 from atlas_build import __version__, budget, load, pipeline
 from atlas_build import cache as caching
 from atlas_build.report import FORMATS, Report, render
+from atlas_build.text import plural
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 DEFAULT_PATH = "content/"
@@ -235,7 +236,7 @@ def _build(args: argparse.Namespace, out: Path) -> int:
         return status
     options = _options(args)
     written = sum(_emit(item, options, out) for item in checked)
-    print(f"wrote {written} record{'s' if written != 1 else ''} to {out / 'records'}")
+    print(f"wrote {plural(written, 'record')} to {out / 'records'}")
     site_status = site_cli.run_build(args, report, checked, options)
     final = max(status, site_status)
     if not site_status:

@@ -1,4 +1,4 @@
-"""Small text helpers shared by the lesson model and the site."""
+"""Small text helpers shared by the lesson model, the report and the site."""
 
 from __future__ import annotations
 
@@ -15,3 +15,8 @@ def slugify(text: str) -> str:
     value = value.encode("ascii", "ignore").decode("ascii")
     value = _NOT_WORD.sub("", value).strip().lower()
     return _SPACES.sub("-", value)
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """`1 error`, `2 errors` (`many` for nouns that do not take an s)."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"

@@ -675,3 +675,36 @@ claims:
     [mismatch] = result.found("A401")
     assert "the lesson says 32 MB, computed 33554432" in mismatch.message
     assert at(mismatch) == result.lesson_at("32 MB")
+
+
+def test_claims_carry_where_they_were_found(tmp_path):
+    """`spans`: every place the quote was found, as offsets into the record's content (the
+    site marks these and does not search again); `anchor`: the equation or quiz question
+    of a claim without a quote."""
+    from atlas_build import pipeline
+
+    body = (
+        f"## Worked example\n\n{WORKED}\n\nAgain: {WORKED}\n\n$$\ny = 2 x\n$$\n"
+        "\n## Quiz\n\n### What is y at x = 3?\n\n1. 6\n2. 7\n\n"
+        "#### Answer and reasoning\n\n6.\n"
+    )
+    claims = "claims:" + mixture_claim("mix", WORKED, "[scores, values, output]")
+    claims += """
+  - id: doubling
+    kind: equation
+    params: {equation: 0, relations: [{relation: 0, check: definition}]}
+"""
+    folder = write_lesson(tmp_path, "probe", body, claims)
+    report, checked = pipeline.check(
+        [str(folder)], pipeline.Options(), after=lambda item, _s, _o: item.record.content
+    )
+    [record], [item] = report.records, checked
+    content = item.made
+    assert isinstance(content, str)
+    found = {claim["id"]: claim for claim in record.claims}
+    spans = found["mix"]["spans"]
+    assert len(spans) == 2 and spans[0][0] < spans[1][0]
+    assert [content[start:end] for start, end in spans] == [WORKED, WORKED]
+    assert found["mix"]["anchor"] is None
+    assert found["doubling"]["spans"] == [] and found["doubling"]["anchor"] == {"equation": 0}
+    assert list(report_validator().iter_errors(report.to_json())) == []

@@ -182,3 +182,85 @@ def test_wrong_parameters_get_plain_messages_at_the_parameter(
     assert says in problem.message, problem.message
     assert "Input should" not in problem.message and "pydantic" not in problem.message
     assert problem.path.endswith("claims.yaml") and problem.line == 4
+
+
+CHARGING = """
+## Science and assumptions
+
+### Charging a capacitor
+
+$$
+v(t)=V_s\\left(1-e^{-t/\\tau}\\right),\\qquad E(t)=\\frac{1}{2}C\\,v(t)^2
+$$
+
+{sentence}
+"""
+
+
+def charging(at_tau: str = "3.16", at_two: str = "4.32", energy: str = "9.3") -> tuple[str, str]:
+    sentence = (
+        f"With V_s = 5, τ = 2 and C = 1, the voltage at t = 2 is v = {at_tau}, "
+        f"v(2τ) = {at_two} and the stored energy E(2τ) is about {energy}."
+    )
+    claims = f"""
+claims:
+  - id: charge
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [V_s, tau, C, t, v, null, v_twice, null, E_twice]
+    params:
+      values: {{V_s: 5, tau: 2, C: 1, t: 2}}
+      equations: [0]
+      expressions: {{v_twice: "v(2\\\\tau)", E_twice: "E(2\\\\tau)"}}
+"""
+    return CHARGING.replace("{sentence}", sentence), claims
+
+
+def test_function_style_definitions_are_evaluated_where_called(tmp_path: Path) -> None:
+    """`v(t) = ...` defines v: `v(2τ)` (and `v(t)` inside E) evaluate its body at the
+    argument, and `v` is a quantity at the stated t."""
+    result = _check(tmp_path, *charging())
+    assert result.status() == {"charge": "pass"}, result.record.claims
+    statuses = [r["status"] for r in result.record.coverage["relations"]["items"]]
+    assert statuses == ["verified", "verified"]  # the numbers computed through each one
+    values = {v["name"]: v["computed"] for v in result.claim("charge")["values"]}
+    assert values["v"] == "5 - 5*exp(-1) ≈ 3.1606"
+    assert values["v_twice"] == "5 - 5*exp(-2) ≈ 4.32332"
+    assert values["E_twice"] == "(5 - 5*exp(-2))**2/2 ≈ 9.34556"
+
+
+@pytest.mark.parametrize(
+    ("edit", "name"), [({"at_tau": "3.12"}, "v"), ({"at_two": "4.38"}, "v_twice")]
+)
+def test_a_wrong_function_value_fails_at_it(
+    tmp_path: Path, edit: dict[str, str], name: str
+) -> None:
+    result = _check(tmp_path, *charging(**edit))
+    assert result.status() == {"charge": "fail"}
+    [mismatch] = result.found("A401")
+    assert mismatch.message.startswith(f"claim charge: {name}: the lesson says")
+
+
+@pytest.mark.parametrize(
+    ("equation", "says"),
+    [
+        ("v(t)=v(t)+1", "more than 32 nested function calls"),
+        ("v(t)=t,\\qquad w=v(1, 2)", "v is defined with 1 argument(s)"),
+    ],
+)
+def test_bad_function_definitions_are_located_errors(
+    tmp_path: Path, equation: str, says: str
+) -> None:
+    body = f"## Science and assumptions\n\n$$\n{equation}\n$$\n\nAt t = 1 the value is 1.\n"
+    claims = """
+claims:
+  - id: bad
+    kind: formula
+    quote: "At t = 1 the value is 1."
+    bind: [t, v]
+    params: {values: {t: 1}, equations: [0], expressions: {w2: "v(1, 2)"}}
+"""
+    result = _check(tmp_path, body, claims)
+    assert result.status() == {"bad": "error"}
+    [problem] = result.errors()
+    assert says in problem.message

@@ -36,7 +36,7 @@ class Skeleton:
 
 @lru_cache(maxsize=16)
 def skeleton(text: str) -> Skeleton:
-    """Memoised: the claims stage and the page both anchor quotes in the same content.
+    """Memoised: every claim of a lesson, and coverage, anchor quotes in the same content.
     Treat the result as read-only."""
     items = numbers.extract(text)
     parts: list[str] = []

@@ -16,6 +16,7 @@ dimensioned quantities are rational. Each relation gets a dimension status:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -60,7 +61,7 @@ def declared(table: dict[str, units.UnitSpec]) -> list[str]:
     return sorted(name for name in ("pi", "e", "E", "I") if name in table)
 
 
-def check(relation: Any, table: dict[str, units.UnitSpec]) -> dict[str, Any]:
+def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
     """The dimension status of one parsed relation, with what was compared."""
     try:
         findings = units.check(relation.lhs, relation.rhs, relation.op, table)

@@ -33,7 +33,9 @@ DOCS["formula"] = KindDoc(
         "Computes the numbers of a worked example from the lesson's own displayed equations, "
         "exactly, at the values the claim states: the relations named in `use` (or every "
         "relation of `equations`) define symbols, powers (`\\sigma^2`), vector elements "
-        "(`\\hat{x}_i`) and recurrences (`m_t` from `m_{t-1}`). Each quoted number bound to a "
+        "(`\\hat{x}_i`), recurrences (`m_t` from `m_{t-1}`) and functions (`v(t) = ...`, "
+        "evaluated wherever `v(...)` is called: `v(2\\tau)` in an expression or another "
+        "relation). Each quoted number bound to a "
         "computed quantity must match it. `identities` are further relations the lesson "
         "displays, checked at those values. Editing a displayed equation changes every number "
         "computed from it, so a wrong equation fails where it is written (A403)."
@@ -41,6 +43,8 @@ DOCS["formula"] = KindDoc(
     computes={
         "<symbol>": "every input in `values` and every symbol the used relations define",
         "<symbol>_squared": "a power a relation defines (`\\sigma^2` gives `sigma_squared`)",
+        "<function>": "a function a relation defines (`v(t) = ...` gives `v`), at its "
+        "arguments' values when they all have one",
         "<name>": "every entry of `expressions`",
     },
     dynamic="Quantity names follow the lesson's symbols: `H_{\\mathrm{kv}}` is `H_kv`, "

@@ -33,6 +33,7 @@ from atlas_build.diagnostics import Code, Diagnostic, Location, Severity, at
 from atlas_build.latex import EvaluationError, LatexError
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
+from atlas_build.text import plural
 
 Fail = Callable[[Code, Location, str], None]
 FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
@@ -53,6 +54,8 @@ class ClaimResult:
     numbers_total: int = 0
     numbers_bound: int = 0
     spots: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, class)
+    spans: list[tuple[int, int]] = field(default_factory=list)  # where the quote was found
+    anchor: dict[str, int | str] | None = None  # the equation or quiz question, unquoted
 
     def to_json(self) -> dict[str, Any]:
         where = None
@@ -71,9 +74,27 @@ class ClaimResult:
             "message": self.message,
             "location": where,
             "quote": self.quote,
+            "spans": [list(span) for span in self.spans],
+            "anchor": self.anchor,
             "values": self.values,
             "checks": self.checks,
         }
+
+
+def _anchor(spec: dict[str, Any]) -> dict[str, int | str] | None:
+    """What a claim without a quote is about, as its own params say: a display equation
+    (`equation: N`) or a quiz question (`question: text`), so a page can link to it."""
+    if spec.get("quote"):
+        return None
+    params = spec.get("params") or {}
+    if not isinstance(params, dict):
+        return None
+    equation, question = params.get("equation"), params.get("question")
+    if isinstance(equation, int) and not isinstance(equation, bool):
+        return {"equation": equation}
+    if isinstance(question, str):
+        return {"question": question}
+    return None
 
 
 def _merge(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
@@ -269,6 +290,8 @@ class LessonClaims:
         quote_items, found = self._occurrences(spec)
         if found:
             result.location = self.locator.content(found[0].start)
+        result.spans = [(occurrence.start, occurrence.end) for occurrence in found]
+        result.anchor = _anchor(spec)
         seconds, spent, capped = self._allowance(float(spec.get("timeout", self.timeout)))
         if spent:
             result.diagnostics.append(at(codes.TIMEOUT, result.location or claim_at, spent))
@@ -489,7 +512,7 @@ class LessonClaims:
                 else "ran no check (its relations are definitions, and no number is bound)"
             )
             return result
-        result.message = f"{checked} check{'s' if checked != 1 else ''} passed"
+        result.message = f"{plural(checked, 'check')} passed"
         return result
 
 

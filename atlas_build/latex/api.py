@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeAlias, TypeVar, cast
+from typing import TypeAlias, TypeVar, cast
 
 import sympy
 
@@ -55,10 +55,28 @@ class Relation:
         return None
 
 
-_Key: TypeAlias = tuple[object, ...]
+@dataclass(frozen=True)
+class _Request:
+    """What a parse depends on, hashable: the key of the parse memo and the one argument
+    of the private parsers."""
+
+    latex: str
+    indices: frozenset[str]
+    matrices: frozenset[str]
+    functions: frozenset[str]
+    symbols: frozenset[str]
+    bounds: tuple[tuple[str, tuple[Bound, Bound]], ...]
+    max_length: int
+    max_depth: int
+
+    def options(self) -> Options:
+        converted = {name: (_bound(lo), _bound(hi)) for name, (lo, hi) in self.bounds}
+        return Options(
+            self.indices, self.matrices, self.functions, self.symbols, converted, self.max_depth
+        )
 
 
-def _key(
+def _request(
     latex: str,
     indices: Collection[str],
     matrices: Collection[str],
@@ -67,22 +85,19 @@ def _key(
     bounds: Mapping[str, tuple[Bound, Bound]] | None,
     max_length: int,
     max_depth: int,
-) -> _Key:
+) -> _Request:
     ranges = tuple(sorted((bounds or {}).items(), key=lambda item: item[0]))
     names = (frozenset(indices), frozenset(matrices), frozenset(functions), frozenset(symbols))
-    return (latex, *names, ranges, max_length, max_depth)
+    return _Request(latex, *names, ranges, max_length, max_depth)
 
 
 @functools.lru_cache(maxsize=1024)
-def _memo(key: _Key, expression: bool) -> object:
+def _memo(request: _Request, expression: bool) -> object:
     """A parse, or the LatexError it raised, by its inputs. One lesson's claims and
     coverage read the same equations many times, and selftest checks hundreds of mutants
     of one lesson in a process; SymPy trees are immutable, so one parse can serve all."""
-    args: tuple[Any, ...] = (*key[:5], dict(cast(Any, key[5])), *key[6:])
     try:
-        if expression:
-            return _expression(*args)
-        return tuple(_relations(*args))
+        return _expression(request) if expression else tuple(_relations(request))
     except LatexError as error:
         return error
 
@@ -105,22 +120,13 @@ def parse_relations(
     max_depth: int = DEFAULT_MAX_DEPTH,
 ) -> list[Relation]:
     """Every relation of a display equation, in reading order (see `_relations`)."""
-    key = _key(latex, indices, matrices, functions, symbols, bounds, max_length, max_depth)
-    found = _result(_memo(key, False))
+    request = _request(latex, indices, matrices, functions, symbols, bounds, max_length, max_depth)
+    found = _result(_memo(request, False))
     assert isinstance(found, tuple)
     return list(found)
 
 
-def _relations(
-    latex: str,
-    indices: Collection[str],
-    matrices: Collection[str],
-    functions: Collection[str],
-    symbols: Collection[str],
-    bounds: Mapping[str, tuple[Bound, Bound]] | None,
-    max_length: int,
-    max_depth: int,
-) -> list[Relation]:
+def _relations(request: _Request) -> list[Relation]:
     """Every relation of a display equation, in reading order.
 
     Rows (``\\\\``), top-level ``\\quad``/``\\qquad``, remarks, quantifiers, logical
@@ -133,8 +139,10 @@ def _relations(
     keeps ``e``/``pi`` as plain symbols, and ``bounds`` gives index ranges used when a
     ``\\sum`` states none.
     """
-    state = State(_options(indices, matrices, functions, symbols, bounds, max_depth))
-    segments = normalise(latex, split=True, max_length=max_length, max_depth=max_depth)
+    latex, state = request.latex, State(request.options())
+    segments = normalise(
+        latex, split=True, max_length=request.max_length, max_depth=request.max_depth
+    )
     parsed = [(segment, *_guarded(segment, _chain, state)) for segment in segments]
     relations: list[Relation] = []
     previous: _Statement | None = None
@@ -210,47 +218,21 @@ def parse_expression(
     max_depth: int = DEFAULT_MAX_DEPTH,
 ) -> sympy.Expr:
     """A single expression (no relation, row break or alignment), as SymPy."""
-    key = _key(latex, indices, matrices, functions, symbols, bounds, max_length, max_depth)
-    found = _result(_memo(key, True))
+    request = _request(latex, indices, matrices, functions, symbols, bounds, max_length, max_depth)
+    found = _result(_memo(request, True))
     assert isinstance(found, sympy.Basic)
     return cast(sympy.Expr, found)
 
 
-def _expression(
-    latex: str,
-    indices: Collection[str],
-    matrices: Collection[str],
-    functions: Collection[str],
-    symbols: Collection[str],
-    bounds: Mapping[str, tuple[Bound, Bound]] | None,
-    max_length: int,
-    max_depth: int,
-) -> sympy.Expr:
-    state = State(_options(indices, matrices, functions, symbols, bounds, max_depth))
-    (segment,) = normalise(latex, split=False, max_length=max_length, max_depth=max_depth)
+def _expression(request: _Request) -> sympy.Expr:
+    state = State(request.options())
+    (segment,) = normalise(
+        request.latex, split=False, max_length=request.max_length, max_depth=request.max_depth
+    )
     items, ops = _guarded(segment, lambda parser: parser.chain(), state)
     if ops:
         raise LatexError(SYNTAX, "expected an expression, found a relation", ops[0][1].start)
     return items[0][0]
-
-
-def _options(
-    indices: Collection[str],
-    matrices: Collection[str],
-    functions: Collection[str],
-    symbols: Collection[str],
-    bounds: Mapping[str, tuple[Bound, Bound]] | None,
-    max_depth: int,
-) -> Options:
-    converted = {name: (_bound(lo), _bound(hi)) for name, (lo, hi) in (bounds or {}).items()}
-    return Options(
-        frozenset(indices),
-        frozenset(matrices),
-        frozenset(functions),
-        frozenset(symbols),
-        converted,
-        max_depth,
-    )
 
 
 def _guarded(segment: Segment, run: Callable[[Parser], T], state: State) -> T:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from atlas_build.text import plural
+
 VERIFICATION_WORDS = {
     "verified": "verified",
     "partial": "partly verified",
@@ -18,16 +20,12 @@ VERIFICATION_WORDS = {
 DIMENSION_STATUSES = ("consistent", "inconsistent", "incomplete", "not checked")
 
 
-def _plural(count: int, noun: str, plural: str | None = None) -> str:
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
-
-
 def relations_text(relations: dict[str, Any]) -> str:
     """`5 of 6 relations verified, 1 definition` (only the statuses that occur)."""
     total = int(relations.get("total", 0))
     if not total:
         return "no display equations"
-    parts = [f"{relations.get('verified', 0)} of {_plural(total, 'relation')} verified"]
+    parts = [f"{relations.get('verified', 0)} of {plural(total, 'relation')} verified"]
     for status, noun in (
         ("defined", "definition"),
         ("unchecked", "listed unchecked"),
@@ -37,7 +35,7 @@ def relations_text(relations: dict[str, Any]) -> str:
     ):
         count = int(relations.get(status, 0))
         if count:
-            parts.append(_plural(count, noun, noun if noun.endswith(("d", "e")) else None))
+            parts.append(plural(count, noun, noun if noun.endswith(("d", "e")) else None))
     return ", ".join(parts)
 
 
@@ -46,12 +44,12 @@ def numbers_text(numbers: dict[str, Any]) -> str:
     total = int(numbers.get("total", 0))
     if not total:
         return "no numbers in the prose"
-    parts = [f"{numbers.get('verified', 0)} of {_plural(total, 'number')} verified"]
+    parts = [f"{numbers.get('verified', 0)} of {plural(total, 'number')} verified"]
     for name, noun in (("input", "input"), ("exempt", "exempt"), ("failed", "wrong"),
                        ("unaccounted", "unaccounted")):  # fmt: skip
         count = int(numbers.get(name, 0))
         if count:
-            parts.append(_plural(count, noun) if name == "input" else f"{count} {noun}")
+            parts.append(plural(count, noun) if name == "input" else f"{count} {noun}")
     return ", ".join(parts)
 
 
@@ -60,7 +58,7 @@ def dimensions_text(counts: dict[str, Any]) -> str:
     total = sum(int(counts.get(status, 0)) for status in DIMENSION_STATUSES)
     if not total:
         return "no relations to check"
-    parts = [f"{int(counts.get('consistent', 0))} of {_plural(total, 'relation')} consistent"]
+    parts = [f"{int(counts.get('consistent', 0))} of {plural(total, 'relation')} consistent"]
     for status in ("inconsistent", "incomplete", "not checked"):
         if int(counts.get(status, 0)):
             parts.append(f"{int(counts[status])} {status}")

@@ -13,6 +13,7 @@ from atlas_build.diagnostics import Diagnostic, Severity
 from atlas_build.report import coverage
 from atlas_build.report.escape import text as escaped
 from atlas_build.report.model import Report
+from atlas_build.text import plural
 
 
 def location(diagnostic: Diagnostic) -> str:
@@ -46,9 +47,9 @@ def render(report: Report, *, verbose: bool = False) -> str:
     summary = report.summary()
     records = summary["records"]
     text = (
-        f"checked {records} lesson{'s' if records != 1 else ''}: "
-        f"{summary['errors']} error{'s' if summary['errors'] != 1 else ''}, "
-        f"{summary['warnings']} warning{'s' if summary['warnings'] != 1 else ''}"
+        f"checked {plural(records, 'lesson')}: "
+        f"{plural(summary['errors'], 'error')}, "
+        f"{plural(summary['warnings'], 'warning')}"
     )
     if summary["claims"]:
         passed = summary["claims"] - summary["claimsFailed"]

@@ -120,7 +120,7 @@ def _inconsistent(
         return False
     return any(
         entry.parsed is not None
-        and dimensions.check(entry.parsed, dict(table))["status"] == "inconsistent"
+        and dimensions.check(entry.parsed, table)["status"] == "inconsistent"
         for entry in read
     )
 
@@ -136,7 +136,7 @@ def dimension_mutants(lesson: Lesson, specs: Iterable[Mapping[str, Any]]) -> Ite
     for entry in entries:
         if entry.parsed is None:
             continue
-        if dimensions.check(entry.parsed, dict(table))["status"] != "consistent":
+        if dimensions.check(entry.parsed, table)["status"] != "consistent":
             continue
         math = lesson.display_math[entry.equation]
         try:

@@ -31,6 +31,7 @@ from atlas_build.report import Report
 from atlas_build.report.text import line
 from atlas_build.site import codes, docs, incremental, linkcheck, mutation, state
 from atlas_build.site.publish import remove_stale, spare_path, staging, swap
+from atlas_build.text import plural
 
 DEFAULT_CONFIG = "mkdocs.yml"
 
@@ -178,7 +179,7 @@ def build_site(
         return 1
     docs_path, site_path = Path(docs_dir), Path(site_dir)
     store = Cache(options.cache_dir if options else None)
-    lessons = _plural(len(tree.pages), "lesson page")
+    lessons = plural(len(tree.pages), "lesson page")
     stats = incremental.Stats()
     try:
         docs.write_tree(tree, docs_path)
@@ -224,18 +225,14 @@ def build_site(
     return 0
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
 def rendered(stats: incremental.Stats) -> str:
     """What MkDocs did, for the build log: which pages it laid out again."""
     total = len(stats.rendered) + stats.reused
     if not total:  # MkDocs of a version the driver does not wrap: a plain build
         return "MkDocs rendered every page"
     if not stats.reused:
-        return f"MkDocs rendered all {_plural(total, 'page')}"
+        return f"MkDocs rendered all {plural(total, 'page')}"
     if not stats.rendered:
         return f"MkDocs rendered no page, reused all {total}"
     names = ", ".join(stats.rendered[:5]) + (", ..." if len(stats.rendered) > 5 else "")
-    return f"MkDocs rendered {len(stats.rendered)} of {_plural(total, 'page')}: {names}"
+    return f"MkDocs rendered {len(stats.rendered)} of {plural(total, 'page')}: {names}"

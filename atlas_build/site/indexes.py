@@ -16,7 +16,7 @@ from atlas_build.report import RecordReport, Report
 from atlas_build.site import panels
 from atlas_build.site.html import badge, block, esc, front_matter, heading, href
 from atlas_build.site.lesson import LessonPage
-from atlas_build.text import slugify
+from atlas_build.text import plural, slugify
 
 HOME_PER_TOPIC = 25
 
@@ -71,10 +71,6 @@ def _lesson_item(entry: Entry, here: str) -> str:
     )
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
 def _tally(entries: list[Entry]) -> str:
     counts = {status: sum(1 for e in entries if e.status == status) for status in panels.STATUSES}
     return ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "none"
@@ -84,7 +80,7 @@ def home(entries: list[Entry], topics: dict[str, str], report: Report) -> str:
     summary = report.summary()
     passed = summary["claims"] - summary["claimsFailed"]
     intro = (
-        f"<p>{_plural(len(entries), 'lesson')} in {_plural(len(topics), 'topic')} "
+        f"<p>{plural(len(entries), 'lesson')} in {plural(len(topics), 'topic')} "
         f"({esc(_tally(entries))}); "
         f"{passed} of {summary['claims']} claims pass. Every equation and number that a "
         "lesson's claims bind was re-derived or recomputed when this site was built: see "

@@ -15,8 +15,6 @@ from typing import Any
 
 from atlas_build import canonical, paths
 from atlas_build.cache import Cache
-from atlas_build.claims import anchors as claim_anchors
-from atlas_build.claims import file as claims_file
 from atlas_build.diagnostics import Diagnostic, Location, at
 from atlas_build.lesson import build as build_model
 from atlas_build.lesson.model import Lesson
@@ -26,6 +24,7 @@ from atlas_build.report import coverage as coverage_words
 from atlas_build.site import codes, figures, markup, mathtext, panels, structures
 from atlas_build.site.html import badge, block, esc, front_matter, heading, href
 from atlas_build.source import Source
+from atlas_build.text import plural
 
 
 @dataclass
@@ -61,21 +60,17 @@ def claim_element(claim_id: str, occurrence: int = 0) -> str:
 
 
 def _marks(content: str, claims: list[dict[str, Any]]) -> list[markup.Mark]:
-    skeleton = claim_anchors.skeleton(content)
+    """A mark over each place the claims stage found a claim's quote (its `spans`)."""
     marks: list[markup.Mark] = []
     for claim in claims:
-        quote = claim.get("quote")
-        if not isinstance(quote, str) or not quote.strip():
-            continue
         status = str(claim.get("status"))
         title = f"claim {claim.get('id')} ({claim.get('kind')}): {status}"
-        _, found = claim_anchors.occurrences(quote, skeleton)
-        for number, occurrence in enumerate(found):
+        for number, (start, end) in enumerate(_spans(claim, len(content))):
             marks.append(
                 markup.Mark(
                     claim_element(str(claim.get("id")), number),
-                    occurrence.start,
-                    occurrence.end,
+                    start,
+                    end,
                     f"atlas-claim atlas-claim-{status}",
                     title,
                 )
@@ -83,36 +78,37 @@ def _marks(content: str, claims: list[dict[str, Any]]) -> list[markup.Mark]:
     return marks
 
 
-def _targets(
-    claims: list[dict[str, Any]], specs: dict[str, dict[str, Any]], titles: list[str]
-) -> dict[str, list[str]]:
+def _spans(claim: dict[str, Any], size: int) -> list[tuple[int, int]]:
+    found = claim.get("spans")
+    if not isinstance(found, list):
+        return []
+    return [
+        (span[0], span[1])
+        for span in found
+        if isinstance(span, list)
+        and len(span) == 2
+        and all(type(n) is int for n in span)
+        and 0 <= span[0] <= span[1] <= size
+    ]
+
+
+def _targets(claims: list[dict[str, Any]], titles: list[str]) -> dict[str, list[str]]:
     """Equation and quiz claims (no quote) -> where their anchor goes."""
     targets: dict[str, list[str]] = {}
     for claim in claims:
-        claim_id = str(claim.get("id"))
-        if claim.get("quote"):
+        anchor = claim.get("anchor")
+        if claim.get("quote") or not isinstance(anchor, dict):
             continue
-        params = (specs.get(claim_id) or {}).get("params") or {}
         target = None
-        if isinstance(params.get("equation"), int):
-            target = f"equation-{params['equation']}"
-        elif isinstance(params.get("question"), str):
-            wanted = params["question"].casefold()
+        if type(anchor.get("equation")) is int:
+            target = f"equation-{anchor['equation']}"
+        elif isinstance(anchor.get("question"), str):
+            wanted = anchor["question"].casefold()
             number = next((n for n, t in enumerate(titles, 1) if wanted in t.casefold()), None)
             target = f"section-{number}" if number else None
         if target:
-            targets.setdefault(target, []).append(claim_element(claim_id))
+            targets.setdefault(target, []).append(claim_element(str(claim.get("id"))))
     return targets
-
-
-def _specs(claims_path: str | None) -> dict[str, dict[str, Any]]:
-    if not claims_path:
-        return {}
-    found, _ = claims_file.read(claims_path)
-    if found is None:
-        return {}
-    items = found.data.get("claims") or []
-    return {str(c["id"]): c for c in items if isinstance(c, dict) and "id" in c}
 
 
 def _summary(page: LessonPage) -> str:
@@ -136,7 +132,7 @@ def _summary(page: LessonPage) -> str:
     if report.claims:
         facts.append(f"{counts['pass']} of {len(report.claims)} claims pass")
     errors, warnings = severities["error"], severities["warning"]
-    facts.append(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
+    facts.append(f"{plural(errors, 'error')}, {plural(warnings, 'warning')}")
     facts.append('<a href="#atlas-validation">validation details</a>')
     facts.append(f"v{esc(page.record.version)}, revised {esc(page.record.revisionDate)}")
     facts.append('<a href="#atlas-metadata">metadata</a>')
@@ -228,11 +224,10 @@ def build(
     """Render the page; LaTeX errors and skipped figures are added to `report.diagnostics`.
     `model` is the lesson model of `record.content` when the caller has it at hand."""
     page = LessonPage(paths.publish_slug(source.slug, record.id), record, report)
-    specs = _specs(source.claims_path)
     content = record.content
     marks = _marks(content, report.claims)
     titles = [item.title for item in canonical.headings(content)]
-    targets = _targets(report.claims, specs, titles)
+    targets = _targets(report.claims, titles)
     reserved = {m.element_id for m in marks} | {i for ids in targets.values() for i in ids}
     reserved |= {f"atlas-row-claim-{c.get('id')}" for c in report.claims}
     rendered = markup.render(content, marks, known_slugs, targets, reserved)

@@ -22,6 +22,7 @@ from atlas_build.report.coverage import (
     relations_text,
 )
 from atlas_build.site.html import badge, esc
+from atlas_build.text import plural
 
 STATUSES = ("error", "fail", "warning", "info", "pass", "skipped")
 OK, NOT_OK = "✓", "✗"
@@ -260,7 +261,7 @@ def coverage(data: dict[str, Any] | None, equation_href: Callable[[int], str] | 
             f"{esc(n.get('column'))}</li>"
             for n in missing
         )
-        summary = f"{len(missing)} unaccounted number{'s' * (len(missing) != 1)}"
+        summary = plural(len(missing), "unaccounted number")
         text += f"<details><summary>{summary}</summary><ul>{items}</ul></details>"
     return text
 

@@ -36,7 +36,7 @@ from atlas_build.site import docs, incremental, state, tree
 from atlas_build.site.build import mkdocs_config, rendered
 from atlas_build.site.lesson import LessonPage
 from atlas_build.site.publish import spare_path, staging, swap
-from atlas_build.site.summary import plural
+from atlas_build.text import plural
 
 if TYPE_CHECKING:
     from mkdocs.livereload import LiveReloadServer

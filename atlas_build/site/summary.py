@@ -24,6 +24,7 @@ from atlas_build.report import Report
 from atlas_build.site import panels
 from atlas_build.site.html import badge, block, esc, front_matter, href
 from atlas_build.site.indexes import Entry, lesson_link
+from atlas_build.text import plural
 
 HERE = "report"
 FILTERS = ("all", "error", "warning", "pass")  # a lesson's status is one of the last three
@@ -36,10 +37,6 @@ RELATION_NOTES = (
     ("unverified", "open"),
 )
 NUMBER_NOTES = (("input", "input"), ("exempt", "exempt"), ("unaccounted", "unaccounted"))
-
-
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _count(value: object) -> int:

@@ -75,6 +75,9 @@ class Env:
     scalars: dict[sympy.Symbol, sympy.Expr] = field(default_factory=dict)
     arrays: dict[str, Series] = field(default_factory=dict)
     powers: dict[tuple[sympy.Symbol, sympy.Expr], sympy.Expr] = field(default_factory=dict)
+    functions: dict[str, tuple[tuple[sympy.Symbol, ...], sympy.Basic]] = field(
+        default_factory=dict
+    )  # `v(t) = ...`: name -> (parameters, body)
     terms: int = 0
 
     def scalar(self, name: str) -> sympy.Expr | None:
@@ -99,10 +102,14 @@ def evaluate(expr: sympy.Basic, env: Env, bound: Mapping[sympy.Symbol, int] | No
     return _Walker(env, dict(bound or {})).walk(expr)
 
 
+MAX_CALLS = 32  # nested calls of defined functions (`f(x) = f(x - 1)` stops here)
+
+
 class _Walker:
-    def __init__(self, env: Env, bound: dict[sympy.Symbol, int]) -> None:
+    def __init__(self, env: Env, bound: dict[sympy.Symbol, int], calls: int = 0) -> None:
         self.env = env
         self.bound = bound
+        self.calls = calls
 
     def walk(self, node: sympy.Basic) -> Any:
         if isinstance(node, sympy.Number | sympy.NumberSymbol) or node in (sympy.I,):
@@ -238,6 +245,8 @@ class _Walker:
 
     def _applied(self, node: AppliedUndef) -> Any:
         name = type(node).__name__
+        if name in self.env.functions:
+            return self._call(node, *self.env.functions[name])
         if name in ("softmax", "softmax_rows") and len(node.args) == 1:
             values = self.walk(node.args[0])
             if not isinstance(values, Series):
@@ -246,6 +255,26 @@ class _Walker:
             total = sympy.Add(*weights.values())
             return Series({key: settle(w / total) for key, w in weights.items()})
         raise ClaimError(f"no value for the function {name} (define it in a relation)")
+
+    def _call(
+        self, node: AppliedUndef, parameters: tuple[sympy.Symbol, ...], body: sympy.Basic
+    ) -> Any:
+        """`v(2 tau)` with `v(t) = ...` defined: the body at t = the argument's value (the
+        parameters shadow scalars and index letters of the same name)."""
+        if len(node.args) != len(parameters):
+            raise ClaimError(
+                f"{node}: {type(node).__name__} is defined with {len(parameters)} argument(s)"
+            )
+        if self.calls >= MAX_CALLS:
+            raise ClaimError(f"{node}: more than {MAX_CALLS} nested function calls")
+        values = dict(zip(parameters, (self.walk(arg) for arg in node.args), strict=True))
+        scope = Env({**self.env.scalars, **values}, self.env.arrays, self.env.powers,
+                    self.env.functions, self.env.terms)  # fmt: skip
+        bound = {k: v for k, v in self.bound.items() if k not in values}
+        try:
+            return _Walker(scope, bound, self.calls + 1).walk(body)
+        finally:
+            self.env.terms = scope.terms
 
     def _piecewise(self, node: sympy.Piecewise) -> Any:
         for value, condition in node.args:

@@ -8,8 +8,9 @@ every number the prose derives from it. Values may be scalars, vectors or matric
 (`\\sigma^2 = ...`, giving `sigma_squared` and its root `sigma`), elements
 (`\\hat{x}_i = ...`, over the index range of the vectors it reads) and recurrences
 (`m_t = \\beta_1 m_{t-1} + ...`, over `steps: {t: [1, 2]}` from base cases `m_0` in
-`values`). `identities` are relations checked at those values; `expressions` compute
-further numbers written in lesson LaTeX.
+`values`) and functions (`v(t) = V_0 e^{-t/\\tau}`, evaluated wherever `v(...)` is called,
+and a quantity `v` when `t` has a value). `identities` are relations checked at those
+values; `expressions` compute further numbers written in lesson LaTeX.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import sympy
 from pydantic import Field
+from sympy.core.function import AppliedUndef
 
 from atlas_build.claims.kinds import _exact, _values
 from atlas_build.claims.kinds._equations import EquationRef, relations
@@ -82,8 +84,11 @@ class _Definition:
         self.symbol: sympy.Symbol | None = None
         self.power: tuple[sympy.Symbol, sympy.Expr] | None = None
         self.indexed: sympy.Indexed | None = None
+        self.function: tuple[str, tuple[sympy.Symbol, ...]] | None = None
         if isinstance(lhs, sympy.Symbol):
             self.symbol = lhs
+        elif _function_style(lhs):
+            self.function = (type(lhs).__name__, tuple(lhs.args))
         elif isinstance(lhs, sympy.Pow) and isinstance(lhs.base, sympy.Symbol):
             self.power = (lhs.base, lhs.exp)
         elif isinstance(lhs, sympy.Indexed) and all(
@@ -93,7 +98,7 @@ class _Definition:
         else:
             raise ClaimError(
                 f"equation {ref[0]} relation {ref[1]} `{relation.source.strip()}` defines no "
-                "symbol, power or indexed entry",
+                "symbol, power, indexed entry or function",
                 offset,
             )
 
@@ -101,10 +106,25 @@ class _Definition:
     def name(self) -> str:
         if self.symbol is not None:
             return self.symbol.name
+        if self.function is not None:
+            return self.function[0]
         if self.power is not None:
             return _power_name(*self.power)
         assert self.indexed is not None
         return str(self.indexed.base.label)
+
+
+def _function_style(lhs: sympy.Basic) -> bool:
+    """`v(t)` or `P(V, I)`: a function of distinct plain symbols."""
+    return (
+        isinstance(lhs, AppliedUndef)
+        and all(isinstance(arg, sympy.Symbol) for arg in lhs.args)
+        and len(set(lhs.args)) == len(lhs.args)
+    )
+
+
+def _called(expr: sympy.Basic) -> set[str]:
+    return {type(node).__name__ for node in expr.atoms(AppliedUndef)}
 
 
 def _power_name(base: sympy.Symbol, exponent: sympy.Expr) -> str:
@@ -260,7 +280,10 @@ def _solve(definitions: list[_Definition], params: FormulaParams, env: _exact.En
     tasks: list[tuple[_Definition, dict[sympy.Symbol, int]]] = []
     ranges = _ranges(definitions, params, env)
     for definition in definitions:
-        if definition.indexed is None:
+        if definition.function is not None:  # evaluated where it is called
+            name, parameters = definition.function
+            env.functions[name] = (parameters, definition.relation.rhs)
+        elif definition.indexed is None:
             tasks.append((definition, {}))
         else:
             env.arrays.setdefault(definition.name, _exact.Series())
@@ -281,6 +304,14 @@ def _solve(definitions: list[_Definition], params: FormulaParams, env: _exact.En
             what = sorted({d.name for d, _ in waiting})
             raise ClaimError(f"cannot evaluate {', '.join(what)}: no value for {', '.join(names)}")
         tasks = waiting
+    for definition in definitions:
+        if definition.function is not None:
+            try:  # at stated arguments (`t` in values), the function's value is a quantity
+                value = _exact.evaluate(definition.relation.lhs, env)
+            except _exact.Unknown:
+                continue
+            if not isinstance(value, _exact.Series):
+                env.scalars.setdefault(sympy.Symbol(definition.name), value)
 
 
 def _store(
@@ -312,6 +343,7 @@ def _dependencies(definitions: list[_Definition]) -> dict[str, set[Ref]]:
         used = [str(s) for s in rhs.free_symbols] + [
             str(i.base.label) for i in rhs.atoms(sympy.Indexed)
         ]
+        used += sorted(_called(rhs))
         return [names.get(u) or powers[u] for u in sorted(set(used)) if u in names or u in powers]
 
     def visit(definition: _Definition, seen: frozenset[str]) -> set[Ref]:
@@ -355,7 +387,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
             outcome.quantities[name] = _exact.evaluate(expression, env)
         except _exact.Unknown as unknown:
             raise ClaimError(f"expression {name!r}: no value for {unknown.name}") from None
-        used = {str(s) for s in expression.free_symbols}
+        used = {str(s) for s in expression.free_symbols} | _called(expression)
         used |= {str(i.base.label) for i in expression.atoms(sympy.Indexed)}
         outcome.depends[name] = set().union(*(outcome.depends.get(u, set()) for u in used))
     return outcome

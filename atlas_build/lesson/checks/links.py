@@ -14,7 +14,7 @@ from urllib.parse import unquote, urlsplit
 
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
 from atlas_build.lesson.context import RULES, LessonSubject
-from atlas_build.text import slugify
+from atlas_build.text import plural, slugify
 
 STAGE = "lesson"
 UNSAFE = define(
@@ -63,7 +63,7 @@ def capped(found: Iterable[Diagnostic]) -> Iterator[Diagnostic]:
             first_left_out.setdefault(diagnostic.code, diagnostic)
     for code, diagnostic in first_left_out.items():
         more = counts[code] - MAX_FINDINGS
-        message = f"{more} more {code} finding{'s' if more != 1 else ''} in this lesson not listed"
+        message = f"{plural(more, f'more {code} finding')} in this lesson not listed"
         yield replace(diagnostic, message=message)
 
 
