@@ -189,10 +189,25 @@ def _prepare(found: load.Found, options: Options, store: caching.Cache) -> _Prep
     claims_digest = (  # an empty claims file is an error; no claims file is not
         caching.digest(_read_bytes(claims, 1 << 20)) if claims.is_file() else "absent"
     )
-    prepared.lesson_id = load.identity(found.path, raw)
+    file_digest = caching.digest(raw)
+    prepared.lesson_id = _identity(found, raw, file_digest, store)
     prepared.slug = found.path.parent.name
-    prepared.extra = {"file": caching.digest(raw), "claims": claims_digest}
+    prepared.extra = {"file": file_digest, "claims": claims_digest}
     return prepared
+
+
+def _identity(found: load.Found, raw: bytes, file_digest: str, store: caching.Cache) -> str | None:
+    """`load.identity`, remembered by the file's bytes: reading the id parses the front
+    matter or the whole record, which a build with one lesson changed did for every
+    lesson (0.7 s of 250 lessons, profiled)."""
+    key = caching.digest(caching.fingerprint(), "identity", found.path.suffix, file_digest)
+    payload = store.get("identity", key)
+    if payload is not None:
+        remembered = payload.decode("ascii", "replace")
+        return remembered if load.is_identifier(remembered) else None
+    value = load.identity(found.path, raw)
+    store.put("identity", key, (value or "").encode("ascii"))
+    return value
 
 
 def _lesson_key(prepared: _Prepared, context: str, options: Options) -> str:

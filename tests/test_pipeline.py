@@ -402,3 +402,28 @@ def test_a_failing_claims_stage_is_an_internal_error_on_its_lesson(tmp_path, mon
     assert messages == ["checking this lesson failed: TypeError: Cannot convert complex to float"]
     assert run.record("softmax-temperature")["claims"] and not run.codes("softmax-temperature")
     assert run.report.exit_code() == 2
+
+
+def test_lesson_ids_are_read_once_per_file_content(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ids for cross-references come from the cache while a file is unchanged; an edited
+    file is read again, and its new id is the one used."""
+    from atlas_build import load
+
+    read: list[str] = []
+    original = load.identity
+
+    def counted(path: Path, raw: bytes) -> str | None:
+        read.append(path.parent.name)
+        return original(path, raw)
+
+    monkeypatch.setattr(load, "identity", counted)
+    assert check().cached == ALL_CACHED and read == []
+    path = tree / "content" / "kv-cache" / "lesson.md"
+    text = path.read_text(encoding="utf-8")
+    old = next(line for line in text.splitlines() if line.startswith("id: "))
+    path.write_text(text.replace(old, old + "-renamed", 1), encoding="utf-8")
+    renamed = check()
+    assert read == ["kv-cache"]
+    assert renamed.record("kv-cache")["id"] == old.removeprefix("id: ") + "-renamed"

@@ -123,9 +123,12 @@ def write(rendered: Rendered, out: Path) -> Emitted:
     record_id = paths.slug(rendered.record_id, "record id")
     slug = paths.slug(rendered.slug, "lesson slug")
     record_path = paths.inside(out, f"records/{record_id}.json")
-    write_bytes(record_path, rendered.record)
+    if not _holds(record_path, rendered.record):
+        write_bytes(record_path, rendered.record)
     digest = hashlib.sha256(rendered.lesson_data).hexdigest()[:16]
     data_path = paths.inside(out, f"lesson-data/{slug}-{digest}.json")
+    if _holds(data_path, rendered.lesson_data):
+        return Emitted(record_path, data_path)  # stale files went when it was written
     write_bytes(data_path, rendered.lesson_data)
     for stale in data_path.parent.iterdir():
         name = stale.name
@@ -139,6 +142,15 @@ def write(rendered: Rendered, out: Path) -> Emitted:
         ):
             stale.unlink(missing_ok=True)
     return Emitted(record_path, data_path)
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """The file is already these bytes: a build with nothing changed rewrites nothing
+    (and does not list lesson-data/ once per lesson, which made it quadratic)."""
+    try:
+        return path.is_file() and not path.is_symlink() and path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def emit(

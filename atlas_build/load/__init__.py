@@ -271,4 +271,9 @@ def identity(path: Path, raw: bytes) -> str | None:
     except Exception:  # best effort: the strict load of this lesson reports what is wrong
         return None
     value = data.get("id") if isinstance(data, dict) else None
-    return value if isinstance(value, str) and _ID.match(value) else None
+    return value if isinstance(value, str) and is_identifier(value) else None
+
+
+def is_identifier(value: str) -> bool:
+    """A lesson id as `identity` accepts it (lowercase words joined by hyphens)."""
+    return _ID.match(value) is not None
