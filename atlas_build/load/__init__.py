@@ -17,7 +17,6 @@ from pathlib import Path
 from atlas_build import safeyaml
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at, define
 from atlas_build.load import jsonfile
-from atlas_build.load.schema import WRONG_TYPE
 from atlas_build.source import Source
 
 STAGE = "load"
@@ -233,6 +232,8 @@ def read(found: Found, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
     else:
         data, problems = jsonfile.parse(text, name)
         if not problems and not isinstance(data, dict):
+            from atlas_build.load.schema import WRONG_TYPE  # jsonschema: only when needed
+
             kind = "null" if data is None else type(data).__name__
             where = Location(name, 1, 1, "")
             problems = [at(WRONG_TYPE, where, f"a record must be a JSON object, not {kind}")]
