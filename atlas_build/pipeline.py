@@ -190,22 +190,22 @@ def _prepare(found: load.Found, options: Options, store: caching.Cache) -> _Prep
         caching.digest(_read_bytes(claims, 1 << 20)) if claims.is_file() else "absent"
     )
     file_digest = caching.digest(raw)
-    prepared.lesson_id = _identity(found, raw, file_digest, store)
+    prepared.lesson_id = _identity(found.path, raw, file_digest, store)
     prepared.slug = found.path.parent.name
     prepared.extra = {"file": file_digest, "claims": claims_digest}
     return prepared
 
 
-def _identity(found: load.Found, raw: bytes, file_digest: str, store: caching.Cache) -> str | None:
+def _identity(path: Path, raw: bytes, file_digest: str, store: caching.Cache) -> str | None:
     """`load.identity`, remembered by the file's bytes: reading the id parses the front
     matter or the whole record, which a build with one lesson changed did for every
-    lesson (0.7 s of 250 lessons, profiled)."""
-    key = caching.digest(caching.fingerprint(), "identity", found.path.suffix, file_digest)
+    lesson (0.7 s of 250 lessons, profiled), and a one-folder check for every neighbour."""
+    key = caching.digest(caching.fingerprint(), "identity", path.suffix, file_digest)
     payload = store.get("identity", key)
     if payload is not None:
         remembered = payload.decode("ascii", "replace")
         return remembered if load.is_identifier(remembered) else None
-    value = load.identity(found.path, raw)
+    value = load.identity(path, raw)
     store.put("identity", key, (value or "").encode("ascii"))
     return value
 
@@ -247,7 +247,7 @@ def check(
     options = replace(options, budget=options.budget.started())
     store = caching.Cache(options.cache_dir)
     prepared = [_prepare(item, options, store) for item in found]
-    beside = _neighbours(found, options)
+    beside = _neighbours(found, options, store)
     known = frozenset(p.lesson_id for p in prepared if p.lesson_id) | frozenset(beside)
     slugs = frozenset(p.slug for p in prepared if p.slug and p.lesson_id) | frozenset(
         beside.values()
@@ -283,14 +283,15 @@ def check(
     return report, checked
 
 
-def _neighbours(found: list[load.Found], options: Options) -> dict[str, str]:
+def _neighbours(found: list[load.Found], options: Options, store: caching.Cache) -> dict[str, str]:
     """Id -> folder name of the lessons beside the checked ones (`load.neighbours`):
     checking one folder resolves `related` ids (A240) and lesson links (A331, A332)
     against the whole content directory, so a lesson that exists is not reported
     unknown, and one that exists nowhere still is."""
     found_ids: dict[str, str] = {}
     for path in load.neighbours(found):
-        identifier = load.identity(path, _read_bytes(path, options.max_bytes))
+        raw = _read_bytes(path, options.max_bytes)
+        identifier = _identity(path, raw, caching.digest(raw), store)
         if identifier:
             found_ids.setdefault(identifier, path.parent.name)
     return found_ids

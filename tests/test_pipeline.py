@@ -427,3 +427,6 @@ def test_lesson_ids_are_read_once_per_file_content(
     renamed = check()
     assert read == ["kv-cache"]
     assert renamed.record("kv-cache")["id"] == old.removeprefix("id: ") + "-renamed"
+    one_folder = pipeline.Options(jobs=1, cache_dir="cache")
+    pipeline.check(["content/attention"], one_folder)  # its neighbours' ids: cached too
+    assert read == ["kv-cache"]
