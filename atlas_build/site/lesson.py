@@ -96,8 +96,8 @@ def _targets(claims: list[dict[str, Any]], titles: list[str]) -> dict[str, list[
     """Equation and quiz claims (no quote) -> where their anchor goes."""
     targets: dict[str, list[str]] = {}
     for claim in claims:
-        anchor = claim.get("anchor")
-        if claim.get("quote") or not isinstance(anchor, dict):
+        anchor = claim.get("anchor")  # None for a quoted claim
+        if not isinstance(anchor, dict):
             continue
         target = None
         if type(anchor.get("equation")) is int:

@@ -15,7 +15,7 @@ a long recurrence cannot build an expression that takes minutes to simplify.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sympy
@@ -268,8 +268,7 @@ class _Walker:
         if self.calls >= MAX_CALLS:
             raise ClaimError(f"{node}: more than {MAX_CALLS} nested function calls")
         values = dict(zip(parameters, (self.walk(arg) for arg in node.args), strict=True))
-        scope = Env({**self.env.scalars, **values}, self.env.arrays, self.env.powers,
-                    self.env.functions, self.env.terms)  # fmt: skip
+        scope = replace(self.env, scalars={**self.env.scalars, **values})
         bound = {k: v for k, v in self.bound.items() if k not in values}
         try:
             return _Walker(scope, bound, self.calls + 1).walk(body)
