@@ -69,10 +69,12 @@ def digest(*parts: bytes | str) -> str:
 
 @cache
 def fingerprint() -> str:
-    """atlas_build version, its source files, and the versions of libraries it relies on."""
+    """atlas_build version, its files (sources and data: the unit table, the theme's
+    partials, ...), and the versions of libraries it relies on."""
     package = Path(__file__).resolve().parent
     parts: list[bytes | str] = [__version__]
-    for path in sorted(package.rglob("*.py")):
+    files = (p for p in package.rglob("*") if "__pycache__" not in p.parts and p.is_file())
+    for path in sorted(files):
         parts.append(str(path.relative_to(package)))
         parts.append(path.read_bytes())
     for name in LIBRARIES + extra_libraries():
@@ -159,6 +161,7 @@ class Cache:
         self.root = Path(root) if root is not None else None
         self.hits = 0
         self.misses = 0
+        self._folders: set[Path] = set()  # existing folders found plain (checked once)
 
     @property
     def enabled(self) -> bool:
@@ -170,8 +173,12 @@ class Cache:
         if not (set(namespace) <= _NAME_CHARS and set(key) <= _NAME_CHARS and len(key) > 2):
             return None
         folders = (self.root, self.root / namespace, self.root / namespace / key[:2])
-        if not all(_plain(folder) for folder in folders):
-            return None
+        for folder in folders:
+            if folder not in self._folders:
+                if not _plain(folder):
+                    return None
+                if folder.is_dir():
+                    self._folders.add(folder)
         return folders[-1] / key
 
     def get(self, namespace: str, key: str) -> bytes | None:

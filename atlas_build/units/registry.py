@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
-import pint
 import sympy
 
 from .dimension import Dimension
 from .product import UnitAtom
+
+if TYPE_CHECKING:
+    import pint
 
 EXTRA_DEFINITIONS = (
     "flop = [flop] = FLOP",
@@ -46,7 +49,10 @@ Pint's root of mass is the gram; the base unit of `[mass]` here is the kilogram.
 
 @cache
 def registry() -> pint.UnitRegistry:
-    """One registry per process, built on first use (about 0.4 s), never written to disk."""
+    """One registry per process, built on first use (about 1 s), never written to disk;
+    only for units outside the shipped table."""
+    import pint
+
     units: pint.UnitRegistry = pint.UnitRegistry(non_int_type=Fraction, cache_folder=None)
     for definition in EXTRA_DEFINITIONS:
         units.define(definition)
@@ -63,6 +69,16 @@ def _rational(value: object) -> sympy.Rational:
 
 @lru_cache(maxsize=512)
 def _resolve(name: str) -> tuple[Dimension, sympy.Rational, sympy.Rational]:
+    """From the shipped table (`table`), else from pint."""
+    from . import table
+
+    entry = table.table().get(name)
+    if entry is not None:
+        return table.decode(entry)
+    return resolve_with_pint(name)
+
+
+def resolve_with_pint(name: str) -> tuple[Dimension, sympy.Rational, sympy.Rational]:
     units = registry()
     factor, root = units.get_root_units(name)
     dimension: dict[str, sympy.Rational] = {}
