@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from atlas_build import __version__, budget, load, pipeline
+from atlas_build import __version__, budget, load, paths, pipeline
 from atlas_build import cache as caching
 from atlas_build.report import FORMATS, Report, render
 from atlas_build.text import plural
@@ -207,15 +207,16 @@ def cmd_build(args: argparse.Namespace) -> int:
     try:
         from atlas_build.site import uptodate
 
-        replayed = uptodate.replay(args, sys.stderr)
+        seen = uptodate.inputs(args)
+        replayed = uptodate.replay(args, sys.stderr, seen)
         if replayed is not None:
             return replayed
-        return _build(args, out)
+        return _build(args, out, seen)
     finally:
         lock.release()
 
 
-def _build(args: argparse.Namespace, out: Path) -> int:
+def _build(args: argparse.Namespace, out: Path, seen: str | None = None) -> int:
     """check -> records and lesson data -> docs tree -> MkDocs site (atomic swap)."""
     import functools
 
@@ -235,24 +236,24 @@ def _build(args: argparse.Namespace, out: Path) -> int:
         )
         return status
     options = _options(args)
-    written = sum(_emit(item, options, out) for item in checked)
+    store, root = caching.Cache(options.cache_dir), paths.Root(out)
+    written = sum(_emit(item, options, store, root) for item in checked)
     print(f"wrote {plural(written, 'record')} to {out / 'records'}")
     site_status = site_cli.run_build(args, report, checked, options)
     final = max(status, site_status)
     if not site_status:
         from atlas_build.site import uptodate
 
-        uptodate.record(args, text, final)  # the next build with nothing changed replays it
+        uptodate.record(args, text, final, seen)  # a next build with nothing changed replays it
     return final
 
 
-def _emit(item: pipeline.Checked, options: pipeline.Options, out: Path) -> int:
+def _emit(
+    item: pipeline.Checked, options: pipeline.Options, store: caching.Cache, root: paths.Root
+) -> int:
     """Write one lesson's record and lesson data, rendered once per lesson file."""
-    from atlas_build import cache as caching
-    from atlas_build import paths
     from atlas_build.authoring import emit
 
-    store = caching.Cache(options.cache_dir)
     try:
         raw = item.found.path.read_bytes()
         key = caching.digest(caching.fingerprint(), "emit", item.found.path.parent.name, raw)
@@ -273,7 +274,7 @@ def _emit(item: pipeline.Checked, options: pipeline.Options, out: Path) -> int:
             rendered = emit.render(record, source.data, lesson, slug)
         store.put("emit", key, rendered.to_json())
     try:
-        emit.write(rendered, out)
+        emit.write(rendered, root.base, root)
     except paths.UnsafePath as error:
         print(f"atlas-build: error: {item.report.path}: not written: {error}", file=sys.stderr)
         return 0

@@ -114,19 +114,21 @@ def render(record: LessonRecord, data: dict[str, Any], lesson: Lesson, slug: str
     )
 
 
-def write(rendered: Rendered, out: Path) -> Emitted:
+def write(rendered: Rendered, out: Path, root: paths.Root | None = None) -> Emitted:
     """Write one lesson's files atomically; stale lesson data of the slug is removed.
 
     The id and slug are checked again here (they may come from a cache entry), so no
-    value can place a file outside `out/records` and `out/lesson-data`.
+    value can place a file outside `out/records` and `out/lesson-data`. `root`: `out` as
+    a `paths.Root` shared by every lesson of a build.
     """
+    folder = root or paths.Root(out)
     record_id = paths.slug(rendered.record_id, "record id")
     slug = paths.slug(rendered.slug, "lesson slug")
-    record_path = paths.inside(out, f"records/{record_id}.json")
+    record_path = folder.inside(f"records/{record_id}.json")
     if not _holds(record_path, rendered.record):
         write_bytes(record_path, rendered.record)
     digest = hashlib.sha256(rendered.lesson_data).hexdigest()[:16]
-    data_path = paths.inside(out, f"lesson-data/{slug}-{digest}.json")
+    data_path = folder.inside(f"lesson-data/{slug}-{digest}.json")
     if _holds(data_path, rendered.lesson_data):
         return Emitted(record_path, data_path)  # stale files went when it was written
     write_bytes(data_path, rendered.lesson_data)

@@ -153,9 +153,23 @@ def discover(paths: list[str]) -> list[Found]:
                 message = f"{display(child)} holds no {RECORD_FILE} or {LESSON_FILE}"
                 found.append(Found(child, root, (at(EMPTY, where, message),)))
     unique: dict[Path, Found] = {}
+    seen: dict[Path, Path] = {}
     for item in found:
-        unique.setdefault(item.path.resolve() if item.path.exists() else item.path, item)
+        unique.setdefault(_real(item.path, seen) if item.path.exists() else item.path, item)
     return list(unique.values())
+
+
+def _real(path: Path, seen: dict[Path, Path]) -> Path:
+    """`path.resolve()`, with one `lstat` per folder not `seen` before: a thousand lessons
+    in one content directory resolve it once, not once each."""
+    if path in seen:
+        return seen[path]
+    if path.parent == path or path.name in ("", ".", "..") or path.is_symlink():
+        real = path.resolve()
+    else:
+        real = _real(path.parent, seen) / path.name
+    seen[path] = real
+    return real
 
 
 def neighbours(found: list[Found]) -> list[Path]:
@@ -163,26 +177,40 @@ def neighbours(found: list[Found]) -> list[Path]:
     themselves: `check content/layer-norm` has `content/` as its content directory, whose
     other lesson folders the lesson's `related` ids may name. Only their ids are read (for
     cross-references); folders and files that link outside the content directory are not
-    followed, as in `discover`."""
-    checked = {item.path.resolve() for item in found if item.path.exists()}
-    roots: dict[Path, None] = {}
+    followed, as in `discover`.
+
+    A plain folder that holds a checked lesson is passed over by name; only the others
+    are resolved (with every checked lesson, once), so checking a whole content directory
+    of a thousand lessons costs no `resolve` per lesson."""
+    roots: dict[Path, set[str]] = {}
+    parents: dict[Path, Path] = {}
     for item in found:
         if item.path.name in (RECORD_FILE, LESSON_FILE) and not item.diagnostics:
-            roots.setdefault(item.path.parent.parent.resolve())
+            folder = item.path.parent
+            if folder.parent not in parents:
+                parents[folder.parent] = folder.parent.resolve()
+            names = roots.setdefault(parents[folder.parent], set())
+            if not folder.is_symlink():
+                names.add(folder.name)
+    checked: set[Path] | None = None
     others: list[Path] = []
-    for root in roots:
+    for root, names in roots.items():
         try:
             children = sorted(root.iterdir())
         except OSError:
             continue
         for child in children:
-            if child.name.startswith((".", "_")) or not _inside(child, root):
+            if child.name.startswith((".", "_")):
                 continue
-            if not child.is_dir():
+            if child.name in names and not child.is_symlink():
+                continue  # a checked lesson's own folder
+            if not _inside(child, root) or not child.is_dir():
                 continue
             lesson = _lesson_in(child, root)
             if lesson is None or lesson.diagnostics or not _inside(lesson.path, root):
                 continue
+            if checked is None:
+                checked = {item.path.resolve() for item in found if item.path.exists()}
             if lesson.path.resolve() not in checked:
                 others.append(lesson.path)
     return others

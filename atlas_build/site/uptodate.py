@@ -104,16 +104,22 @@ def _key(args: argparse.Namespace) -> str:
     return digest(NAMESPACE, *(str(p.resolve()) for p in _outputs(args)))
 
 
-def replay(args: argparse.Namespace, stream: TextIO) -> int | None:
+def inputs(args: argparse.Namespace) -> str | None:
+    """The digest of what a build is made from, taken before it starts (so an edit made
+    while it runs is not recorded as built); None when there is no cache to remember it."""
+    return _inputs(args) if _cache(args).enabled else None
+
+
+def replay(args: argparse.Namespace, stream: TextIO, seen: str | None = None) -> int | None:
     """The last build's exit status (its report printed again) when nothing changed; None
-    when the build has to run."""
+    when the build has to run. `seen`: `inputs(args)`, when the caller has it."""
     store = _cache(args)
     payload = store.get(NAMESPACE, _key(args)) if store.enabled else None
     try:
         data: Any = json.loads(payload) if payload is not None else None
     except ValueError:
         return None
-    if not isinstance(data, dict) or data.get("inputs") != _inputs(args):
+    if not isinstance(data, dict) or data.get("inputs") != (seen or _inputs(args)):
         return None
     outputs = data.get("outputs")
     if not isinstance(outputs, list) or len(outputs) != len(_outputs(args)):
@@ -132,10 +138,12 @@ def replay(args: argparse.Namespace, stream: TextIO) -> int | None:
     return status
 
 
-def record(args: argparse.Namespace, report_text: str, status: int) -> None:
+def record(
+    args: argparse.Namespace, report_text: str, status: int, seen: str | None = None
+) -> None:
     """Remember a build whose site stage succeeded (or that was asked for no site): its
     report text and exit status. A site published with broken links is not remembered, so
-    the next build reports them again."""
+    the next build reports them again. `seen`: `inputs(args)` taken when the build began."""
     store = _cache(args)
     if not store.enabled or status not in (0, 1):
         return
@@ -146,5 +154,6 @@ def record(args: argparse.Namespace, report_text: str, status: int) -> None:
     outputs = [_stamps(folder) for folder in _outputs(args)]
     if any(found is None for found in outputs):
         return
-    data = {"inputs": _inputs(args), "outputs": outputs, "report": report_text, "status": status}
+    made_from = seen or _inputs(args)
+    data = {"inputs": made_from, "outputs": outputs, "report": report_text, "status": status}
     store.put(NAMESPACE, _key(args), json.dumps(data, ensure_ascii=True).encode("ascii"))
