@@ -58,6 +58,18 @@ class Checked:
     record: LessonRecord | None = None
     lesson: Lesson | None = None
     made: object = None  # what `after` made from this lesson in the worker that checked it
+    digest: str | None = None  # of the report as cached: what pages are keyed by
+
+
+@dataclass
+class Memo:
+    """What a long-lived process (`serve`) keeps between checks, so a save costs the lessons
+    it touched and not a cache read and JSON decode of every other one. Both maps are
+    content-addressed (a key never goes stale) and hold only the last check's lessons."""
+
+    reports: dict[str, tuple[RecordReport, float, str]] = field(default_factory=dict)
+    identities: dict[str, str | None] = field(default_factory=dict)
+    used: set[str] = field(default_factory=set, repr=False)  # identity keys read this check
 
 
 @dataclass(frozen=True)
@@ -179,7 +191,9 @@ def _read_bytes(path: Path, limit: int) -> bytes:
         return b""
 
 
-def _prepare(found: load.Found, options: Options, store: caching.Cache) -> _Prepared:
+def _prepare(
+    found: load.Found, options: Options, store: caching.Cache, memo: Memo | None = None
+) -> _Prepared:
     """Identity of a lesson (its id, for cross-references) and the digest of its inputs."""
     prepared = _Prepared(found)
     if found.diagnostics or not found.path.is_file():
@@ -190,23 +204,32 @@ def _prepare(found: load.Found, options: Options, store: caching.Cache) -> _Prep
         caching.digest(_read_bytes(claims, 1 << 20)) if claims.is_file() else "absent"
     )
     file_digest = caching.digest(raw)
-    prepared.lesson_id = _identity(found.path, raw, file_digest, store)
+    prepared.lesson_id = _identity(found.path, raw, file_digest, store, memo)
     prepared.slug = found.path.parent.name
     prepared.extra = {"file": file_digest, "claims": claims_digest}
     return prepared
 
 
-def _identity(path: Path, raw: bytes, file_digest: str, store: caching.Cache) -> str | None:
+def _identity(
+    path: Path, raw: bytes, file_digest: str, store: caching.Cache, memo: Memo | None = None
+) -> str | None:
     """`load.identity`, remembered by the file's bytes: reading the id parses the front
     matter or the whole record, which a build with one lesson changed did for every
     lesson (0.7 s of 250 lessons, profiled), and a one-folder check for every neighbour."""
     key = caching.digest(caching.fingerprint(), "identity", path.suffix, file_digest)
+    if memo is not None:
+        memo.used.add(key)
+        if key in memo.identities:
+            return memo.identities[key]
     payload = store.get("identity", key)
     if payload is not None:
         remembered = payload.decode("ascii", "replace")
-        return remembered if load.is_identifier(remembered) else None
-    value = load.identity(path, raw)
-    store.put("identity", key, (value or "").encode("ascii"))
+        value = remembered if load.is_identifier(remembered) else None
+    else:
+        value = load.identity(path, raw)
+        store.put("identity", key, (value or "").encode("ascii"))
+    if memo is not None:
+        memo.identities[key] = value
     return value
 
 
@@ -235,19 +258,23 @@ def check(
     options: Options,
     progress: Progress | None = None,
     after: After | None = None,
+    memo: Memo | None = None,
 ) -> tuple[Report, list[Checked]]:
     """Run every stage on the lessons under `paths`; raises load.UsageError for bad PATHs.
 
     `after(checked, slugs, options)` runs in the worker right after a lesson is checked
     (not for lessons whose report came from the cache), while its parsed source, record
     and lesson model are at hand; its result is `Checked.made`. A build uses it to render
-    pages and records without reading and parsing every lesson a second time.
+    pages and records without reading and parsing every lesson a second time. `memo`:
+    see `Memo`; it is left holding this check's lessons.
     """
     found = load.discover(paths)
     options = replace(options, budget=options.budget.started())
     store = caching.Cache(options.cache_dir)
-    prepared = [_prepare(item, options, store) for item in found]
-    beside = _neighbours(found, options, store)
+    last = memo or Memo()  # what the previous check left; `kept`: what this one uses
+    kept = Memo(identities=last.identities) if memo is not None else None
+    prepared = [_prepare(item, options, store, kept) for item in found]
+    beside = _neighbours(found, options, store, kept)
     known = frozenset(p.lesson_id for p in prepared if p.lesson_id) | frozenset(beside)
     slugs = frozenset(p.slug for p in prepared if p.slug and p.lesson_id) | frozenset(
         beside.values()
@@ -258,10 +285,18 @@ def check(
     for index, item in enumerate(prepared):
         if item.extra:
             item.key = _lesson_key(item, context, options)
-            payload = store.get("lesson", item.key)
+            remembered = last.reports.get(item.key)
+            payload = store.get("lesson", item.key) if remembered is None else None
             if payload is not None:
                 cached_report, seconds = _report_from_json(payload)
-                results[index] = Checked(item.found, cached_report, seconds, cached=True)
+                remembered = cached_report, seconds, caching.digest(payload)
+            if remembered is not None:
+                if kept is not None:
+                    kept.reports[item.key] = remembered
+                cached_report, seconds, payload_digest = remembered
+                results[index] = Checked(
+                    item.found, _copy(cached_report), seconds, cached=True, digest=payload_digest
+                )
                 continue
         pending.append(index)
     done = len(prepared) - len(pending)
@@ -270,20 +305,36 @@ def check(
     tasks = [_Task(prepared[i].found, known, slugs, options, after) for i in pending]
     outcomes = _execute(tasks, options.jobs)
     for index, (record_report, seconds, made) in zip(pending, outcomes, strict=True):
-        results[index] = Checked(prepared[index].found, record_report, seconds, made=made)
+        payload = _report_to_json(record_report, seconds)
+        made_digest = caching.digest(payload)
+        results[index] = Checked(
+            prepared[index].found, record_report, seconds, made=made, digest=made_digest
+        )
         key = prepared[index].key
         if key is not None and _cacheable(record_report):
-            store.put("lesson", key, _report_to_json(record_report, seconds))
+            store.put("lesson", key, payload)
+            if kept is not None:
+                kept.reports[key] = _copy(record_report), seconds, made_digest
         done += 1
         if progress:
             progress(done, len(prepared), record_report.path)
     checked = [result for result in results if result is not None]
     report = Report([item.report for item in checked], strict=options.strict)
     report.timings = {item.report.path: item.seconds for item in checked}
+    if memo is not None and kept is not None:
+        memo.reports = kept.reports
+        memo.identities = {key: kept.identities[key] for key in kept.used}
     return report, checked
 
 
-def _neighbours(found: list[load.Found], options: Options, store: caching.Cache) -> dict[str, str]:
+def _copy(report: RecordReport) -> RecordReport:
+    """A remembered report for one more use: later stages add findings to its list."""
+    return replace(report, diagnostics=list(report.diagnostics))
+
+
+def _neighbours(
+    found: list[load.Found], options: Options, store: caching.Cache, memo: Memo | None = None
+) -> dict[str, str]:
     """Id -> folder name of the lessons beside the checked ones (`load.neighbours`):
     checking one folder resolves `related` ids (A240) and lesson links (A331, A332)
     against the whole content directory, so a lesson that exists is not reported
@@ -291,7 +342,7 @@ def _neighbours(found: list[load.Found], options: Options, store: caching.Cache)
     found_ids: dict[str, str] = {}
     for path in load.neighbours(found):
         raw = _read_bytes(path, options.max_bytes)
-        identifier = _identity(path, raw, caching.digest(raw), store)
+        identifier = _identity(path, raw, caching.digest(raw), store, memo)
         if identifier:
             found_ids.setdefault(identifier, path.parent.name)
     return found_ids

@@ -430,3 +430,47 @@ def test_lesson_ids_are_read_once_per_file_content(
     one_folder = pipeline.Options(jobs=1, cache_dir="cache")
     pipeline.check(["content/attention"], one_folder)  # its neighbours' ids: cached too
     assert read == ["kv-cache"]
+
+
+def test_a_memo_serves_unchanged_lessons_without_reading_the_cache(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`serve` keeps a Memo: the second check reads no cache entry of an unchanged lesson,
+    its reports equal a memo-less check's, and later stages adding findings to one check's
+    report do not leak into the next."""
+    memo = pipeline.Memo()
+    options = pipeline.Options(jobs=1, cache_dir="cache")
+    first = Run(*pipeline.check(["content"], options, memo=memo))
+    assert first.cached == ALL_CACHED and len(memo.reports) == len(SLUGS)
+    first.checked[0].report.diagnostics.append(first.checked[0].report.diagnostics[0])
+    reads: list[str] = []
+    original = Cache.get
+
+    def counted(self: Cache, namespace: str, key: str) -> bytes | None:
+        reads.append(namespace)
+        return original(self, namespace, key)
+
+    monkeypatch.setattr(Cache, "get", counted)
+    second = Run(*pipeline.check(["content"], options, memo=memo))
+    assert reads == []
+    plain = check()
+    assert timeless(second.json) == timeless(plain.json)
+    assert [item.digest for item in second.checked] == [item.digest for item in plain.checked]
+    assert all(item.digest for item in second.checked)
+
+
+def test_a_memo_recomputes_an_edited_lesson_and_forgets_the_old_one(tree: Path) -> None:
+    memo = pipeline.Memo()
+    options = pipeline.Options(jobs=1, cache_dir="cache")
+    pipeline.check(["content"], options, memo=memo)
+    before = set(memo.reports)
+    path = tree / "content" / "kv-cache" / "lesson.md"
+    text = path.read_text(encoding="utf-8")
+    old = next(line for line in text.splitlines() if line.startswith("title: "))
+    path.write_text(text.replace(old, old + " (edited)", 1), encoding="utf-8")
+    edited = Run(*pipeline.check(["content"], options, memo=memo))
+    assert edited.cached == {**ALL_CACHED, "kv-cache": False}
+    assert len(memo.reports) == len(SLUGS) and len(set(memo.reports) - before) == 1
+    again = Run(*pipeline.check(["content"], options, memo=memo))
+    assert again.cached == ALL_CACHED
+    assert timeless(again.json) == timeless(edited.json)

@@ -321,3 +321,56 @@ def test_build_replays_an_unchanged_build_and_rebuilds_after_an_edit(
     edited = run_cli(*argv)
     assert edited.code == 0 and "nothing changed" not in edited.err
     assert "MkDocs rendered 1 of" in edited.err + edited.out
+
+
+def test_a_memo_lays_out_without_reading_page_entries_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`serve` passes a memo of page entries: the next layout reads none of them from the
+    cache and its site is the same, byte for byte."""
+    content, cache, site = _content(tmp_path), tmp_path / "cache", tmp_path / "out"
+    _, config = _docs_site(tmp_path, content)
+    memo: incremental.Pages = {}
+    first = incremental.build(config, str(cache), stream=io.StringIO(), memo=memo)
+    assert len(first.rendered) == 10 and memo
+    built = _tree(site)
+    reads: list[str] = []
+    original = pagestore.get
+
+    def counted(store: Cache, key: str) -> pagestore.Entry | None:
+        reads.append(key)
+        return original(store, key)
+
+    monkeypatch.setattr(pagestore, "get", counted)
+    shutil.rmtree(site)
+    second = incremental.build(config, str(cache), stream=io.StringIO(), memo=memo)
+    assert not set(reads) & set(memo) and second.reused >= len(memo)
+    assert _tree(site) == built
+
+
+def test_the_theme_listing_is_cached_with_a_custom_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """atlas-build's own partials are a `custom_dir`; its file names join the listing's key,
+    so the theme's ~14,500 files are listed once, and again only when that folder changes."""
+    from mkdocs.structure.files import Files
+
+    content, cache, site = _content(tmp_path), tmp_path / "cache", tmp_path / "out"
+    custom = tmp_path / "partials-dir"
+    shutil.copytree(build.THEME_DIR, custom)
+    _, config = _docs_site(tmp_path, content)
+    config.write_text(config.read_text().replace(str(build.THEME_DIR), str(custom)))
+    listed: list[int] = []
+    original = Files.add_files_from_theme
+
+    def counted(self: Files, env: object, config: object) -> None:
+        listed.append(1)
+        original(self, env, config)
+
+    monkeypatch.setattr(Files, "add_files_from_theme", counted)
+    _run(config, cache, site)
+    _run(config, cache, site)
+    assert len(listed) == 1
+    (custom / "partials" / "extra.html").write_text("<p>more</p>\n", encoding="utf-8")
+    _run(config, cache, site)
+    assert len(listed) == 2

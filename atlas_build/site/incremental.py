@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import logging
 import sys
@@ -42,6 +43,8 @@ from atlas_build.site import mkcontext, pagestore, tree
 FORMAT = "%(levelname)-7s -  %(message)s"  # what `mkdocs build` prints; build.py reads it
 THEME = "mkdocs-theme-files"
 _THEMES: dict[str, Any] = {}  # the theme's Jinja environment by context, kept by `serve`
+Pages = dict[str, pagestore.Entry]
+"""Page entries by key that a long-lived process (`serve`) keeps between builds."""
 
 
 @dataclass
@@ -78,8 +81,10 @@ class _Session:
     """Per-build bookkeeping of the wrapped MkDocs steps."""
 
     def __init__(self, config: Any, config_file: Path, store: Cache, staged: tree.Tree,
-                 sources: dict[str, str]) -> None:  # fmt: skip
+                 sources: dict[str, str], memo: Pages | None = None) -> None:  # fmt: skip
         self.config = config
+        self.memo = memo
+        self.used: Pages = {}
         self.context = mkcontext.context(config, config_file) if store.enabled else None
         self.store = store
         self.tree = staged
@@ -107,11 +112,8 @@ class _Session:
             uri = page.file.src_uri
             if self.context is not None and uri not in self.always:
                 excluded = "excluded" if page.file.inclusion.is_excluded() else "included"
-                try:
-                    key: str | None = digest(self.context, uri, excluded, page.file.content_bytes)
-                except OSError:
-                    key = None  # MkDocs reports the unreadable file itself
-                entry = pagestore.get(self.store, key) if key else None
+                key = self._key(page, uri, excluded)
+                entry = self._entry(key) if key else None
                 if entry is not None and self._available(page, entry):
                     self.found[uri] = entry
                     page.present_anchor_ids = set(entry.anchors)
@@ -121,6 +123,24 @@ class _Session:
             original(page, config, files, dirty)
 
         return populate
+
+    def _key(self, page: Any, uri: str, excluded: str) -> str | None:
+        """By the sha256 of the page's markdown: the one `sources` has for a file of the
+        generated docs tree (so an unchanged page is not even read), else its bytes'."""
+        sha = self.sources.get(uri) if self._from_docs(page.file) else None
+        if sha is None:
+            try:
+                sha = hashlib.sha256(page.file.content_bytes).hexdigest()
+            except OSError:
+                return None  # MkDocs reports the unreadable file itself
+        return digest(self.context or "", uri, excluded, sha)
+
+    def _entry(self, key: str) -> pagestore.Entry | None:
+        entry = self.memo.get(key) if self.memo is not None else None
+        entry = entry or pagestore.get(self.store, key)
+        if entry is not None and self.memo is not None:
+            self.used[key] = entry
+        return entry
 
     def _available(self, page: Any, entry: pagestore.Entry) -> bool:
         """The page's HTML is in the staging folder already, or in the cache."""
@@ -156,7 +176,9 @@ class _Session:
             output = Path(page.file.abs_dest_path)
             html = output.read_bytes() if output.is_file() else None
             added = search[before:] if search is not None else []
-            pagestore.put(self.store, key, html, added, page.present_anchor_ids or set())
+            stored = pagestore.put(self.store, key, html, added, page.present_anchor_ids or set())
+            if self.memo is not None:
+                self.used[key] = stored
 
         return build_page
 
@@ -280,10 +302,12 @@ def build(
     known: tree.Files | None = None,
     sources: dict[str, str] | None = None,
     stream: TextIO | None = None,
+    memo: Pages | None = None,
 ) -> Stats:
     """`mkdocs build` of `config_file` into its `site_dir`, reusing cached pages and the
     files of `site_dir` that `known` vouches for; raises MkDocs' own errors (`Abort` for
-    warnings in strict mode, `ConfigurationError`). `sources`: sha256 of docs files."""
+    warnings in strict mode, `ConfigurationError`). `sources`: sha256 of docs files;
+    `memo`: page entries of earlier builds in this process, left holding this build's."""
     from mkdocs.commands import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.utils import DuplicateFilter
@@ -303,10 +327,13 @@ def build(
             site = Path(config.site_dir)
             site.mkdir(parents=True, exist_ok=True)
             staged = tree.Tree(site, known or {})
-            session = _Session(config, config_file, Cache(cache_dir), staged, sources or {})
+            session = _Session(config, config_file, Cache(cache_dir), staged, sources or {}, memo)
             if mkcontext.supported():
                 with _wrapped(session):
                     mkdocs_build.build(config)
+                if memo is not None:
+                    memo.clear()
+                    memo.update(session.used)
             else:  # unknown internals: MkDocs as it is (it empties the folder first)
                 session.stats.incremental = False
                 mkdocs_build.build(config)

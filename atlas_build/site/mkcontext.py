@@ -10,6 +10,7 @@ plugins other than the theme's search (hooks are plugins too), whose state could
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -92,13 +93,21 @@ def listing(payload: bytes | None, dirs: list[str]) -> list[list[str]] | None:
     return data
 
 
-def theme_key(config: Any) -> str | None:
-    """Cache key of the theme's list of static files; None for a custom theme folder."""
+def theme_key(config: Any) -> str:
+    """Cache key of the theme's list of static files: the packaged folders are covered by
+    the library versions, a `custom_dir` by the names of the files it holds."""
     from mkdocs import utils
 
-    if not packaged(config.theme.dirs):
-        return None
     dirs = [str(folder) for folder in config.theme.dirs]
+    held = [[] if packaged([folder]) else _names(Path(folder)) for folder in dirs]
     extensions = sorted(utils.markdown_extensions)
-    listed = json.dumps([dirs, list(config.theme.static_templates), extensions])
+    listed = json.dumps([dirs, held, list(config.theme.static_templates), extensions])
     return digest(state.environment(), listed)
+
+
+def _names(folder: Path) -> list[str]:
+    return sorted(
+        str(Path(top, name).relative_to(folder))
+        for top, _, names in os.walk(folder, followlinks=True)
+        for name in names
+    )
