@@ -292,9 +292,24 @@ def _clean(*paths: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def measure(count: int, repeats: int, work: Path, site: bool, check: bool) -> dict[str, object]:
+def measure(
+    count: int, repeats: int, work: Path, site: bool, check: bool, serve_only: bool = False
+) -> dict[str, object]:
     corpus = work / f"content-{count}"
     generate(count, corpus)
+    if serve_only:  # serve starts cold: it checks, renders and lays out the corpus itself
+        rounds = serve_rounds(corpus, work, work / "cache", repeats)
+        return {
+            "lessons": count,
+            "repeats": repeats,
+            "median_seconds": {"serve: save to reloaded page": statistics.median(rounds)},
+            "site_stage_median_seconds": {},
+            "ratios": {},
+            "report_page_bytes": 0,
+            "all_seconds": {"serve: save to reloaded page": rounds},
+            "load_average_before": {"serve: save to reloaded page": [os.getloadavg()[0]]},
+            "peak_memory_bytes": {},
+        }
     cli = [str(BIN / "atlas-build")]
     cache = work / "cache"
     rows: dict[str, list[float]] = {}
@@ -371,6 +386,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="30 lessons, one repeat")
     parser.add_argument("--no-site", action="store_true", help="skip the site build rows")
     parser.add_argument("--no-check", action="store_true", help="skip the check rows")
+    parser.add_argument("--serve-only", action="store_true", help="only the serve rounds")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "build.json"))
     args = parser.parse_args()
     counts, repeats = ([30], 1) if args.quick else (args.lessons, args.repeats)
@@ -379,7 +395,8 @@ def main() -> int:
         for count in counts:
             work = Path(temporary) / str(count)
             work.mkdir()
-            results.append(measure(count, repeats, work, not args.no_site, not args.no_check))
+            site, check = not args.no_site, not args.no_check
+            results.append(measure(count, repeats, work, site, check, args.serve_only))
     print(f"{'lessons':>8} {'measurement':<34} {'median s':>9} {'site s':>7} {'peak MiB':>9} load")
     for result in results:
         stage = result["site_stage_median_seconds"]
@@ -390,7 +407,8 @@ def main() -> int:
             print(f"{result['lessons']:>8} {name:<34} {seconds:>9.2f} {part} {peak:>9.0f} {load}")
         for name, ratio in result["ratios"].items():  # type: ignore[union-attr]
             print(f"{result['lessons']:>8} {name:<52} {ratio:>6.1%}")
-        print(f"{result['lessons']:>8} report page: {result['report_page_bytes']:,} bytes of HTML")
+        if result["report_page_bytes"]:
+            print(f"{result['lessons']:>8} report page: {result['report_page_bytes']:,} bytes")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"cores": os.cpu_count(), "results": results}, indent=2))
     print(f"wrote {args.out}")

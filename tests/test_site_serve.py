@@ -136,3 +136,62 @@ def test_signals_stop_serve_and_remove_its_folder(tmp_path: Path, signum: int) -
     time.sleep(0.5)
     assert not [pid for pid in children if Path(f"/proc/{pid}").exists()]
     assert list(scratch.iterdir()) == []
+
+
+def _server(tmp_path: Path) -> object:
+    from mkdocs.livereload import LiveReloadServer
+
+    return LiveReloadServer(builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path))
+
+
+def test_serve_watches_with_file_events_where_it_can(tmp_path: Path) -> None:
+    """inotify, not MkDocs' poller, which walked every lesson four times a second."""
+    from watchdog.observers.inotify import InotifyObserver
+
+    server = _server(tmp_path)
+    (tmp_path / "content").mkdir()
+    serve._watch(server, [str(tmp_path / "content")], 0.25)  # type: ignore[arg-type]
+    assert isinstance(server.observer, InotifyObserver)  # type: ignore[attr-defined]
+    assert list(server._watched_paths) == [str(tmp_path / "content")]  # type: ignore[attr-defined]
+
+
+def test_serve_falls_back_to_polling_when_events_fail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from watchdog.observers.inotify import InotifyObserver
+    from watchdog.observers.polling import PollingObserver
+
+    def refuse(self: object) -> None:
+        raise OSError(28, "inotify watch limit reached")
+
+    monkeypatch.setattr(InotifyObserver, "start", refuse)
+    server = _server(tmp_path)
+    serve._watch(server, [str(tmp_path)], 0.25)  # type: ignore[arg-type]
+    assert isinstance(server.observer, PollingObserver)  # type: ignore[attr-defined]
+    assert list(server._watched_paths) == [str(tmp_path)]  # type: ignore[attr-defined]
+
+
+def test_reading_a_watched_file_does_not_ask_for_a_rebuild(tmp_path: Path) -> None:
+    """inotify reports opens and closes too; the rebuild reads every lesson, so only a
+    change may set the flag, or serve would rebuild forever."""
+    lesson = tmp_path / "content" / "alpha" / "lesson.md"
+    lesson.parent.mkdir(parents=True)
+    lesson.write_text("# Alpha\n", encoding="utf-8")
+    server = _server(tmp_path)
+    serve._watch(server, [str(tmp_path / "content")], 0.25)  # type: ignore[arg-type]
+    observer = server.observer  # type: ignore[attr-defined]
+    observer.start()
+    try:
+        time.sleep(0.3)
+        for _ in range(3):
+            lesson.read_bytes()
+        time.sleep(0.5)
+        assert not server._want_rebuild  # type: ignore[attr-defined]
+        lesson.write_text("# Alpha, edited\n", encoding="utf-8")
+        deadline = time.monotonic() + 5
+        while not server._want_rebuild and time.monotonic() < deadline:  # type: ignore[attr-defined]
+            time.sleep(0.05)
+        assert server._want_rebuild  # type: ignore[attr-defined]
+    finally:
+        observer.stop()
+        observer.join(timeout=5)

@@ -146,6 +146,11 @@ def _unique_items(checker: Any, unique: Any, instance: Any, schema: Any) -> Iter
             return
 
 
+def warm() -> None:
+    """Build the validator now (see `pipeline.warm`)."""
+    _checker()
+
+
 @functools.cache
 def _checker() -> Any:
     """The record schema's validator with the linear `uniqueItems`."""
