@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import re
@@ -86,6 +87,7 @@ def test_serve_rebuilds_what_a_save_changed(tmp_path: Path) -> None:
         stopping.set()
         worker.join(timeout=30)
     assert result == [0]
+    assert gc.get_freeze_count() == 0  # serve froze its state while it ran, not after
     text = log.getvalue()
     assert "changed: " + str(lesson) in text
     assert "rendered 1 of 8 pages: lessons/live/index.md" in text  # nothing else laid out

@@ -222,6 +222,7 @@ def serve(
     finally:
         if server is not None:
             server.shutdown()
+        gc.unfreeze()  # a caller that goes on (a test run) gets its collector back whole
         shutil.rmtree(scratch, ignore_errors=True)
     return 0
 
