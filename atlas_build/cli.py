@@ -274,7 +274,7 @@ def _emit(
             rendered = emit.render(record, source.data, lesson, slug)
         store.put("emit", key, rendered.to_json())
     try:
-        emit.write(rendered, root.base, root)
+        emit.write(rendered, root)
     except paths.UnsafePath as error:
         print(f"atlas-build: error: {item.report.path}: not written: {error}", file=sys.stderr)
         return 0

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
 from pathlib import Path
 
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -33,41 +32,46 @@ def slug(name: object, what: str = "slug") -> str:
     return name
 
 
+def real(path: Path, seen: dict[Path, Path]) -> Path:
+    """`path.resolve()`, with one `lstat` per folder not `seen` before (`seen` maps paths to
+    what they resolve to, and is filled in): a thousand lessons in one folder resolve that
+    folder once, not once each."""
+    if path in seen:
+        return seen[path]
+    if path.parent == path or path.name in ("", ".", "..") or path.is_symlink():
+        resolved = path.resolve()
+    else:
+        resolved = real(path.parent, seen) / path.name
+    seen[path] = resolved
+    return resolved
+
+
 class Root:
     """A folder outputs go under. `inside` resolves the root once and each folder on the
-    way once (one `lstat` unless it is a link), so a build writing a thousand lessons'
-    files into one tree does not resolve every path from the filesystem root again."""
+    way once (`real`), so a build writing a thousand lessons' files into one tree does not
+    resolve every path from the filesystem root again."""
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.base = Path(root)
         self.resolved = self.base.resolve()
-        self._real: dict[tuple[str, ...], Path] = {(): self.resolved}
+        self._seen: dict[Path, Path] = {self.base: self.resolved}
 
     def inside(self, relative: str) -> Path:
         """`root/relative` for a relative path of plain names, refusing `..`, absolute
         paths, hidden names and anything that resolves (through links) outside the root."""
-        parts = tuple(relative.split("/"))
+        parts = relative.split("/")
         if not relative or any(not _FILE.fullmatch(part) or part.startswith(".") for part in parts):
             raise UnsafePath(f"{relative!r} is not a relative path of plain file names")
-        for depth in range(1, len(parts) + 1):
-            if parts[:depth] not in self._real:
-                here = self._real[parts[: depth - 1]] / parts[depth - 1]
-                self._real[parts[:depth]] = here.resolve() if here.is_symlink() else here
-        resolved = self._real[parts]
+        target = self.base.joinpath(*parts)
+        resolved = real(target, self._seen)
         if resolved != self.resolved and self.resolved not in resolved.parents:
             raise UnsafePath(f"{relative!r} resolves outside {self.base}")
-        return self.base.joinpath(*parts)
+        return target
 
 
 def inside(root: str | os.PathLike[str], relative: str) -> Path:
     """`Root(root).inside(relative)`, for one path."""
     return Root(root).inside(relative)
-
-
-def inside_all(root: str | os.PathLike[str], relatives: Iterable[str]) -> dict[str, Path]:
-    """`inside` for many paths under one root (a docs tree of a thousand pages)."""
-    folder = Root(root)
-    return {relative: folder.inside(relative) for relative in relatives}
 
 
 def publish_slug(folder: str | None, record_id: str) -> str:

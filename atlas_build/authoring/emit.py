@@ -114,14 +114,14 @@ def render(record: LessonRecord, data: dict[str, Any], lesson: Lesson, slug: str
     )
 
 
-def write(rendered: Rendered, out: Path, root: paths.Root | None = None) -> Emitted:
+def write(rendered: Rendered, out: Path | paths.Root) -> Emitted:
     """Write one lesson's files atomically; stale lesson data of the slug is removed.
 
     The id and slug are checked again here (they may come from a cache entry), so no
-    value can place a file outside `out/records` and `out/lesson-data`. `root`: `out` as
-    a `paths.Root` shared by every lesson of a build.
+    value can place a file outside `out/records` and `out/lesson-data`. A build passes
+    `out` as one `paths.Root` shared by every lesson.
     """
-    folder = root or paths.Root(out)
+    folder = out if isinstance(out, paths.Root) else paths.Root(out)
     record_id = paths.slug(rendered.record_id, "record id")
     slug = paths.slug(rendered.slug, "lesson slug")
     record_path = folder.inside(f"records/{record_id}.json")

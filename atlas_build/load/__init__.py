@@ -17,6 +17,7 @@ from pathlib import Path
 from atlas_build import safeyaml
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at, define
 from atlas_build.load import jsonfile
+from atlas_build.paths import real
 from atlas_build.source import Source
 
 STAGE = "load"
@@ -155,21 +156,8 @@ def discover(paths: list[str]) -> list[Found]:
     unique: dict[Path, Found] = {}
     seen: dict[Path, Path] = {}
     for item in found:
-        unique.setdefault(_real(item.path, seen) if item.path.exists() else item.path, item)
+        unique.setdefault(real(item.path, seen) if item.path.exists() else item.path, item)
     return list(unique.values())
-
-
-def _real(path: Path, seen: dict[Path, Path]) -> Path:
-    """`path.resolve()`, with one `lstat` per folder not `seen` before: a thousand lessons
-    in one content directory resolve it once, not once each."""
-    if path in seen:
-        return seen[path]
-    if path.parent == path or path.name in ("", ".", "..") or path.is_symlink():
-        real = path.resolve()
-    else:
-        real = _real(path.parent, seen) / path.name
-    seen[path] = real
-    return real
 
 
 def neighbours(found: list[Found]) -> list[Path]:
