@@ -80,9 +80,8 @@ def _scan(folder: str, found: dict[str, tuple[int, int]], depth: int) -> None:
             if entry.is_dir():
                 if depth > 1:
                     _scan(entry.path, found, depth - 1)
-            elif entry.is_file() and os.path.splitext(entry.name)[1] in WATCHED:
-                info = entry.stat()
-                found[str(Path(entry.path))] = (info.st_mtime_ns, info.st_size)
+            elif entry.is_file():
+                _note(entry.path, found)
         except OSError:
             continue
 
