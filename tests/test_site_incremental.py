@@ -374,3 +374,20 @@ def test_the_theme_listing_is_cached_with_a_custom_dir(
     (custom / "partials" / "extra.html").write_text("<p>more</p>\n", encoding="utf-8")
     _run(config, cache, site)
     assert len(listed) == 2
+
+
+def test_the_theme_listing_key_does_not_follow_links_in_a_custom_dir(tmp_path: Path) -> None:
+    """A repository's custom_dir is untrusted: links looping back into it neither hang the
+    key nor enter it (the theme's template loader does not follow them either)."""
+    from types import SimpleNamespace
+
+    from atlas_build.site import mkcontext
+
+    custom = tmp_path / "custom"
+    (custom / "partials").mkdir(parents=True)
+    (custom / "partials" / "a.html").write_text("<p>a</p>\n", encoding="utf-8")
+    theme = SimpleNamespace(dirs=[str(custom)], static_templates=[])
+    before = mkcontext.theme_key(SimpleNamespace(theme=theme))
+    for name in ("loop", "loop2"):
+        os.symlink(tmp_path, custom / "partials" / name)
+    assert mkcontext.theme_key(SimpleNamespace(theme=theme)) == before

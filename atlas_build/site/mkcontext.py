@@ -10,7 +10,6 @@ plugins other than the theme's search (hooks are plugins too), whose state could
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -65,7 +64,7 @@ def context(config: Any, config_file: Path) -> str | None:
     parts: list[bytes | str] = [state.environment(), json.dumps(raw, sort_keys=True, default=repr)]
     for folder in map(Path, config.theme.dirs):
         if not packaged([str(folder)]):  # a custom_dir
-            parts += [p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()]
+            parts += [p.read_bytes() for p in _files(folder)]
     docs = Path(config.docs_dir)
     for path in untitled(config.nav):
         target = docs / path
@@ -99,15 +98,16 @@ def theme_key(config: Any) -> str:
     from mkdocs import utils
 
     dirs = [str(folder) for folder in config.theme.dirs]
-    held = [[] if packaged([folder]) else _names(Path(folder)) for folder in dirs]
+    held = [
+        [] if packaged([folder]) else [str(p.relative_to(folder)) for p in _files(Path(folder))]
+        for folder in dirs
+    ]
     extensions = sorted(utils.markdown_extensions)
     listed = json.dumps([dirs, held, list(config.theme.static_templates), extensions])
     return digest(state.environment(), listed)
 
 
-def _names(folder: Path) -> list[str]:
-    return sorted(
-        str(Path(top, name).relative_to(folder))
-        for top, _, names in os.walk(folder, followlinks=True)
-        for name in names
-    )
+def _files(folder: Path) -> list[Path]:
+    """A custom theme folder's files, in order; links to folders are not followed (nor by
+    the theme's template loader, whose listing this keys)."""
+    return sorted(p for p in folder.rglob("*") if p.is_file())
