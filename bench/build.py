@@ -297,19 +297,6 @@ def measure(
 ) -> dict[str, object]:
     corpus = work / f"content-{count}"
     generate(count, corpus)
-    if serve_only:  # serve starts cold: it checks, renders and lays out the corpus itself
-        rounds = serve_rounds(corpus, work, work / "cache", repeats)
-        return {
-            "lessons": count,
-            "repeats": repeats,
-            "median_seconds": {"serve: save to reloaded page": statistics.median(rounds)},
-            "site_stage_median_seconds": {},
-            "ratios": {},
-            "report_page_bytes": 0,
-            "all_seconds": {"serve: save to reloaded page": rounds},
-            "load_average_before": {"serve: save to reloaded page": [os.getloadavg()[0]]},
-            "peak_memory_bytes": {},
-        }
     cli = [str(BIN / "atlas-build")]
     cache = work / "cache"
     rows: dict[str, list[float]] = {}
@@ -329,7 +316,7 @@ def measure(
             stage.setdefault(name, []).append(float(found[1] or found[2]))
         return log
 
-    if check:
+    if check and not serve_only:
         command = [*cli, "check", str(corpus), "--cache-dir", str(cache), "-q"]
         for round_number in range(repeats):
             run("check cold", command, lambda: _clean(cache))
@@ -338,7 +325,7 @@ def measure(
                 "check warm, one lesson edited", command, lambda n=round_number: edit_one(corpus, n)
             )  # type: ignore[misc]
     report_bytes = 0
-    if site:
+    if site and not serve_only:
         sys.path.insert(0, str(ROOT))
         from atlas_build.site.build import mkdocs_config
 
@@ -358,6 +345,7 @@ def measure(
         mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(child)]
         for _ in range(repeats):
             run("mkdocs build (bare, same docs)", mkdocs, lambda: _clean(bare))
+    if site or serve_only:  # with --serve-only, serve starts cold and builds the site itself
         loads["serve: save to reloaded page"] = [round(os.getloadavg()[0], 2)]
         rows["serve: save to reloaded page"] = serve_rounds(corpus, work, cache, repeats)
     medians = {name: statistics.median(times) for name, times in rows.items()}
