@@ -37,7 +37,7 @@ def names() -> list[str]:
     return sorted(found)
 
 
-def _text(value: sympy.Rational) -> list[int]:
+def _pair(value: sympy.Rational) -> list[int]:
     return [int(value.p), int(value.q)]
 
 
@@ -54,7 +54,7 @@ def _rational(pair: object) -> sympy.Rational:
 
 def encode(resolved: Resolved) -> list[object]:
     dimension, scale, offset = resolved
-    return [{base: _text(power) for base, power in dimension.items()}, _text(scale), _text(offset)]
+    return [{base: _pair(power) for base, power in dimension.items()}, _pair(scale), _pair(offset)]
 
 
 def decode(entry: object) -> Resolved:
