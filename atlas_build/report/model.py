@@ -79,6 +79,13 @@ class Report:
                 for claim in record.claims
                 if claim.get("status") in ("fail", "error")
             ),
+            # Only claims that ran a check and held: unchecked and skipped ones did not pass.
+            "claimsPassed": sum(
+                1
+                for record in self.records
+                for claim in record.claims
+                if claim.get("status") == "pass"
+            ),
         }
 
     def to_json(self) -> dict[str, Any]:

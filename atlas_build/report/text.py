@@ -52,7 +52,7 @@ def render(report: Report, *, verbose: bool = False) -> str:
         f"{plural(summary['warnings'], 'warning')}"
     )
     if summary["claims"]:
-        passed = summary["claims"] - summary["claimsFailed"]
+        passed = summary["claimsPassed"]
         text += f", claims {passed}/{summary['claims']} passed"
     if summary["infos"] and not verbose:
         text += f" ({summary['infos']} info hidden; -v shows them)"

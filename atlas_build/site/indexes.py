@@ -80,7 +80,7 @@ def _tally(entries: list[Entry]) -> str:
 
 def home(entries: list[Entry], topics: dict[str, str], report: Report) -> str:
     summary = report.summary()
-    passed = summary["claims"] - summary["claimsFailed"]
+    passed = summary["claimsPassed"]
     intro = (
         f"<p>{plural(len(entries), 'lesson')} in {plural(len(topics), 'topic')} "
         f"({esc(_tally(entries))}); "

@@ -127,7 +127,7 @@ def _unpublished(entries: list[Entry]) -> str:
 
 def report_page(entries: list[Entry], report: Report) -> str:
     summary = report.summary()
-    passed = summary["claims"] - summary["claimsFailed"]
+    passed = summary["claimsPassed"]
     intro = (
         f"<p>{plural(summary['records'], 'lesson')}: {plural(summary['errors'], 'error')}, "
         f"{plural(summary['warnings'], 'warning')}, {plural(summary['infos'], 'note')}; "
