@@ -121,3 +121,17 @@ def test_a_prose_unit_is_converted_before_comparing(tmp_path: Path) -> None:
     )
     result = check(write_lesson(tmp_path, "ohm", body, claims))
     assert result.status() == {"ohm": "pass"}
+
+
+def test_a_table_letter_matches_its_variant_in_the_equation(tmp_path: Path) -> None:
+    """φ in the table is `phi`; the lesson writes `\\varphi`: the same symbol, so the unit
+    applies (it used to leave the relation incomplete, with an A422 note)."""
+    body = (
+        _body("V=I\\cdot R")
+        .replace("$$\nV=I\\cdot R\n$$", "$$\nV=I\\cdot R\n$$\n\n$$\n\\varphi=\\omega t\n$$")
+        .replace("R\n\nResistance", "φ\n\nPhase\n\nrad\n\nω\n\nAngular frequency\n\nrad/s\n\n"
+                 "t\n\nTime\n\ns\n\nR\n\nResistance")
+    )  # fmt: skip
+    result = _lesson(tmp_path, body)
+    assert [d["status"] for d in _dimensions(result)] == ["consistent", "consistent"]
+    assert "A422" not in _codes(result)

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from atlas_build import units
+from atlas_build.lesson import names as naming
 from atlas_build.lesson.model import Lesson
 
 STATUSES = ("consistent", "inconsistent", "incomplete", "not checked")
@@ -51,8 +52,21 @@ def _names(named: dict[tuple[str, str], tuple[str, ...]], text: str) -> tuple[st
 
 
 def lesson_units(lesson: Lesson) -> dict[str, units.UnitSpec]:
-    """Symbol name -> unit, for every glossary entry whose unit reads."""
-    return _read(_pairs(lesson)).units
+    """Symbol name -> unit, for every glossary entry whose unit reads, and under the
+    variant spelling of its Greek letter too (`phi` for `\\varphi`) unless the table
+    names that one itself."""
+    return _with_variants(_pairs(lesson))
+
+
+@lru_cache(maxsize=64)
+def _with_variants(
+    pairs: tuple[tuple[tuple[str, str], tuple[str, ...]], ...],
+) -> dict[str, units.UnitSpec]:
+    table = dict(_read(pairs).units)
+    for name, spec in list(table.items()):
+        for other in naming.variants(name):
+            table.setdefault(other, spec)
+    return table
 
 
 def declared(table: dict[str, units.UnitSpec]) -> list[str]:

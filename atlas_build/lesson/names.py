@@ -153,6 +153,16 @@ def split(name: str) -> tuple[str, tuple[str, ...]]:
     return base, tuple(piece for piece in pieces if piece)
 
 
+def variants(name: str) -> list[str]:
+    """The other spellings of a name whose base letter has a variant form: `phi_0` ->
+    [`varphi_0`]; `varphi` -> [`phi`]. (A table's φ may be a lesson's `\\varphi`.)"""
+    base, _, rest = name.partition("_")
+    tail = "_" + rest if rest else ""
+    if base in _VARIANTS:
+        return [_VARIANTS[base] + tail]
+    return [variant + tail for variant, plain in _VARIANTS.items() if plain == base]
+
+
 def key(name: str) -> str:
     """The form names are compared in: Greek variants folded (`varepsilon` ~ `epsilon`),
     `scr` ~ `cal`, and the suffix letters taken as a multiset, so `x_i_hat` ~ `x_hat_i` and
