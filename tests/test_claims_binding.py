@@ -626,6 +626,20 @@ claims:
     assert [v["quoted"] for v in result.claim("step")["values"]] == ["−0.09", "0.9", "−0.1"]
 
 
+@pytest.mark.parametrize("quote", ["so f\\_c is 5", "so f_c is 5"])
+def test_a_quote_matches_with_or_without_the_sources_escapes(quote):
+    """Quotes are copied from rendered text as often as from the source: `f_c` finds the
+    markdown `f\\_c` at the same place, and the number keeps the source's position."""
+    from atlas_build.claims import anchors
+
+    content = "Intro.\nThe cutoff (so f\\_c is 5 Hz).\n"
+    _, [occurrence] = anchors.occurrences(quote, anchors.skeleton(content))
+    assert content[occurrence.start : occurrence.end] == "so f\\_c is 5 Hz"  # with its unit
+    [number] = occurrence.items
+    assert content[number.start : number.end] == "5 Hz"
+    assert anchors.occurrences("so f_d is 5", anchors.skeleton(content))[1] == []
+
+
 def test_an_occurrence_ending_in_a_number_covers_all_of_it():
     """The site highlights content[start:end]; a quote ending in 1.62221 stopped at the 1."""
     from atlas_build.claims import anchors

@@ -372,6 +372,22 @@ def test_quiz_wrong_answer_fails_at_the_answer(lesson):
     assert at(failed) == result.lesson_at("Answer and reasoning\n\n5", shift=22)
 
 
+@pytest.mark.parametrize("broken", ["kind: formulae", "valeus: {x: 3}"])
+def test_a_quiz_on_a_broken_claim_says_which_claim_is_broken(lesson, broken):
+    """The referenced claim reports its own error; the quiz names that claim instead of
+    repeating the message as if its own parameters were wrong."""
+    body, claims = doubling()
+    if broken.startswith("kind"):
+        claims = claims.replace("kind: formula", broken, 1)
+    else:
+        claims = claims.replace("values: {x: 3}", broken, 1)
+    result = lesson(body, claims)
+    own, quiz = [d for d in result.found("A404")]
+    assert own.message.startswith("claim double: ") and "failed to evaluate" not in own.message
+    assert quiz.message.startswith("claim quiz: claim 'double' failed to evaluate: ")
+    assert result.status()["quiz"] == "error"
+
+
 def test_quiz_two_right_options_fail(lesson):
     result = lesson(*doubling(option="6"))
     assert result.status()["quiz"] == "fail"

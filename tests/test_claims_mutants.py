@@ -423,6 +423,8 @@ def test_reworded_quote_names_the_edited_paragraph(run_mutant):
     assert same_file(hint.group(1), outcome.record_path)
     assert (int(hint.group(2)), int(hint.group(3))) == (line, column)
     assert int(hint.group(4)) == content_line
+    shown = outcome.content[paragraph:].partition("\n")[0].strip()[:159]  # the text itself
+    assert json.loads(lost.message.partition(f"(content line {content_line}): ")[2])[:159] == shown
 
 
 def test_claims_json_records_quoted_and_computed_for_a_mutant(run_mutant):

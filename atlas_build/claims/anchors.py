@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
+import string
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -24,6 +25,7 @@ DIFF_WORK = 1_000_000  # characters compared per candidate, so at most ~12 M per
 _WORD = re.compile(r"\w+")
 _SPACE = re.compile(r"\s+")
 _RUNS = re.compile(r"(\s+)|\S+")
+_ESCAPABLE = frozenset(string.punctuation)  # what a CommonMark backslash escape can escape
 
 
 @dataclass(frozen=True)
@@ -55,14 +57,26 @@ def skeleton(text: str) -> Skeleton:
 
 
 def _fold(text: str, start: int, stop: int, parts: list[str], origin: list[int]) -> None:
-    """Append text[start:stop] character by character, each white-space run as one space."""
+    """Append text[start:stop] character by character, each white-space run as one space
+    and without markdown's backslash before punctuation, so a quote matches whether or not
+    it copies the source's escapes (`f\\_c` or `f_c`)."""
     for match in _RUNS.finditer(text, start, stop):
         if match.group(1) is not None:
             parts.append(" ")
             origin.append(match.start())
-        else:
-            parts.extend(match.group())
-            origin.extend(range(match.start(), match.end()))
+            continue
+        run, at = match.group(), match.start()
+        if "\\" not in run:
+            parts.extend(run)
+            origin.extend(range(at, match.end()))
+            continue
+        i = 0
+        while i < len(run):
+            if run[i] == "\\" and i + 1 < len(run) and run[i + 1] in _ESCAPABLE:
+                i += 1
+            parts.append(run[i])
+            origin.append(at + i)
+            i += 1
 
 
 @dataclass(frozen=True)

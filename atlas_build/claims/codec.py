@@ -214,12 +214,13 @@ def encode_outcome(outcome: Outcome, places: list[tuple[int, int] | None]) -> di
         "relations": sorted([e, r, status] for (e, r), status in outcome.relations.items()),
         "depends": {name: sorted(map(list, refs)) for name, refs in outcome.depends.items()},
         "inputs": sorted(outcome.inputs),
+        "units": dict(sorted(outcome.units.items())),
     }
 
 
 def decode_outcome(data: Any) -> tuple[Outcome, list[tuple[int, int] | None]]:
     """The outcome and each check's (equation, offset) place; ValueError when malformed."""
-    fields = {"quantities", "checks", "covers", "places", "relations", "depends", "inputs"}
+    fields = {"quantities", "checks", "covers", "places", "relations", "depends", "inputs", "units"}
     if not isinstance(data, dict) or set(data) != fields:
         raise ValueError("not an encoded outcome")
     quantities = data["quantities"]
@@ -252,6 +253,10 @@ def decode_outcome(data: Any) -> tuple[Outcome, list[tuple[int, int] | None]]:
             raise ValueError("malformed dependency")
         outcome.depends[str(name)] = {(int(a), int(b)) for a, b in pairs}
     outcome.inputs = {str(name) for name in _items(data["inputs"])}
+    units = data["units"]
+    if not isinstance(units, dict) or not all(isinstance(u, str) for u in units.values()):
+        raise ValueError("malformed units")
+    outcome.units = {str(name): unit for name, unit in units.items()}
     places: list[tuple[int, int] | None] = []
     for place in _items(data["places"]):
         if place is None:

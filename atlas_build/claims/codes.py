@@ -131,6 +131,18 @@ DIMENSION = define(
     fix="Correct the relation (`V_T = k_B T / q`), or the unit in `Symbols and units`.",
     stage=STAGE,
 )
+UNIT_UNPROVEN = define(
+    "A423",
+    "unit-unproven",
+    Severity.WARNING,
+    "A bound number's value agrees, but the unit the lesson writes is not the dimension the "
+    "claim works out for it from its symbols' units (an expression's bare constants may carry "
+    "units the tool cannot see), so the number is not counted as verified.",
+    example='`fcx: "f_c"` with f_c in Hz, bound to `f_c ≈ 1591.5 ms`',
+    fix="Correct the unit in the lesson, or state the unit the expression gives in the bind: "
+    "`{value: read_ms, unit: ms}`.",
+    stage=STAGE,
+)
 NO_UNIT = define(
     "A422",
     "symbol-without-unit",

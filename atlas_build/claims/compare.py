@@ -208,15 +208,19 @@ def _scalar(
         allowed = parse_tolerance(tolerance)
         if allowed is None:
             allowed = auto_tolerance(quantity, computed, decimals, approximate)
+    shown = show(computed)
     if unit is not None and quantity.unit is not None and quantity.unit != unit:
         try:
             value, allowed = _converted(value, allowed, quantity.unit, unit)
         except UnitError as error:
-            return Verdict(False, quantity.text, f"{show(computed)} {unit} ({error})")
+            return Verdict(False, quantity.text, f"{shown} {unit} ({error})")
+        shown = f"{shown} {unit}"
     ok = close(value, computed, allowed)
+    if not ok and quantity.unit is not None and unit is not None and quantity.unit != unit:
+        shown += f" (the lesson's {quantity.text} is {show(value)} {unit})"
     stated = approximate if isinstance(approximate, Precision) else None
     hint = "" if ok or unit is not None else rounded(computed, quantity, stated)
-    return Verdict(ok, quantity.text, show(computed), show(allowed), hint)
+    return Verdict(ok, quantity.text, shown, show(allowed), hint)
 
 
 def _converted(

@@ -1,7 +1,9 @@
 """Every number written in a lesson's prose, and the documented rules that exempt some.
 
-Coverage counts each number of the body once. Numbers inside formulas are not counted here
-(they belong to relations, which have their own statuses). The rest is classified by the
+Coverage counts each number of the body once. Numbers inside display formulas are not
+counted here (they belong to relations, which have their own statuses); inline math that
+states a relation (`$f_c \\approx 1600\\,\\mathrm{Hz}$`) is prose, and its numbers count, but
+for those in sub- and superscripts (`h_{t-1}`). The rest is classified by the
 claims stage as verified, input, failed or unaccounted, except where one of these rules,
 applied in this order, exempts it (docs/authoring.md lists them for authors):
 
@@ -38,6 +40,9 @@ _NUMBERING = re.compile(
     re.IGNORECASE,
 )
 _HEADING_START = re.compile(r"^\s*#{0,6}\s*$")
+_RELATION = re.compile(
+    r"=|≈|<|>|≤|≥|\\(?:approx|simeq|sim|approxeq|leq?|geq?|lt|gt|neq?|ll|gg)(?![A-Za-z])"
+)
 _MONTHS = (
     "january february march april may june july august september october november december"
     " jan feb mar apr jun jul aug sep sept oct nov dec"
@@ -78,8 +83,11 @@ def _spans(lesson: Lesson) -> tuple[list[tuple[int, int]], dict[str, list[tuple[
     rules: dict[str, list[tuple[int, int]]] = {name: [] for name in _ORDER}
     for block in lesson.blocks:
         for math in block.math:
-            marker = 2 if math.display else 1
-            formulas.append((math.offset - marker, math.offset + len(math.latex) + marker))
+            if math.display or not _RELATION.search(math.latex):
+                marker = 2 if math.display else 1
+                formulas.append((math.offset - marker, math.offset + len(math.latex) + marker))
+            else:  # `$f_c \approx 1600$` states a number: only its indices are not counted
+                formulas += [(math.offset + a, math.offset + b) for a, b in _scripts(math.latex)]
         if block.kind == "code":
             rules["code"].append((block.start, block.end))
         elif block.kind == "html":
@@ -105,6 +113,26 @@ def _spans(lesson: Lesson) -> tuple[list[tuple[int, int]], dict[str, list[tuple[
     if sources is not None:
         rules["citation"].append(sources)
     return formulas, rules
+
+
+def _scripts(latex: str) -> Iterator[tuple[int, int]]:
+    """Spans of the sub- and superscripts of inline LaTeX (`h_{t-1}`, `x_1`, `2^{10}`)."""
+    i = 0
+    while i < len(latex):
+        if latex[i] in "_^" and i + 1 < len(latex):
+            if latex[i + 1] == "{":
+                depth, j = 0, i + 1
+                while j < len(latex):
+                    depth += {"{": 1, "}": -1}.get(latex[j], 0)
+                    j += 1
+                    if depth == 0:
+                        break
+            else:
+                j = i + 2
+            yield i, j
+            i = j
+        else:
+            i += 1
 
 
 def _link_span(content: str, url_at: int, low: int, high: int) -> tuple[int, int]:

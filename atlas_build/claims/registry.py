@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from atlas_build.budget import MemoryBudgetExceeded, deadline, need
+from atlas_build.claims.dimensions import lesson_units
 from atlas_build.lesson.model import Lesson, Math
 
 DEFAULT_TIMEOUT = 10.0
@@ -57,6 +58,9 @@ class Outcome:
     a number the lesson states. `inputs` are quantities the claim fixes itself (the scores
     of a worked example): a quoted number bound to one is an input, not a proof.
     `verified_at` are content spans of numbers the kind checked itself (a quiz answer).
+    `units` gives the unit of a computed quantity the symbol table does not name (an
+    expression's, worked out from its symbols' units), so a number the lesson writes with
+    a unit is converted, or refused, rather than compared bare.
     """
 
     quantities: dict[str, Any] = field(default_factory=dict)
@@ -66,6 +70,7 @@ class Outcome:
     depends: dict[str, set[tuple[int, int]]] = field(default_factory=dict)
     inputs: set[str] = field(default_factory=set)
     verified_at: list[tuple[int, int]] = field(default_factory=list)
+    units: dict[str, str] = field(default_factory=dict)
 
     def check(self, name: str, ok: bool, message: str, offset: int | None = None) -> None:
         self.checks.append(Check(name, bool(ok), message, offset))
@@ -120,6 +125,18 @@ class Context:
         if not name:
             raise ClaimError(f"reference {reference!r} must look like claim-id.quantity")
         return lookup(self.resolve(claim_id).quantities, name)
+
+    def unit(self, reference: str) -> tuple[str | None, bool]:
+        """The unit of `claim-id.name[index]`, and whether it is only presumed: the symbol
+        table's is the lesson's word; one its claim worked out from an expression's symbols
+        may be wrong when the expression's constants carry units. (None, False): unknown."""
+        claim_id, _, name = reference.partition(".")
+        base = name.split("[", 1)[0]
+        spec = lesson_units(self.lesson).get(base)
+        if spec is not None and spec.units is not None:
+            return spec.text, False
+        known = self.resolve(claim_id).units.get(base)
+        return known, known is not None
 
 
 def lookup(quantities: dict[str, Any], name: str) -> Any:

@@ -16,7 +16,7 @@ from atlas_build import engine
 from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.claims import anchors, codec, codes, messages, numbers
-from atlas_build.claims.compare import compare, parse_tolerance
+from atlas_build.claims.compare import Verdict, compare, parse_tolerance
 from atlas_build.claims.dimensions import lesson_units
 from atlas_build.claims.file import ClaimsFile
 from atlas_build.claims.registry import (
@@ -34,6 +34,7 @@ from atlas_build.latex import EvaluationError, LatexError
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 from atlas_build.text import plural
+from atlas_build.units import UnitError, same_dimension
 
 Fail = Callable[[Code, Location, str], None]
 FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
@@ -134,8 +135,10 @@ class LessonClaims:
         self.timeout = float(defaults.get("timeout", DEFAULT_TIMEOUT))
         self.tolerance = defaults.get("tolerance")
 
-    def outcome(self, claim_id: str) -> Outcome:
-        """Evaluate (once) the kind of a claim; used directly and by references."""
+    def outcome(self, claim_id: str, *, direct: bool = False) -> Outcome:
+        """Evaluate (once) the kind of a claim; used directly and by references. A claim
+        that cannot be evaluated raises its own error when run directly, and one naming it
+        for every claim that uses it (not the other claim's message as if it were theirs)."""
         if claim_id not in self.specs:
             raise ClaimError(f"no claim with id {claim_id!r} in {self.file.path}")
         if claim_id in self._running:
@@ -144,19 +147,27 @@ class LessonClaims:
             )
         cached = self.outcomes.get(claim_id)
         if isinstance(cached, Exception):
+            if direct:
+                raise cached
             raise ClaimError(f"claim {claim_id!r} failed to evaluate: {cached}")
         if cached is not None:
             return cached
         index, spec = self.specs[claim_id]
         kind = KINDS.get(spec["kind"])
-        if kind is None:
-            known = ", ".join(sorted(KINDS))
-            raise ClaimError(f"unknown claim kind {spec['kind']!r} (known: {known})")
         try:
-            params = kind.params.model_validate(self._params(claim_id))
-        except ValidationError as error:
-            message, pointer = messages.explain(error, kind.params, kind.name)
-            raise ClaimError(message, pointer=f"/claims/{index}{pointer}") from None
+            if kind is None:
+                known = ", ".join(sorted(KINDS))
+                raise ClaimError(f"unknown claim kind {spec['kind']!r} (known: {known})")
+            try:
+                params = kind.params.model_validate(self._params(claim_id))
+            except ValidationError as error:
+                message, pointer = messages.explain(error, kind.params, kind.name)
+                raise ClaimError(message, pointer=f"/claims/{index}{pointer}") from None
+        except ClaimError as error:
+            self.outcomes[claim_id] = error
+            if direct:
+                raise
+            raise ClaimError(f"claim {claim_id!r} failed to evaluate: {error}") from None
         texts = [self.lesson.content[o.start : o.end] for o in self._occurrences(spec)[1]]
         resolved: list[str] = []
 
@@ -266,14 +277,19 @@ class LessonClaims:
             results.append(self._run_one(claim_id, index, spec))
         return results
 
-    def _glossary_unit(self, name: str, written: numbers.Item) -> str | None:
-        """The unit the lesson's symbol table gives the bound quantity, when the quoted
-        number writes a unit of its own (`V_T` is in V; the prose says `25.9 mV`)."""
+    def _unit(self, name: str, written: numbers.Item, outcome: Outcome) -> tuple[str | None, bool]:
+        """The unit of the bound quantity when the quoted number writes a unit of its own
+        (`V_T` is in V; the prose says `25.9 mV`), and whether it is only presumed: the
+        symbol table's unit is the lesson's word, an expression's is worked out from its
+        symbols' units, and its bare constants may carry units of their own (`8·b` bits)."""
         quoted = written.result if isinstance(written, numbers.Arithmetic) else written
         if not isinstance(quoted, numbers.Quantity) or quoted.unit is None:
-            return None
-        spec = lesson_units(self.lesson).get(name.split("[", 1)[0])
-        return spec.text if spec is not None and spec.units is not None else None
+            return None, False
+        base = name.split("[", 1)[0]
+        spec = lesson_units(self.lesson).get(base)
+        if spec is not None and spec.units is not None:
+            return spec.text, False
+        return outcome.units.get(base), base in outcome.units
 
     def _param_at(self, pointer: str | None) -> Location | None:
         """The parameter in claims.yaml (or its nearest written parent: an inherited or
@@ -304,7 +320,7 @@ class LessonClaims:
             result.diagnostics.append(at(code, location, f"claim {claim_id}: {message}"))
 
         try:
-            outcome, result.seconds = timed(lambda: self.outcome(claim_id), seconds)
+            outcome, result.seconds = timed(lambda: self.outcome(claim_id, direct=True), seconds)
         except ClaimTimeout as error:
             fail(codes.TIMEOUT, result.location or claim_at, capped or str(error))
             return self._finish(result, "error")
@@ -432,30 +448,54 @@ class LessonClaims:
             except ClaimError as error:
                 fail(codes.ERROR, self.file.at(pointer + "/bind"), str(error))
                 continue
-            verdict = compare(
-                written,
-                computed,
-                tolerance=options.get("tolerance", tolerance),
-                unit=options.get("unit") or self._glossary_unit(name, written),
-                relation=options.get("relation"),
-                approximate=rounded,
-            )
             at_number = written.result if isinstance(written, numbers.Arithmetic) else written
             where = self.locator.content(at_number.start)
+            unit, presumed = options.get("unit"), False
+            if unit is None:
+                unit, presumed = self._unit(name, written, outcome)
+
+            def against(
+                unit: str | None, written: numbers.Item = written, computed: Any = computed
+            ) -> Verdict:
+                return compare(
+                    written,
+                    computed,
+                    tolerance=options.get("tolerance", tolerance),
+                    unit=unit,
+                    relation=options.get("relation"),
+                    approximate=rounded,
+                )
+
+            converts = not presumed or _same_dimension(at_number, unit)
+            verdict = against(unit if converts else None)
+            unproven = False
+            if presumed and not (converts and verdict.ok):
+                bare = against(None)
+                unproven, verdict = bare.ok, bare if bare.ok or not converts else verdict
             result.values.append(
                 {
                     "name": name,
                     "quoted": verdict.quoted,
                     "computed": verdict.computed,
                     "tolerance": verdict.tolerance,
-                    "ok": verdict.ok,
+                    "ok": verdict.ok and not unproven,
                     "line": where.line,
                     "column": where.column,
                 }
             )
             base = name.split("[", 1)[0]
             kind = "failed" if not verdict.ok else "input" if base in outcome.inputs else "verified"
-            for start, end in _number_spans(written):
+            if unproven:
+                fail(
+                    codes.UNIT_UNPROVEN,
+                    where,
+                    f"{name}: {verdict.quoted} agrees only as a bare number; from its symbols'"
+                    f" units the claim works {name} out in {unit}, so the number is not counted"
+                    " as verified. If the expression's constants carry units, say so in the"
+                    f" bind: {{value: {name}, unit: {getattr(at_number, 'unit', None)}}}",
+                )
+                kind = "input" if kind == "input" else ""
+            for start, end in _number_spans(written) if kind else ():
                 result.spots.append((start, end, kind))
             refs = outcome.depends.get(base, set())
             if verdict.ok:
@@ -486,6 +526,9 @@ class LessonClaims:
             hint = f"; the closest text is at {place.path}:{place.line}:{place.column}"
             if place.content_line is not None:
                 hint += f" (content line {place.content_line})"
+            line = self.lesson.content[near:].partition("\n")[0].strip()
+            shown = line if len(line) <= 160 else line[:159] + "…"
+            hint += f": {json.dumps(shown, ensure_ascii=False)}" if shown else ""
         expected = spec.get("occurrences")
         count = f"found {len(found)} of {expected} occurrences" if found else "quote not found"
         message = f"claim {result.claim_id}: {count} in the lesson{hint}"
@@ -514,6 +557,17 @@ class LessonClaims:
             return result
         result.message = f"{plural(checked, 'check')} passed"
         return result
+
+
+def _same_dimension(item: numbers.Item, unit: str | None) -> bool:
+    """Whether the unit a quoted number writes converts to the unit worked out for it."""
+    written = getattr(item, "unit", None)
+    if written is None or unit is None:
+        return False
+    try:
+        return same_dimension(written, unit)
+    except UnitError:
+        return False
 
 
 def _number_spans(item: numbers.Item) -> list[tuple[int, int]]:

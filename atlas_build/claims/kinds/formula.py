@@ -21,10 +21,12 @@ import sympy
 from pydantic import Field
 from sympy.core.function import AppliedUndef
 
+from atlas_build.claims.dimensions import lesson_units
 from atlas_build.claims.kinds import _exact, _values
 from atlas_build.claims.kinds._equations import EquationRef, relations
 from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
 from atlas_build.latex import LatexError, Relation, parse_expression, parse_relations
+from atlas_build.units.check import unit_of
 
 MAX_ELEMENTS = 10_000
 DEFINING = ("=", ":=", "<-")
@@ -390,6 +392,9 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         used = {str(s) for s in expression.free_symbols} | _called(expression)
         used |= {str(i.base.label) for i in expression.atoms(sympy.Indexed)}
         outcome.depends[name] = set().union(*(outcome.depends.get(u, set()) for u in used))
+        unit = unit_of(expression, lesson_units(context.lesson))
+        if unit is not None and any(unit.atoms()):  # a pure number says nothing of units
+            outcome.units[name] = unit.format()
     return outcome
 
 

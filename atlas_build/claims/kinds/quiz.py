@@ -7,6 +7,7 @@ from pydantic import Field
 from atlas_build.claims import numbers
 from atlas_build.claims.compare import compare, show
 from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
+from atlas_build.units import UnitError, same_dimension
 
 
 class QuizParams(Params):
@@ -20,9 +21,18 @@ class QuizParams(Params):
         default=None, description="absolute tolerance (default: from the digits written)"
     )
     unit: str | None = Field(
-        default=None, description="unit of the fact (`bytes`) when the options write KiB, MiB..."
+        default=None,
+        description="unit of the fact (`bytes`) when the options write KiB, MiB...; by default"
+        " the unit its claim worked out or the symbol table gives",
     )
     unique: bool = Field(default=True, description="no other option may state the fact")
+
+
+def _convertible(written: str | None, unit: str | None) -> bool:
+    try:
+        return written is not None and unit is not None and same_dimension(written, unit)
+    except UnitError:
+        return False
 
 
 @kind("quiz", QuizParams, cacheable=False)
@@ -33,14 +43,19 @@ def run(params: QuizParams, context: Context) -> Outcome:
         raise ClaimError(f"{len(matches)} quizzes have a question containing {params.question!r}")
     quiz = matches[0]
     fact = context.quantity(params.fact)
+    unit, presumed = (params.unit, False) if params.unit else context.unit(params.fact)
+    stated = f"{show(fact)} {unit}" if unit else show(fact)
     outcome = Outcome(quantities={"fact": fact})
 
     def agrees(text: str) -> bool:
         items = numbers.extract(text)
-        return (
-            len(items) == 1
-            and compare(items[0], fact, tolerance=params.tolerance, unit=params.unit).ok
-        )
+        if len(items) != 1:
+            return False
+        written = getattr(items[0], "unit", None)
+        # A unit worked out from the fact's symbols converts an answer of its dimension (so
+        # `795.8 kHz` for 795.8 Hz is wrong); an answer in another dimension is compared bare.
+        use = unit if not presumed or _convertible(written, unit) else None
+        return compare(items[0], fact, tolerance=params.tolerance, unit=use).ok
 
     if quiz.answer is None or quiz.answer_offset is None:
         raise ClaimError(f"quiz {quiz.question!r} states no answer", quiz.offset)
@@ -49,7 +64,7 @@ def run(params: QuizParams, context: Context) -> Outcome:
     outcome.check(
         "answer-agrees",
         answered,
-        f"answer {quiz.answer!r} should state {show(fact)}",
+        f"answer {quiz.answer!r} should state {stated}",
         quiz.answer_offset,
     )
     if answered:
@@ -63,7 +78,7 @@ def run(params: QuizParams, context: Context) -> Outcome:
         outcome.check(
             "one-right-option",
             len(right) == 1,
-            f"exactly one option should state {show(fact)}; found {len(right)}",
+            f"exactly one option should state {stated}; found {len(right)}",
             quiz.offset,
         )
     return outcome

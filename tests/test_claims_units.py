@@ -1,0 +1,211 @@
+"""Units of bound numbers whose values the symbol table does not name (claims/run.py).
+
+An expression's unit is worked out from its symbols' units. A number written in a unit of
+that dimension is converted and compared; one that agrees only as a bare number (a wrong
+prefix or a wrong dimension, or constants with units the tool cannot see) is an A423
+warning and is not counted as verified; a bind's own `unit` is the author's word. A quiz
+converts its options to the fact's unit from the symbol table. A number stated in inline
+math is prose: counted, and bound by a quote that copies the math.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_claims_kinds import Checked, check, write_lesson, yaml_string
+
+from atlas_build.claims import codec
+from atlas_build.claims.registry import Outcome
+
+QUOTE = "With I = 2 and R = 3 the drop is V = 6 V and the power is P = {power}."
+
+BODY = """
+## Science and assumptions
+
+### Ohm
+
+$$
+V=I\\cdot R
+$$
+
+Symbols and units
+
+V
+
+Voltage across the resistor
+
+V
+
+I
+
+Current through it
+
+A
+
+R
+
+Resistance
+
+Ω
+
+{sentence}
+
+## Check your understanding
+
+### What is the drop across the resistor?
+
+1. 6 mV
+2. {option}
+3. 5 V
+
+Answer and reasoning
+
+{answer}
+
+Ohm's law multiplies them.
+"""
+
+
+def _lesson(
+    tmp_path: Path, power: str, bound: str = "P", option: str = "6 V", answer: str = "6 V"
+) -> Checked:
+    sentence = QUOTE.format(power=power)
+    body = BODY.format(sentence=sentence, option=option, answer=answer)
+    claims = f"""
+claims:
+  - id: ohm
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [I, R, V, {bound}]
+    params:
+      values: {{I: 2, R: 3}}
+      use: [{{equation: 0, relation: 0}}]
+      expressions: {{P: "I\\\\cdot V"}}
+  - id: drop
+    kind: quiz
+    params: {{question: "What is the drop", fact: ohm.V}}
+"""
+    return check(write_lesson(tmp_path, "ohm", body, claims))
+
+
+def _numbers(result: Checked) -> dict[str, int]:
+    return result.record.coverage["numbers"]
+
+
+def test_an_expression_in_a_unit_of_its_dimension_is_converted_and_verified(
+    tmp_path: Path,
+) -> None:
+    result = _lesson(tmp_path, "12 W")  # P = I·V is in A·V, and 1 W = 1 A·V
+    assert result.errors() == [] and result.found("A423") == []
+    assert result.record.coverage["verification"] == "verified"
+    assert _numbers(result)["unaccounted"] == 0
+
+
+@pytest.mark.parametrize("power", ["12 mW", "12 s"])
+def test_a_number_that_agrees_only_bare_is_a_warning_and_not_verified(
+    tmp_path: Path, power: str
+) -> None:
+    clean = _numbers(_lesson(tmp_path / "clean", "12 W"))
+    result = _lesson(tmp_path / "unit", power)
+    [warning] = result.found("A423")
+    assert warning.severity.value == "warning"
+    assert (warning.line, warning.column) == result.lesson_at(power)
+    assert "P: 12" in warning.message and "A·V" in warning.message
+    assert f"{{value: P, unit: {power.split()[1]}}}" in warning.message
+    assert result.errors() == []
+    assert _numbers(result)["verified"] == clean["verified"] - 1
+    assert _numbers(result)["unaccounted"] == 1
+    assert result.record.coverage["verification"] == "partial"
+    [value] = [v for v in result.claim("ohm")["values"] if v["name"] == "P"]
+    assert value["ok"] is False
+
+
+def test_a_wrong_value_with_a_unit_is_still_an_error(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, "13 mW")
+    [mismatch] = result.found("A401")
+    assert "P: the lesson says 13 mW" in mismatch.message
+    assert result.found("A423") == []
+    assert result.record.coverage["verification"] == "failed"
+
+
+def test_a_unit_in_the_bind_is_the_authors_word(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, "12 mW", bound="{value: P, unit: mW}")
+    assert result.found("A423") == [] and result.errors() == []
+    assert result.record.coverage["verification"] == "verified"
+
+
+def test_a_quiz_converts_its_options_to_the_facts_unit(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, "12 W", option="6 kV", answer="6 kV")
+    messages = [d.message for d in result.found("A403")]
+    assert any("answer '6 kV' should state 6 V" in m for m in messages), messages
+    assert result.status()["drop"] == "fail"
+    assert _lesson(tmp_path / "right", "12 W").status()["drop"] == "pass"
+
+
+def test_a_converted_mismatch_says_both_values_in_one_unit(tmp_path: Path) -> None:
+    sentence = QUOTE.format(power="12 W").replace("V = 6 V", "V = 6 kV")
+    body = BODY.format(sentence=sentence, option="6 V", answer="6 V")
+    claims = f"""
+claims:
+  - id: ohm
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [I, R, V, P]
+    params:
+      values: {{I: 2, R: 3}}
+      use: [{{equation: 0, relation: 0}}]
+      expressions: {{P: "I\\\\cdot V"}}
+"""
+    result = check(write_lesson(tmp_path, "ohm", body, claims))
+    [mismatch] = result.found("A401")
+    assert "computed 6 V (the lesson's 6 kV is 6000 V)" in mismatch.message
+
+
+def test_worked_out_units_survive_the_claim_cache() -> None:
+    outcome = Outcome(quantities={"P": 12}, units={"P": "A·V"})
+    decoded, _ = codec.decode_outcome(codec.encode_outcome(outcome, []))
+    assert decoded.units == {"P": "A·V"}
+    broken = codec.encode_outcome(outcome, [])
+    broken["units"] = {"P": 3}
+    with pytest.raises(ValueError, match="units"):
+        codec.decode_outcome(broken)
+
+
+def test_a_claim_that_checked_nothing_is_not_counted_as_passed(tmp_path: Path) -> None:
+    from atlas_build import pipeline
+    from atlas_build.report import text
+
+    folder = tmp_path / "ohm"
+    _lesson(tmp_path, "12 W")
+    claims = folder / "claims.yaml"
+    inputs_only = '  - id: given\n    kind: formula\n    extends: ohm\n    quote: "With I = 2"\n'
+    claims.write_text(claims.read_text("utf-8") + inputs_only + "    bind: [I]\n", "utf-8")
+    report, _ = pipeline.check([str(folder)], pipeline.Options())
+    statuses = sorted(claim["status"] for claim in report.records[0].claims)
+    assert statuses == ["pass", "pass", "unchecked"]
+    assert report.summary()["claimsPassed"] == 2
+    assert "claims 2/3 passed" in text.render(report).splitlines()[-1]
+
+
+@pytest.mark.parametrize(("drop", "verdict"), [("6", "verified"), ("7", "failed")])
+def test_a_number_in_inline_math_is_bound_like_prose(
+    tmp_path: Path, drop: str, verdict: str
+) -> None:
+    inline = f"In short, $V \\\\approx {drop}\\\\,\\\\mathrm{{V}}$ here."
+    _lesson(tmp_path / "free", "12 W")
+    folder = tmp_path / "free" / "ohm"
+    lesson = folder / "lesson.md"
+    sentence = QUOTE.format(power="12 W")
+    written = inline.replace("\\\\", "\\")
+    lesson.write_text(lesson.read_text("utf-8").replace(sentence, f"{sentence} {written}"), "utf-8")
+    result = check(folder)
+    assert result.record.coverage["verification"] == "partial"  # not bound: unaccounted
+    [unbound] = result.record.coverage["numbers"]["unaccountedAt"]
+    assert unbound["text"] == drop
+    claims = folder / "claims.yaml"
+    bound = f'  - id: inline\n    kind: formula\n    extends: ohm\n    quote: "{inline}"\n'
+    claims.write_text(claims.read_text("utf-8") + bound + "    bind: [V]\n", "utf-8")
+    result = check(folder)
+    assert result.record.coverage["verification"] == verdict
+    assert len(result.found("A401")) == (verdict == "failed")
