@@ -102,18 +102,20 @@ def _normal(result: CliResult) -> tuple[int, object]:
     return result.code, report["records"]
 
 
-@pytest.fixture
-def planted(tmp_path: Path) -> dict[str, Path]:
-    """The repository with its cache planted; the real keys come from a build just before
-    (the keys hold a digest of atlas_build's sources, so they are made by the same code)."""
-    repo = _repository(tmp_path)
-    marker = tmp_path / "code-ran"
-    outside = tmp_path / "outside"
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The repository with its cache planted, made once for the module (two builds); the
+    real keys come from a build just before (the keys hold a digest of atlas_build's
+    sources, so they are made by the same code). Each test works on its own copy."""
+    base = tmp_path_factory.mktemp("planted")
+    repo = _repository(base)
+    marker = base / "code-ran"
+    outside = base / "outside"
     outside.mkdir()
-    shutil.copytree(repo, tmp_path / "uncached")
+    shutil.copytree(repo, base / "uncached")
     build = [*_console_script(), "build", "content/", "--allow-errors", "-q"]
     subprocess.run(
-        [*build, "--no-cache"], cwd=tmp_path / "uncached", capture_output=True, timeout=600
+        [*build, "--no-cache"], cwd=base / "uncached", capture_output=True, timeout=600
     )
     subprocess.run(
         [*build, "--cache-dir", ".atlas-cache"], cwd=repo, capture_output=True, timeout=600
@@ -123,7 +125,16 @@ def planted(tmp_path: Path) -> dict[str, Path]:
     shutil.rmtree(repo / "build")
     shutil.rmtree(repo / "site")
     _plant(repo / ".atlas-cache", marker, outside)
-    return {"repo": repo, "marker": marker, "outside": outside, "base": tmp_path}
+    return {"repo": repo, "marker": marker, "outside": outside, "uncached": base / "uncached"}
+
+
+@pytest.fixture
+def planted(template: dict[str, Path], tmp_path: Path) -> dict[str, Path]:
+    """A fresh copy of the planted repository (a run replaces the entries it refuses)."""
+    repo = tmp_path / "repo"
+    shutil.copytree(template["repo"], repo, symlinks=True)
+    assert not template["marker"].exists() and list(template["outside"].iterdir()) == []
+    return {**template, "repo": repo, "base": tmp_path}
 
 
 @pytest.mark.parametrize("cache", ["planted", "default"])
@@ -154,7 +165,7 @@ def test_planted_cache_changes_nothing_in_build(
     planted: dict[str, Path], run_script: Callable[..., CliResult]
 ) -> None:
     repo, outside = planted["repo"], planted["outside"]
-    skipped = ("repo/build", "repo/site", "repo/.atlas-cache", "uncached")
+    skipped = ("repo/build", "repo/site", "repo/.atlas-cache")
     before = _snapshot(planted["base"], skipped)
     result = run_script(
         "build",
@@ -171,7 +182,7 @@ def test_planted_cache_changes_nothing_in_build(
     assert list(outside.iterdir()) == []
     after = _snapshot(planted["base"], skipped)
     assert after == before  # nothing outside build/, site/ and the caches changed
-    uncached = planted["base"] / "uncached"
+    uncached = planted["uncached"]
     for folder in ("build/records", "build/lesson-data", "site/lessons"):
         assert _snapshot(repo / folder, ()) == _snapshot(uncached / folder, ()), folder
 
