@@ -114,9 +114,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     outside.mkdir()
     shutil.copytree(repo, base / "uncached")
     build = [*_console_script(), "build", "content/", "--allow-errors", "-q"]
-    subprocess.run(
-        [*build, "--no-cache"], cwd=base / "uncached", capture_output=True, timeout=600
-    )
+    subprocess.run([*build, "--no-cache"], cwd=base / "uncached", capture_output=True, timeout=600)
     subprocess.run(
         [*build, "--cache-dir", ".atlas-cache"], cwd=repo, capture_output=True, timeout=600
     )

@@ -188,24 +188,44 @@ def test_a_claim_that_checked_nothing_is_not_counted_as_passed(tmp_path: Path) -
     assert "claims 2/3 passed" in text.render(report).splitlines()[-1]
 
 
+def _with_inline(tmp_path: Path, inline: str, bind: bool) -> Checked:
+    """The Ohm lesson with `inline` (as YAML escapes it) after its worked sentence, and a
+    claim binding its number to V when `bind`."""
+    _lesson(tmp_path, "12 W")
+    folder = tmp_path / "ohm"
+    lesson = folder / "lesson.md"
+    sentence = QUOTE.format(power="12 W")
+    written = inline.replace("\\\\", "\\")
+    lesson.write_text(lesson.read_text("utf-8").replace(sentence, f"{sentence} {written}"), "utf-8")
+    if bind:
+        claims = folder / "claims.yaml"
+        claim = f'  - id: inline\n    kind: formula\n    extends: ohm\n    quote: "{inline}"\n'
+        claims.write_text(claims.read_text("utf-8") + claim + "    bind: [V]\n", "utf-8")
+    return check(folder)
+
+
 @pytest.mark.parametrize(("drop", "verdict"), [("6", "verified"), ("7", "failed")])
 def test_a_number_in_inline_math_is_bound_like_prose(
     tmp_path: Path, drop: str, verdict: str
 ) -> None:
     inline = f"In short, $V \\\\approx {drop}\\\\,\\\\mathrm{{V}}$ here."
-    _lesson(tmp_path / "free", "12 W")
-    folder = tmp_path / "free" / "ohm"
-    lesson = folder / "lesson.md"
-    sentence = QUOTE.format(power="12 W")
-    written = inline.replace("\\\\", "\\")
-    lesson.write_text(lesson.read_text("utf-8").replace(sentence, f"{sentence} {written}"), "utf-8")
-    result = check(folder)
+    result = _with_inline(tmp_path / "free", inline, bind=False)
     assert result.record.coverage["verification"] == "partial"  # not bound: unaccounted
     [unbound] = result.record.coverage["numbers"]["unaccountedAt"]
-    assert unbound["text"] == drop
-    claims = folder / "claims.yaml"
-    bound = f'  - id: inline\n    kind: formula\n    extends: ohm\n    quote: "{inline}"\n'
-    claims.write_text(claims.read_text("utf-8") + bound + "    bind: [V]\n", "utf-8")
-    result = check(folder)
+    assert unbound["text"].startswith(drop)
+    result = _with_inline(tmp_path / "bound", inline, bind=True)
     assert result.record.coverage["verification"] == verdict
     assert len(result.found("A401")) == (verdict == "failed")
+
+
+@pytest.mark.parametrize(
+    ("written", "errors"),
+    [("0.006\\\\,\\\\mathrm{kV}", 0), ("6\\\\,\\\\mathrm{mV}", 1), ("6000\\\\ \\\\text{mV}", 0)],
+)
+def test_a_unit_written_in_inline_latex_is_converted(
+    tmp_path: Path, written: str, errors: int
+) -> None:
+    """`$V \\approx 6\\,\\mathrm{mV}$` was read as a bare 6 and verified against 6 V."""
+    result = _with_inline(tmp_path, f"In short, $V \\\\approx {written}$ here.", bind=True)
+    assert len(result.found("A401")) == errors, [d.message for d in result.found("A401")]
+    assert result.record.coverage["verification"] == ("failed" if errors else "verified")

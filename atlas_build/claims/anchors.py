@@ -146,7 +146,10 @@ def nearest(quote: str, content: str) -> int | None:
     return best if best_score >= 0.6 else None
 
 
-_HEDGE = re.compile(r"(?:about|approximately|roughly|around|nearly|almost|≈|~)\s*$", re.IGNORECASE)
+_HEDGE = re.compile(
+    r"(?:about|approximately|roughly|around|nearly|almost|≈|~|\\approx|\\sim|\\simeq)\s*$",
+    re.IGNORECASE,
+)
 _WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}  # fmt: skip
 _STATED = re.compile(

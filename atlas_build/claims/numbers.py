@@ -18,6 +18,7 @@ from typing import Literal
 
 import sympy
 
+from atlas_build.units import UnitSpec, parse_unit
 from atlas_build.units.prose import unit_after
 
 DEFAULT_SLOT_NOUNS = tuple("slot slots position positions token tokens index indices".split())
@@ -62,6 +63,11 @@ _SIGN = re.compile(r"[+\-−]")
 _APPROX = re.compile(r"[≈~∼]" + _WS + "*")
 _UNIT = re.compile(_WS + r"?(%|[KMGTP]iB|[KkMGTP]B|bytes|byte|B)(/s)?(?!\w)")
 _UNIT_START = re.compile(_WS + r"?[^\W\d_°µΩ]|" + _WS + r"?[°µΩ]")
+# A unit as inline LaTeX writes it: `1600\,\mathrm{Hz}`, `25\ \text{mV}`, `12.5\%`.
+_LATEX_UNIT = re.compile(
+    r"(?:\\[,;: ]|~|" + _WS + r")*\\(?:mathrm|text|textrm|rm|operatorname)\{([^{}\\]{1,40})\}"
+    r"|\\(%)"
+)
 _OPEN = re.compile(r"\\?([\[(])" + _WS + "*")
 _CLOSE = {"[": re.compile(_WS + r"*\\?\]"), "(": re.compile(_WS + r"*\\?\)")}
 _LIST_SEP = re.compile(_WS + r"*[,;](" + _WS + "*)")
@@ -280,8 +286,16 @@ def _quantity(
         k, unit = suffix.end(), suffix.group(1) + (suffix.group(2) or "")
     elif _UNIT_START.match(text, k, end) and (after := unit_after(text[:end], k)) is not None:
         unit, k = after  # any unit the units vocabulary reads: 0.7 V, 2.1 ms, 10¹⁶ cm⁻³
+    elif (latex := _LATEX_UNIT.match(text, k, end)) and _readable(latex.group(1) or "%"):
+        unit, k = (latex.group(1) or "%").strip(), latex.end()
     value = -literal.value if negative else literal.value
     return Quantity(value, text[i:k], i, k, literal.decimals, literal.exponent, unit, approx)
+
+
+def _readable(unit: str) -> bool:
+    """Whether the units vocabulary reads a unit written in LaTeX braces as a unit."""
+    spec = parse_unit(unit.strip())
+    return isinstance(spec, UnitSpec) and spec.units is not None
 
 
 def _glued(text: str, i: int) -> bool:
