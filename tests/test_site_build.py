@@ -115,6 +115,10 @@ def test_validation_panel_lists_claims_with_values(
         assert f'data-status="{claim["status"]}" {row}' in panel
     assert '<a href="#claim-worked-derivatives">worked-derivatives</a>' in panel
     assert "quoted <strong>−0.75</strong>, computed <strong>-3/4 = -0.75</strong>" in panel
+    # an input agreeing with the prose is shown as given, not with the check mark of a proof
+    given = [v for c in report.claims for v in c.get("values", []) if v["input"] and v["ok"]]
+    assert given and panel.count('data-input="true"') == len(given)
+    assert panel.count("○ <code>") == len(given) and "given as input <strong>" in panel
     assert "4 of 5 relations verified, 1 definition" in panel
     assert '<a href="#equation-1">equation 1, relation 0</a>' in panel  # the definition
     coverage = report.coverage

@@ -479,6 +479,7 @@ class LessonClaims:
                     "computed": verdict.computed,
                     "tolerance": verdict.tolerance,
                     "ok": verdict.ok and not unproven,
+                    "input": name.split("[", 1)[0] in outcome.inputs,
                     "line": where.line,
                     "column": where.column,
                 }

@@ -25,7 +25,7 @@ from atlas_build.site.html import badge, esc
 from atlas_build.text import plural
 
 STATUSES = ("error", "fail", "warning", "info", "pass", "skipped")
-OK, NOT_OK = "✓", "✗"
+OK, NOT_OK, INPUT = "✓", "✗", "○"
 
 
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
@@ -82,14 +82,23 @@ def _values(values: list[dict[str, Any]]) -> str:
     """Each number of the quote: what the lesson writes next to what was computed."""
     if not values:
         return ""
-    items = "".join(
-        f'<li data-ok="{str(bool(v.get("ok"))).lower()}">{OK if v.get("ok") else NOT_OK} '
-        f"<code>{esc(v.get('name'))}</code> quoted <strong>{esc(unescape(v.get('quoted')))}"
-        f"</strong>, computed <strong>{esc(v.get('computed'))}</strong>"
-        f"{_tolerance(v.get('tolerance'))}</li>"
-        for v in values
-    )
+    items = "".join(_value(v) for v in values)
     return f'<ul class="atlas-values">{items}</ul>'
+
+
+def _value(v: dict[str, Any]) -> str:
+    """An input (a value the claim fixes) agreeing with the prose is not a proof, so it is
+    marked as given rather than checked."""
+    ok, given = bool(v.get("ok")), bool(v.get("input")) and bool(v.get("ok"))
+    mark = INPUT if given else OK if ok else NOT_OK
+    said = "given as input" if given else "computed"
+    flag = ' data-input="true"' if given else ""
+    return (
+        f'<li data-ok="{str(ok).lower()}"{flag}>{mark} '
+        f"<code>{esc(v.get('name'))}</code> quoted <strong>{esc(unescape(v.get('quoted')))}"
+        f"</strong>, {said} <strong>{esc(v.get('computed'))}</strong>"
+        f"{_tolerance(v.get('tolerance'))}</li>"
+    )
 
 
 def _tolerance(value: object) -> str:
