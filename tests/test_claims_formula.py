@@ -264,3 +264,24 @@ claims:
     assert result.status() == {"bad": "error"}
     [problem] = result.errors()
     assert says in problem.message
+
+
+def test_a_bare_multi_letter_subscript_is_explained(tmp_path: Path) -> None:
+    """`V_sx` is V_s times x: "no value for x" alone sent an author looking elsewhere."""
+    body, claims = charging()
+    claims = claims.replace('v_twice: "v(2\\\\tau)"', 'v_twice: "V_sx"')
+    result = _check(tmp_path, body, claims)
+    [problem] = [d for d in result.errors() if d.code == "A404"]
+    assert "no value for x" in problem.message
+    assert "`V_sx` reads as V_s·x" in problem.message and "write `V_{sx}`" in problem.message
+
+
+def test_a_long_exact_value_is_shown_by_its_decimal() -> None:
+    import sympy
+
+    from atlas_build.claims.compare import show
+
+    long = -sympy.Rational(1, 10**14) + sympy.exp(sympy.Rational(1869206073, 69032450)) / 10**14
+    assert show(long) == "≈ 0.00574755"
+    assert show(5000 / sympy.pi) == "5000/pi ≈ 1591.55"  # short exact forms stay
+    assert show(sympy.Rational(1, 4)) == "1/4 = 0.25"

@@ -33,6 +33,11 @@ class Verdict:
     hint: str = ""  # the computed value rounded as the lesson writes it, on a mismatch
 
 
+LONG = 48
+"""Exact forms longer than this are shown by their value alone (`≈ 0.00574755`): a reader
+skips `-1/100000000000000 + exp(1869206073/69032450)/100000000000000`."""
+
+
 def show(value: Any) -> str:
     if isinstance(value, OpenSlots):
         return f"{value.start} onward"
@@ -43,14 +48,18 @@ def show(value: Any) -> str:
     if hasattr(value, "tolist"):
         return show(value.tolist())
     if isinstance(value, sympy.Basic):
+        exact = str(value)
         if value.is_Rational or value.is_Integer:
-            return str(value) if value.is_Integer else f"{str(value)} = {float(value):.6g}"
+            if value.is_Integer:
+                return exact
+            decimal = f"{float(value):.6g}"
+            return f"{exact} = {decimal}" if len(exact) <= LONG else f"≈ {decimal}"
         if value.is_number:
             approximate = sympy.N(value, 6)
-            if approximate.is_real:
-                return f"{value} ≈ {float(approximate):.6g}"
-            return f"{value} ≈ {approximate}"  # complex: √ of a negative after an edit
-        return str(value)
+            shown = f"{float(approximate):.6g}" if approximate.is_real else str(approximate)
+            # complex: √ of a negative after an edit; a long exact form is not read, only skipped
+            return f"{exact} ≈ {shown}" if len(exact) <= LONG else f"≈ {shown}"
+        return exact
     if isinstance(value, float):
         return f"{value:.10g}"
     return str(value)

@@ -15,6 +15,7 @@ values; `expressions` compute further numbers written in lesson LaTeX.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import sympy
@@ -388,7 +389,8 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         try:
             outcome.quantities[name] = _exact.evaluate(expression, env)
         except _exact.Unknown as unknown:
-            raise ClaimError(f"expression {name!r}: no value for {unknown.name}") from None
+            hint = _subscript_hint(latex)
+            raise ClaimError(f"expression {name!r}: no value for {unknown.name}{hint}") from None
         used = {str(s) for s in expression.free_symbols} | _called(expression)
         used |= {str(i.base.label) for i in expression.atoms(sympy.Indexed)}
         outcome.depends[name] = set().union(*(outcome.depends.get(u, set()) for u in used))
@@ -396,6 +398,21 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         if unit is not None and any(unit.atoms()):  # a pure number says nothing of units
             outcome.units[name] = unit.format()
     return outcome
+
+
+_BARE_SUBSCRIPT = re.compile(r"(?<![\\A-Za-z])([A-Za-z])_([A-Za-z]{2,})")
+
+
+def _subscript_hint(latex: str) -> str:
+    """LaTeX subscripts one token: `T_ref` is T_r times e times f. Say so, with the fix."""
+    found = _BARE_SUBSCRIPT.search(latex)
+    if found is None:
+        return ""
+    letter, rest = found.groups()
+    return (
+        f" (`{found.group()}` reads as {letter}_{rest[0]}·{'·'.join(rest[1:])}, since a"
+        f" subscript is one letter unless braced: write `{letter}_{{{rest}}}`)"
+    )
 
 
 def _identities(
