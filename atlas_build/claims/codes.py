@@ -135,9 +135,10 @@ UNIT_UNPROVEN = define(
     "A423",
     "unit-unproven",
     Severity.WARNING,
-    "A bound number's value agrees, but the unit the lesson writes is not the dimension the "
-    "claim works out for it from its symbols' units (an expression's bare constants may carry "
-    "units the tool cannot see), so the number is not counted as verified.",
+    "A bound number agrees only as a bare number: converted to the unit the claim works out "
+    "for its value from the symbols' units, it does not (a wrong prefix or dimension, or an "
+    "expression whose bare constants carry units the tool cannot see), so the number is not "
+    "counted as verified.",
     example='`fcx: "f_c"` with f_c in Hz, bound to `f_c ≈ 1591.5 ms`',
     fix="Correct the unit in the lesson, or state the unit the expression gives in the bind: "
     "`{value: read_ms, unit: ms}`.",
