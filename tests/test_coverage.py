@@ -266,7 +266,12 @@ def test_numbers_stated_in_inline_math_are_counted_but_not_its_indices() -> None
         "# T\n\nThe cutoff is $f_c \\approx 1600\\,\\mathrm{Hz}$, $h_{t-1} = 2^{10}$ and"
         " $p < \\frac{1}{2}$, but $x_1 + 2\\pi$ states nothing.\n"
     )
-    assert [spot.text for spot in prose.spots(build_lesson(body))] == ["1600", "2^{10}", "1", "2"]
+    assert [spot.text for spot in prose.spots(build_lesson(body))] == [
+        "1600\\,\\mathrm{Hz}",
+        "2^{10}",
+        "1",
+        "2",
+    ]
 
 
 def test_sources_and_headings_numbering() -> None:
