@@ -68,9 +68,14 @@ Ohm's law multiplies them.
 
 
 def _lesson(
-    tmp_path: Path, power: str, bound: str = "P", option: str = "6 V", answer: str = "6 V"
+    tmp_path: Path,
+    power: str,
+    bound: str = "P",
+    option: str = "6 V",
+    answer: str = "6 V",
+    drop: str = "6 V",
 ) -> Checked:
-    sentence = QUOTE.format(power=power)
+    sentence = QUOTE.format(power=power).replace("V = 6 V", f"V = {drop}")
     body = BODY.format(sentence=sentence, option=option, answer=answer)
     claims = f"""
 claims:
@@ -144,20 +149,7 @@ def test_a_quiz_converts_its_options_to_the_facts_unit(tmp_path: Path) -> None:
 
 
 def test_a_converted_mismatch_says_both_values_in_one_unit(tmp_path: Path) -> None:
-    sentence = QUOTE.format(power="12 W").replace("V = 6 V", "V = 6 kV")
-    body = BODY.format(sentence=sentence, option="6 V", answer="6 V")
-    claims = f"""
-claims:
-  - id: ohm
-    kind: formula
-    quote: {yaml_string(sentence)}
-    bind: [I, R, V, P]
-    params:
-      values: {{I: 2, R: 3}}
-      use: [{{equation: 0, relation: 0}}]
-      expressions: {{P: "I\\\\cdot V"}}
-"""
-    result = check(write_lesson(tmp_path, "ohm", body, claims))
+    result = _lesson(tmp_path, "12 W", drop="6 kV")
     [mismatch] = result.found("A401")
     assert "computed 6 V (the lesson's 6 kV is 6000 V)" in mismatch.message
 

@@ -127,16 +127,21 @@ class Context:
         return lookup(self.resolve(claim_id).quantities, name)
 
     def unit(self, reference: str) -> tuple[str | None, bool]:
-        """The unit of `claim-id.name[index]`, and whether it is only presumed: the symbol
-        table's is the lesson's word; one its claim worked out from an expression's symbols
-        may be wrong when the expression's constants carry units. (None, False): unknown."""
+        """The unit of `claim-id.name[index]` and whether it is only presumed (`quantity_unit`)."""
         claim_id, _, name = reference.partition(".")
-        base = name.split("[", 1)[0]
-        spec = lesson_units(self.lesson).get(base)
-        if spec is not None and spec.units is not None:
-            return spec.text, False
-        known = self.resolve(claim_id).units.get(base)
-        return known, known is not None
+        return quantity_unit(self.lesson, self.resolve(claim_id), name)
+
+
+def quantity_unit(lesson: Lesson, outcome: Outcome, name: str) -> tuple[str | None, bool]:
+    """The unit of a computed quantity, and whether it is only presumed: the symbol table's
+    is the lesson's word; one its claim worked out from an expression's symbols may be
+    wrong when the expression's constants carry units (`8·b` bits). (None, False): unknown."""
+    base = name.split("[", 1)[0]
+    spec = lesson_units(lesson).get(base)
+    if spec is not None and spec.units is not None:
+        return spec.text, False
+    known = outcome.units.get(base)
+    return known, known is not None
 
 
 def lookup(quantities: dict[str, Any], name: str) -> Any:

@@ -17,7 +17,6 @@ from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.claims import anchors, codec, codes, messages, numbers
 from atlas_build.claims.compare import Verdict, compare, parse_tolerance
-from atlas_build.claims.dimensions import lesson_units
 from atlas_build.claims.file import ClaimsFile
 from atlas_build.claims.registry import (
     DEFAULT_TIMEOUT,
@@ -27,6 +26,7 @@ from atlas_build.claims.registry import (
     Context,
     Outcome,
     lookup,
+    quantity_unit,
     timed,
 )
 from atlas_build.diagnostics import Code, Diagnostic, Location, Severity, at
@@ -34,7 +34,7 @@ from atlas_build.latex import EvaluationError, LatexError
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 from atlas_build.text import plural
-from atlas_build.units import UnitError, same_dimension
+from atlas_build.units import convertible
 
 Fail = Callable[[Code, Location, str], None]
 FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
@@ -278,18 +278,12 @@ class LessonClaims:
         return results
 
     def _unit(self, name: str, written: numbers.Item, outcome: Outcome) -> tuple[str | None, bool]:
-        """The unit of the bound quantity when the quoted number writes a unit of its own
-        (`V_T` is in V; the prose says `25.9 mV`), and whether it is only presumed: the
-        symbol table's unit is the lesson's word, an expression's is worked out from its
-        symbols' units, and its bare constants may carry units of their own (`8·b` bits)."""
+        """The unit of the bound quantity (registry.quantity_unit), when the quoted number writes
+        a unit of its own (`V_T` is in V; the prose says `25.9 mV`)."""
         quoted = written.result if isinstance(written, numbers.Arithmetic) else written
         if not isinstance(quoted, numbers.Quantity) or quoted.unit is None:
             return None, False
-        base = name.split("[", 1)[0]
-        spec = lesson_units(self.lesson).get(base)
-        if spec is not None and spec.units is not None:
-            return spec.text, False
-        return outcome.units.get(base), base in outcome.units
+        return quantity_unit(self.lesson, outcome, name)
 
     def _param_at(self, pointer: str | None) -> Location | None:
         """The parameter in claims.yaml (or its nearest written parent: an inherited or
@@ -450,6 +444,7 @@ class LessonClaims:
                 continue
             at_number = written.result if isinstance(written, numbers.Arithmetic) else written
             where = self.locator.content(at_number.start)
+            base = name.split("[", 1)[0]
             unit, presumed = options.get("unit"), False
             if unit is None:
                 unit, presumed = self._unit(name, written, outcome)
@@ -466,7 +461,7 @@ class LessonClaims:
                     approximate=rounded,
                 )
 
-            converts = not presumed or _same_dimension(at_number, unit)
+            converts = not presumed or convertible(getattr(at_number, "unit", None), unit)
             verdict = against(unit if converts else None)
             unproven = False
             if presumed and not (converts and verdict.ok):
@@ -479,12 +474,11 @@ class LessonClaims:
                     "computed": verdict.computed,
                     "tolerance": verdict.tolerance,
                     "ok": verdict.ok and not unproven,
-                    "input": name.split("[", 1)[0] in outcome.inputs,
+                    "input": base in outcome.inputs,
                     "line": where.line,
                     "column": where.column,
                 }
             )
-            base = name.split("[", 1)[0]
             kind = "failed" if not verdict.ok else "input" if base in outcome.inputs else "verified"
             if unproven:
                 fail(
@@ -558,17 +552,6 @@ class LessonClaims:
             return result
         result.message = f"{plural(checked, 'check')} passed"
         return result
-
-
-def _same_dimension(item: numbers.Item, unit: str | None) -> bool:
-    """Whether the unit a quoted number writes converts to the unit worked out for it."""
-    written = getattr(item, "unit", None)
-    if written is None or unit is None:
-        return False
-    try:
-        return same_dimension(written, unit)
-    except UnitError:
-        return False
 
 
 def _number_spans(item: numbers.Item) -> list[tuple[int, int]]:

@@ -9,7 +9,7 @@ selftest. See `docs/units.md`.
 """
 
 from .check import UNCOMPARED, check, dimension_of, unit_of
-from .convert import UnitError, convert, exact, same_dimension, to_base, units_of
+from .convert import UnitError, convert, convertible, exact, same_dimension, to_base, units_of
 from .dimension import DIMENSIONLESS, Dimension
 from .findings import ARGUMENT, EXPONENT, RELATION, TERMS, UNKNOWN, Finding, errors, unknowns
 from .glossary import GlossaryProblem, GlossaryUnits, units_from_glossary
@@ -54,6 +54,7 @@ __all__ = [
     "mutants",
     "parse_number",
     "parse_unit",
+    "convertible",
     "same_dimension",
     "symbol_names",
     "to_base",

@@ -62,6 +62,16 @@ def same_dimension(a: UnitLike, b: UnitLike) -> bool:
     return units_of(a).dimension == units_of(b).dimension
 
 
+def convertible(a: UnitLike | None, b: UnitLike | None) -> bool:
+    """`same_dimension` for units that may be missing or unreadable (then False)."""
+    if a is None or b is None:
+        return False
+    try:
+        return same_dimension(a, b)
+    except UnitError:
+        return False
+
+
 def to_base(value: ValueLike, unit: UnitLike) -> sympy.Expr:
     """`value` in `unit`, expressed in the base unit of its dimension (exact)."""
     units = units_of(unit)

@@ -384,6 +384,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         outcome.relation(*definition.ref, "defined")
     outcome.depends = _dependencies(definitions)
     _identities(params, context, indices, env, outcome)
+    table = lesson_units(context.lesson)
     for name, latex in params.expressions.items():
         expression = parse_expression(latex, indices=indices, symbols=params.symbols)
         try:
@@ -394,7 +395,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         used = {str(s) for s in expression.free_symbols} | _called(expression)
         used |= {str(i.base.label) for i in expression.atoms(sympy.Indexed)}
         outcome.depends[name] = set().union(*(outcome.depends.get(u, set()) for u in used))
-        unit = unit_of(expression, lesson_units(context.lesson))
+        unit = unit_of(expression, table)
         if unit is not None and any(unit.atoms()):  # a pure number says nothing of units
             outcome.units[name] = unit.format()
     return outcome

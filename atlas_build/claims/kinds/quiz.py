@@ -7,7 +7,7 @@ from pydantic import Field
 from atlas_build.claims import numbers
 from atlas_build.claims.compare import compare, show
 from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
-from atlas_build.units import UnitError, same_dimension
+from atlas_build.units import convertible
 
 
 class QuizParams(Params):
@@ -26,13 +26,6 @@ class QuizParams(Params):
         " the unit its claim worked out or the symbol table gives",
     )
     unique: bool = Field(default=True, description="no other option may state the fact")
-
-
-def _convertible(written: str | None, unit: str | None) -> bool:
-    try:
-        return written is not None and unit is not None and same_dimension(written, unit)
-    except UnitError:
-        return False
 
 
 @kind("quiz", QuizParams, cacheable=False)
@@ -54,7 +47,7 @@ def run(params: QuizParams, context: Context) -> Outcome:
         written = getattr(items[0], "unit", None)
         # A unit worked out from the fact's symbols converts an answer of its dimension (so
         # `795.8 kHz` for 795.8 Hz is wrong); an answer in another dimension is compared bare.
-        use = unit if not presumed or _convertible(written, unit) else None
+        use = unit if not presumed or convertible(written, unit) else None
         return compare(items[0], fact, tolerance=params.tolerance, unit=use).ok
 
     if quiz.answer is None or quiz.answer_offset is None:
