@@ -210,8 +210,7 @@ Doubling gives it.
 """
 
 
-def test_quiz_answers_are_verified_and_distractors_exempt(tmp_path: Path) -> None:
-    claims = """
+BASE = """
 claims:
   - id: double
     kind: formula
@@ -222,13 +221,103 @@ claims:
     kind: quiz
     params: {question: "What is y", fact: double.y}
 """
-    result = _lesson(tmp_path, QUIZ, claims)
+
+
+def test_quiz_answers_are_verified_and_distractors_exempt(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, QUIZ, BASE)
     assert result.status() == {"double": "pass", "quiz": "pass"}
     numbers = result.record.coverage["numbers"]
     assert numbers["exempted"] == {"numbering": 3, "quiz distractor": 2}  # list markers too
     # x = 3 in the quote is an input, y = 6 verified, option 6 and answer 6 verified by the
     # quiz, the 3 of the question unaccounted
     assert (numbers["input"], numbers["verified"], numbers["unaccounted"]) == (1, 3, 1)
+
+
+DOUBLING = (
+    QUIZ.replace("when x is 3", "in the worked example")
+    + """
+### What does doubling x do to y?
+
+1. Halves it
+2. Doubles it
+3. Leaves it unchanged
+
+Answer and reasoning
+
+Doubles it
+
+y is proportional to x.
+"""
+)
+RATIO = """
+  - id: doubled
+    kind: formula
+    extends: double
+    params:
+      values: {x: 6}
+      expressions: {ratio: "\\\\frac{y}{6}"}
+  - id: quiz-doubling
+    kind: quiz
+    params: {question: "doubling x", fact: doubled.ratio, ratio: true}
+"""
+
+
+def _quizzes(result: Checked) -> list[tuple[str, str]]:
+    return [(q["status"], q["reason"]) for q in result.record.coverage["quizzes"]["items"]]
+
+
+def test_a_quiz_no_claim_checks_keeps_the_lesson_partial(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, DOUBLING, BASE)
+    assert _quizzes(result) == [("verified", ""), ("unverified", "")]
+    [finding] = result.found("A412")
+    assert finding.severity.value == "warning"
+    assert (finding.line, finding.column) == result.lesson_at("### What does doubling")
+    assert result.record.coverage["verification"] == "partial"
+
+
+def test_a_quiz_listed_unchecked_names_its_reason(tmp_path: Path) -> None:
+    listed = 'unchecked:\n  - {quiz: "doubling x", reason: "a proportionality, in words"}\n'
+    result = _lesson(tmp_path, DOUBLING, listed + BASE)
+    assert _quizzes(result) == [("verified", ""), ("unchecked", "a proportionality, in words")]
+    assert not result.found("A412")
+    assert result.record.coverage["quizzes"]["unchecked"] == 1
+    assert result.record.coverage["verification"] == "verified"
+
+
+@pytest.mark.parametrize("text", ["no such question", "What"])
+def test_an_unchecked_quiz_must_name_exactly_one_question(tmp_path: Path, text: str) -> None:
+    listed = f'unchecked:\n  - {{quiz: "{text}", reason: "a word answer"}}\n'
+    result = _lesson(tmp_path, DOUBLING, listed + BASE)
+    [finding] = result.found("A400")
+    assert finding.pointer == "/unchecked/0/quiz"
+    assert "not exactly 1" in finding.message
+
+
+def test_a_ratio_in_words_is_proved_and_proves_the_claim_it_reads(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, DOUBLING, BASE + RATIO)
+    assert result.status() == {
+        "double": "pass", "doubled": "pass", "quiz": "pass", "quiz-doubling": "pass"
+    }  # fmt: skip
+    # `doubled` binds nothing itself: the quiz checked the ratio it computes
+    assert result.claim("doubled")["message"] == "checked through claim 'quiz-doubling'"
+    assert _quizzes(result) == [("verified", ""), ("verified", "")]
+    assert result.record.coverage["verification"] == "verified"
+
+
+def test_a_wrong_ratio_answer_fails_and_credits_nothing(tmp_path: Path) -> None:
+    mark = "Answer and reasoning\n\n"
+    wrong = DOUBLING.replace(mark + "Doubles it", mark + "Halves it")
+    result = _lesson(tmp_path, wrong, BASE + RATIO)
+    assert result.status()["quiz-doubling"] == "fail"
+    assert result.status()["doubled"] == "unchecked"
+    assert _quizzes(result)[1] == ("failed", "")
+    assert result.record.coverage["verification"] == "failed"
+
+
+def test_words_are_read_as_ratios_only_when_the_claim_says_so(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, DOUBLING, BASE + RATIO.replace(", ratio: true", ""))
+    assert result.status()["quiz-doubling"] == "fail"
+    assert "should state 2" in result.claim("quiz-doubling")["message"]
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,21 @@ def test_only_the_statuses_that_occur_are_named() -> None:
     )
 
 
+def test_quiz_answers_are_named_when_the_lesson_has_quizzes() -> None:
+    found = {
+        "verification": "partial",
+        "relations": {"total": 1, "verified": 1},
+        "numbers": {"total": 2, "verified": 2},
+        "quizzes": {"total": 3, "verified": 1, "unchecked": 1, "failed": 0, "unverified": 1},
+    }
+    assert coverage.sentence(found) == (
+        "partly verified: 1 of 1 relation verified; 2 of 2 numbers verified; "
+        "1 of 3 quiz answers verified, 1 listed unchecked, 1 not checked"
+    )
+    found["quizzes"] = {"total": 0}
+    assert "quiz" not in (coverage.sentence(found) or "")
+
+
 def test_nothing_checked_says_so() -> None:
     assert coverage.sentence(None) is None
     assert coverage.sentence({"verification": "unverified"}) is None

@@ -130,6 +130,11 @@ def test_validation_panel_lists_claims_with_values(
         assert f">{item['dimensions']['status']}<" in table
     if dimensions["incomplete"]:
         assert "no unit for" in table  # which symbols kept the check partial
+    quizzes = coverage["quizzes"]
+    assert f"<strong>Quizzes:</strong> {coverage_words.quizzes_text(quizzes)}." in panel
+    listed = [q for q in quizzes["items"] if q["status"] == "unchecked"]
+    assert listed and all(f"{q['question']} <small>line {q['line']}: " in panel for q in listed)
+    assert panel.count("<li>", panel.index('class="atlas-quizzes"')) >= len(listed)
     summary = article[article.index('id="atlas-summary"') :][:3000]
     assert "partly verified" in summary and "2 unaccounted" in summary
     assert 'href="../../codes/#A202"' in panel

@@ -230,6 +230,18 @@ claims:
     params:
       values: {v: 3, t: 2}
       use: [{equation: 0, relation: 0}]
+
+  # The quiz answer "Doubles it" is a ratio: d at twice the time, over d at t = 2 s.
+  - id: doubling-t
+    kind: formula
+    extends: main-relation
+    params:
+      values: {t: 4}
+      expressions: {ratio: "\\\\frac{d}{6}"}
+
+  - id: quiz-doubling
+    kind: quiz
+    params: {question: "What does doubling t do to d", fact: doubling-t.ratio, ratio: true}
 """
 
 

@@ -65,12 +65,18 @@ def evaluate(
         evaluation.results = runner.run()
         for result in evaluation.results:
             evaluation.diagnostics.extend(result.diagnostics)
+        listed = claims_file.data.get("unchecked", [])
+        quizzes, problems = _unchecked_quizzes(claims_file, lesson, listed)
+        evaluation.diagnostics.extend(problems)
         given = coverage.Inputs(
             specs=[spec for _, spec in runner.specs.values()],
             unchecked={
                 (entry["equation"], entry.get("relation")): entry["reason"]
-                for entry in claims_file.data.get("unchecked", [])
+                for entry in listed
+                if "equation" in entry
             },
+            quiz_claims=runner.quiz_questions(),
+            unchecked_quizzes=quizzes,
             outcomes=runner.outcomes,
             statuses={result.claim_id: result.status for result in evaluation.results},
             evaluated=runner.evaluated,
@@ -85,3 +91,23 @@ def evaluate(
     evaluation.coverage = measured
     evaluation.diagnostics.extend(found)
     return evaluation
+
+
+def _unchecked_quizzes(
+    claims_file: file.ClaimsFile, lesson: Lesson, listed: list[dict[str, Any]]
+) -> tuple[dict[int, str], list[Diagnostic]]:
+    """Quiz index -> the author's reason, for `unchecked` entries naming a quiz; an entry
+    whose text is in no question, or in several, is an A400 at that entry."""
+    found: dict[int, str] = {}
+    problems = []
+    for index, entry in enumerate(listed):
+        text = entry.get("quiz")
+        if text is None:
+            continue
+        hits = [n for n, quiz in enumerate(lesson.quizzes) if text in quiz.question]
+        if len(hits) == 1:
+            found[hits[0]] = entry["reason"]
+            continue
+        message = f"unchecked quiz {text[:80]!r} is in {len(hits)} quiz questions, not exactly 1"
+        problems.append(at(codes.FILE, claims_file.at(f"/unchecked/{index}/quiz"), message))
+    return found, problems

@@ -121,6 +121,17 @@ UNACCOUNTED_STEP = define(
     fix="Bind the other number too, or reword the step.",
     stage=STAGE,
 )
+QUIZ_UNCHECKED = define(
+    "A412",
+    "quiz-unchecked",
+    Severity.WARNING,
+    "A quiz question of a lesson with a claims file is neither checked by a `quiz` claim nor "
+    "listed under `unchecked` with a reason, so its stated answer is not proved.",
+    example="`What does doubling t do to d?` answered `Doubles it` with no quiz claim",
+    fix="Add a `quiz` claim whose `fact` the answer states (a ratio for `Doubles it`), or "
+    "list the question under `unchecked: [{quiz: ..., reason: ...}]`.",
+    stage=STAGE,
+)
 DIMENSION = define(
     "A420",
     "dimension-mismatch",

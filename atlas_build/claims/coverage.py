@@ -10,9 +10,13 @@ Numbers of the prose (`prose.spots`) are counted once each:
 - `exempt`: by one of the documented rules of `prose`;
 - `unaccounted`: everything else, each listed with its position (A410, an info finding).
 
+Every quiz question gets a status too (`verified`, `failed`, `unchecked` when listed with a
+reason, `unverified`): a stated answer is a claim like any number.
+
 `verification` sums a lesson up: `failed` when anything failed, `verified` when every
-relation is verified, defined or listed unchecked, every number is accounted for and
-something was proved, `unverified` when nothing was, `partial` otherwise.
+relation is verified, defined or listed unchecked, every number is accounted for, every
+quiz answer checked or listed unchecked, and something was proved, `unverified` when
+nothing was, `partial` otherwise.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 
 CLASSES = ("verified", "input", "failed", "exempt", "unaccounted")
+QUIZ_STATUSES = ("verified", "unchecked", "failed", "unverified")
 _RANK = {"failed": 0, "verified": 1, "input": 2}
 
 
@@ -43,6 +48,8 @@ class Inputs:
     evaluated: Mapping[tuple[int, int], set[str]] = field(default_factory=dict)
     contradicted: list[tuple[frozenset[tuple[int, int]], str]] = field(default_factory=list)
     spots: list[tuple[int, int, str]] = field(default_factory=list)
+    quiz_claims: dict[str, str] = field(default_factory=dict)
+    unchecked_quizzes: dict[int, str] = field(default_factory=dict)
     has_claims: bool = False
 
 
@@ -118,9 +125,45 @@ def measure(
             for status in ("pass", "fail", "error", "skipped", "unchecked")
         },
         "dimensions": dimension_counts,
+        "quizzes": _quizzes(lesson, locator, given, diagnostics),
     }
     coverage["verification"] = verdict(coverage)
     return coverage, diagnostics
+
+
+def _quizzes(
+    lesson: Lesson, locator: Locator, given: Inputs, diagnostics: list[Diagnostic]
+) -> dict[str, Any]:
+    """A status per quiz question: `verified` when a `quiz` claim on it passed, `failed`
+    when one failed, `unchecked` when the author listed it with a reason, else
+    `unverified` (A412 in a lesson with a claims file: its answer is proved by nothing)."""
+    counts = dict.fromkeys(QUIZ_STATUSES, 0)
+    items = []
+    for index, quiz in enumerate(lesson.quizzes):
+        claims = sorted(c for c, text in given.quiz_claims.items() if text in quiz.question)
+        statuses = {given.statuses.get(claim) for claim in claims}
+        reason = ""
+        if statuses & {"fail", "error"}:
+            status = "failed"
+        elif "pass" in statuses:
+            status = "verified"
+        elif index in given.unchecked_quizzes:
+            status, reason = "unchecked", given.unchecked_quizzes[index]
+        else:
+            status = "unverified"
+        counts[status] += 1
+        where = locator.content(quiz.offset)
+        if status == "unverified" and given.has_claims:
+            message = (
+                f"quiz {quiz.question[:80]!r}: its answer is not checked by any `quiz` claim; "
+                "add one, or list the question under `unchecked` with a reason"
+            )
+            diagnostics.append(at(codes.QUIZ_UNCHECKED, where, message))
+        items.append(
+            {"question": quiz.question[:200], "status": status, "claims": claims,
+             "reason": reason, "line": where.line, "column": where.column}
+        )  # fmt: skip
+    return {"total": len(lesson.quizzes), **counts, "items": items}
 
 
 def _entry(entry: relations.Entry, locator: Locator) -> dict[str, Any]:
@@ -266,6 +309,7 @@ def verdict(coverage: Mapping[str, Any]) -> str:
     if not proved:
         return "unverified"
     open_relations = rel["total"] - sum(rel[s] for s in relations.ACCEPTED)
-    if open_relations or num["unaccounted"] or claims["unchecked"]:
+    quizzes = coverage.get("quizzes") or {}
+    if open_relations or num["unaccounted"] or claims["unchecked"] or quizzes.get("unverified"):
         return "partial"
     return "verified"

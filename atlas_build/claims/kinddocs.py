@@ -253,7 +253,10 @@ DOCS["quiz"] = KindDoc(
         "Finds the one quiz question containing `question` (under Check your understanding), "
         "and requires its stated answer to state the value of `fact`, a quantity another "
         "claim computed; with `unique`, no other option may state it too. The answer then "
-        "counts as verified."
+        "counts as verified. With `ratio`, an answer in words states a ratio (`Doubles it` "
+        "is 2, `Halves it` 1/2, `Unchanged` 1), for questions on how one quantity scales "
+        "with another. A quiz question no `quiz` claim checks is an A412 warning and keeps "
+        "the lesson partly verified, unless `unchecked` lists it with a reason."
     ),
     computes={"fact": "the referenced quantity"},
     lesson="""\

@@ -131,6 +131,7 @@ class LessonClaims:
         self.evaluated: dict[tuple[int, int], set[str]] = {}  # relation -> claims binding it
         self.contradicted: list[tuple[frozenset[tuple[int, int]], str]] = []  # wrong numbers
         self._running: list[str] = []
+        self.uses: dict[str, set[str]] = {}  # claim -> the claims whose quantities it read
         defaults = claims.data.get("defaults", {})
         self.timeout = float(defaults.get("timeout", DEFAULT_TIMEOUT))
         self.tolerance = defaults.get("tolerance")
@@ -186,6 +187,7 @@ class LessonClaims:
         limits = engine.set_size_limits(max_bytes=self.budget.memory_bytes)
         try:
             result = kind.run(params, context)
+            self.uses[claim_id] = set(resolved)
         except Exception as error:
             self.outcomes[claim_id] = error
             raise
@@ -252,6 +254,20 @@ class LessonClaims:
             checks.append(check)
         return dataclasses.replace(outcome, checks=checks)
 
+    def quiz_questions(self) -> dict[str, str]:
+        """Claim id -> the question text of each `quiz` claim (with what it `extends`)."""
+        found = {}
+        for claim_id, (_, spec) in self.specs.items():
+            if spec.get("kind") != "quiz":
+                continue
+            try:
+                question = self._params(claim_id).get("question")
+            except ClaimError:
+                continue
+            if isinstance(question, str):
+                found[claim_id] = question
+        return found
+
     def _params(self, claim_id: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
         """A claim's params on top of those of the claim it `extends`."""
         spec = self.specs[claim_id][1]
@@ -275,7 +291,24 @@ class LessonClaims:
         results = []
         for claim_id, (index, spec) in self.specs.items():
             results.append(self._run_one(claim_id, index, spec))
+        self._credit(results)
         return results
+
+    def _credit(self, results: list[ClaimResult]) -> None:
+        """A claim that checks nothing itself, but whose quantities a passing claim checked
+        (the ratio a quiz answer states), is proved through that claim: `pass`, naming it."""
+        by_id = {result.claim_id: result for result in results}
+        changed = True
+        while changed:
+            changed = False
+            for user, used in sorted(self.uses.items()):
+                if getattr(by_id.get(user), "status", None) != "pass":
+                    continue
+                for other in sorted(used):
+                    result = by_id.get(other)
+                    if result is not None and result.status == "unchecked":
+                        result.status, changed = "pass", True
+                        result.message = f"checked through claim {user!r}"
 
     def _unit(self, name: str, written: numbers.Item, outcome: Outcome) -> tuple[str | None, bool]:
         """The unit of the bound quantity (registry.quantity_unit), when the quoted number writes

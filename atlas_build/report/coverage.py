@@ -53,6 +53,19 @@ def numbers_text(numbers: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def quizzes_text(quizzes: dict[str, Any]) -> str:
+    """`2 of 3 quiz answers verified, 1 listed unchecked` (only the statuses that occur)."""
+    total = int(quizzes.get("total", 0))
+    if not total:
+        return "no quiz questions"
+    parts = [f"{quizzes.get('verified', 0)} of {plural(total, 'quiz answer')} verified"]
+    for status, noun in (("unchecked", "listed unchecked"), ("failed", "wrong"),
+                         ("unverified", "not checked")):  # fmt: skip
+        if int(quizzes.get(status, 0)):
+            parts.append(f"{int(quizzes[status])} {noun}")
+    return ", ".join(parts)
+
+
 def dimensions_text(counts: dict[str, Any]) -> str:
     """`4 of 5 relations consistent, 1 incomplete` (only the statuses that occur)."""
     total = sum(int(counts.get(status, 0)) for status in DIMENSION_STATUSES)
@@ -67,7 +80,8 @@ def dimensions_text(counts: dict[str, Any]) -> str:
 
 def sentence(coverage: dict[str, Any] | None, status: str | None = None) -> str | None:
     """`partly verified: 4 of 5 relations verified, 1 definition; 26 of 29 numbers
-    verified, 2 inputs, 1 exempt; dimensions: 4 of 5 relations consistent, 1 incomplete`.
+    verified, 2 inputs, 1 exempt; 2 of 2 quiz answers verified; dimensions: 4 of 5
+    relations consistent, 1 incomplete` (quizzes only when the lesson has some).
     A lesson whose `status` is `error` failed, whatever its claims proved."""
     if not coverage or not isinstance(coverage.get("relations"), dict):
         return None
@@ -75,6 +89,9 @@ def sentence(coverage: dict[str, Any] | None, status: str | None = None) -> str 
     parts = [relations_text(coverage["relations"])]
     if isinstance(coverage.get("numbers"), dict):
         parts.append(numbers_text(coverage["numbers"]))
+    quizzes = coverage.get("quizzes")
+    if isinstance(quizzes, dict) and quizzes.get("total"):
+        parts.append(quizzes_text(quizzes))
     if isinstance(coverage.get("dimensions"), dict):
         parts.append("dimensions: " + dimensions_text(coverage["dimensions"]))
     return f"{VERIFICATION_WORDS.get(state, state)}: " + "; ".join(parts)

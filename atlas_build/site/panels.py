@@ -19,6 +19,7 @@ from atlas_build.report.coverage import (
     VERIFICATION_WORDS,
     dimensions_text,
     numbers_text,
+    quizzes_text,
     relations_text,
 )
 from atlas_build.site.html import badge, esc
@@ -232,9 +233,13 @@ def coverage(data: dict[str, Any] | None, equation_href: Callable[[int], str] | 
         f" <strong>Relations:</strong> {esc(relations_text(relations))}. "
         f"<strong>Numbers:</strong> {esc(numbers_text(numbers))}."
     )
+    found = data.get("quizzes")
+    quizzes: dict[str, Any] = found if isinstance(found, dict) else {}
+    if quizzes.get("total"):
+        text += f" <strong>Quizzes:</strong> {esc(quizzes_text(quizzes))}."
     if isinstance(data.get("dimensions"), dict):
         text += f" <strong>Dimensions:</strong> {esc(dimensions_text(data['dimensions']))}."
-    text += "</p>"
+    text += "</p>" + _open_quizzes(quizzes.get("items") or [])
     rows = []
     for item in relations.get("items") or []:
         status = str(item.get("status"))
@@ -273,6 +278,22 @@ def coverage(data: dict[str, Any] | None, equation_href: Callable[[int], str] | 
         summary = plural(len(missing), "unaccounted number")
         text += f"<details><summary>{summary}</summary><ul>{items}</ul></details>"
     return text
+
+
+def _open_quizzes(items: list[dict[str, Any]]) -> str:
+    """The quiz questions whose answer is not proved, each with its status and reason
+    (proved answers are marked in the text itself)."""
+    rows = []
+    for item in items:
+        if not isinstance(item, dict) or item.get("status") == "verified":
+            continue
+        status = str(item.get("status"))
+        reason = f": {esc(item['reason'])}" if item.get("reason") else ""
+        rows.append(
+            f"<li>{badge(RELATION_CSS.get(status, 'skipped'), status)} "
+            f"{esc(item.get('question'))} <small>line {esc(item.get('line'))}{reason}</small></li>"
+        )
+    return f'<ul class="atlas-quizzes">{"".join(rows)}</ul>' if rows else ""
 
 
 def _unchecked(item: object) -> str:

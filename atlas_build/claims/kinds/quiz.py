@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+import sympy
 from pydantic import Field
 
 from atlas_build.claims import numbers
@@ -26,6 +29,31 @@ class QuizParams(Params):
         " the unit its claim worked out or the symbol table gives",
     )
     unique: bool = Field(default=True, description="no other option may state the fact")
+    ratio: bool = Field(
+        default=False,
+        description="the fact is a ratio, and options without a number state it in words:"
+        " `doubles` 2, `triples` 3, `quadruples` 4, `halves` 1/2, `unchanged` 1",
+    )
+
+
+_WORDS = (
+    (r"doubles|doubled|twice", sympy.Integer(2)),
+    (r"triples|tripled", sympy.Integer(3)),
+    (r"quadruples|quadrupled", sympy.Integer(4)),
+    (r"halves|halved|half", sympy.Rational(1, 2)),
+    (r"unchanged|stays the same|remains the same|does not change|no change", sympy.Integer(1)),
+)
+_WORD = [(re.compile(rf"\b(?:{words})\b", re.I), value) for words, value in _WORDS]
+
+
+def _ratio_word(text: str) -> numbers.Quantity | None:
+    """The one ratio an option states in words (`Doubles it` is 2), exact; None when it
+    names none, or several."""
+    found = [(m, value) for pattern, value in _WORD for m in pattern.finditer(text)]
+    if len(found) != 1:
+        return None
+    match, value = found[0]
+    return numbers.Quantity(value, match.group(0), match.start(), match.end(), decimals=None)
 
 
 @kind("quiz", QuizParams, cacheable=False)
@@ -41,7 +69,10 @@ def run(params: QuizParams, context: Context) -> Outcome:
     outcome = Outcome(quantities={"fact": fact})
 
     def agrees(text: str) -> bool:
-        items = numbers.extract(text)
+        items: list[numbers.Item] = list(numbers.extract(text))
+        if not items and params.ratio:
+            word = _ratio_word(text)
+            items = [word] if word is not None else []
         if len(items) != 1:
             return False
         written = getattr(items[0], "unit", None)
