@@ -11,7 +11,7 @@ import pytest
 
 from atlas_build import pipeline
 from atlas_build.canonical import canonicalize, sections
-from atlas_build.site import docs, markup, mathml, sanitize
+from atlas_build.site import docs, markup, mathml, panels, sanitize
 from atlas_build.site.html import inline_for_markdown
 
 FRONT = """---
@@ -221,3 +221,18 @@ def test_links_to_lessons_in_content_become_local(tmp_path: Path) -> None:
     page, _ = page_of(tmp_path, "linking")
     assert 'href="../other/#section-2"' in page
     assert 'href="https://semiaifoundry.com/learn/atlas/absent/"' in page
+
+
+@pytest.mark.parametrize(
+    ("quoted", "shown"),
+    [
+        ("0.02585\\,\\mathrm{mV}", "0.02585 mV"),  # inline math: `\,` is a thin space
+        ("f\\_c \\approx 1600\\ \\text{Hz}", "f_c ≈ 1600 Hz"),
+        ("x \\le 3\\,\\mathrm{V}", "x ≤ 3 V"),
+        ("a\\, b", "a, b"),  # prose: markdown's escaped comma
+        ("12.5\\%", "12.5%"),
+        ("\\[0.25,0.75\\]", "[0.25,0.75]"),
+    ],
+)
+def test_quoted_values_read_as_the_reader_sees_them(quoted: str, shown: str) -> None:
+    assert panels.unescape(quoted) == shown

@@ -32,9 +32,24 @@ OK, NOT_OK, INPUT = "✓", "✗", "○"
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
+_COMMAND = re.compile(r"\\[A-Za-z]")
+_LATEX_WRAPPED = re.compile(r"\\(?:mathrm|text|textrm|operatorname)\{([^{}]*)\}")
+_LATEX_SPACE = re.compile(r"\\[,;:! ]|~")
+_LATEX_SYMBOLS = {"approx": "≈", "sim": "∼", "times": "×", "cdot": "·", "le": "≤", "ge": "≥",
+                  "leq": "≤", "geq": "≥", "pm": "±", "%": "%"}  # fmt: skip
+_LATEX_SYMBOL = re.compile(r"\\(%|[a-z]+)(?![A-Za-z])")
+
+
 def unescape(text: object) -> str:
-    """Quoted lesson text as a reader sees it: markdown backslash escapes resolved."""
-    return _ESCAPED.sub(r"\1", str(text))
+    """Quoted lesson text as a reader sees it: markdown backslash escapes resolved. Text
+    holding a LaTeX command is inline math (`0.02585\\,\\mathrm{mV}`): its spacing and unit
+    wrappers and common symbols are read as LaTeX (`0.02585 mV`, `≈`), not as markdown's
+    escaped `,`."""
+    text = str(text)
+    if _COMMAND.search(text):
+        text = _LATEX_SPACE.sub(" ", _LATEX_WRAPPED.sub(r"\1", text))
+        text = _LATEX_SYMBOL.sub(lambda m: _LATEX_SYMBOLS.get(m[1], m[0]), text)
+    return _ESCAPED.sub(r"\1", text)
 
 
 def safe_url(url: object) -> str | None:
