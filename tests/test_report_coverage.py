@@ -112,3 +112,24 @@ def test_a_lesson_with_errors_never_reads_verified() -> None:
     ).startswith("verified:")
     said = coverage.sentence(proved, "error")
     assert said is not None and said.startswith("verification failed:")
+
+
+@pytest.mark.parametrize("breakage", ["claims: [\n", "lesson: atlas-lesson-other\n"])
+def test_a_lesson_whose_claims_file_is_unusable_still_reads_failed(
+    run_cli, lesson: Path, tmp_path: Path, breakage: str
+) -> None:
+    broken = tmp_path / "kv-cache"
+    shutil.copytree(lesson, broken)
+    claims = broken / "claims.yaml"
+    text = claims.read_text(encoding="utf-8")
+    if breakage.startswith("lesson:"):
+        text = "\n".join(
+            breakage.strip() if line.startswith("lesson:") else line for line in text.splitlines()
+        )
+    else:
+        text += breakage
+    claims.write_text(text, encoding="utf-8")
+    result = run_cli("check", str(broken))
+    assert result.code == 1 and "A400" in result.out
+    said = [line for line in result.out.splitlines() if ": verification failed: " in line]
+    assert len(said) == 1 and " relations verified, " in said[0] and " not checked" in said[0]

@@ -46,13 +46,12 @@ def evaluate(
     in it was checked."""
     evaluation = Evaluation()
     given = coverage.Inputs()
+    claims_file = None
     if claims_path is not None:
         claims_file, problems = file.read(claims_path)
         evaluation.diagnostics.extend(problems)
-        if claims_file is None:
-            return evaluation
-        named = claims_file.data.get("lesson")
-        if named is not None and named != lesson_id:
+        named = claims_file.data.get("lesson") if claims_file is not None else None
+        if claims_file is not None and named is not None and named != lesson_id:
             evaluation.diagnostics.append(
                 at(
                     codes.FILE,
@@ -60,7 +59,10 @@ def evaluate(
                     f"claims.yaml is for lesson {named!r}, not {lesson_id!r}",
                 )
             )
-            return evaluation
+            claims_file = None
+    # A claims file that cannot be used runs no claim, and the lesson's coverage says so
+    # (nothing proved, and the A400 fails it) instead of being left out of every report.
+    if claims_file is not None:
         runner = LessonClaims(claims_file, lesson, locator, cache, budget or Budget().started())
         evaluation.results = runner.run()
         for result in evaluation.results:
