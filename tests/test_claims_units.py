@@ -221,3 +221,118 @@ def test_a_unit_written_in_inline_latex_is_converted(
     result = _with_inline(tmp_path, f"In short, $V \\\\approx {written}$ here.", bind=True)
     assert len(result.found("A401")) == errors, [d.message for d in result.found("A401")]
     assert result.record.coverage["verification"] == ("failed" if errors else "verified")
+
+
+MOSFET = """
+## Science and assumptions
+
+### Square law
+
+$$
+I_D=\\frac{1}{2}\\mu_n C_{ox}\\frac{W}{L}V_{ov}^2
+$$
+
+$$
+g_m=\\frac{2 I_D}{V_{ov}},\\qquad V_{DS}\\geq V_{ov}
+$$
+
+Symbols and units
+
+I_D
+
+Drain current
+
+µA
+
+μ_n
+
+Electron mobility
+
+cm²/(V·s)
+
+C_ox
+
+Oxide capacitance per area
+
+fF/µm²
+
+W
+
+Channel width
+
+µm
+
+L
+
+Channel length
+
+µm
+
+V_ov
+
+Overdrive voltage
+
+V
+
+V_DS
+
+Drain-source voltage
+
+mV
+
+g_m
+
+Transconductance
+
+mS
+
+{sentence}
+"""
+MOSFET_QUOTE = (
+    "With μ_n = 400 cm²/(V·s), C_ox = 5 fF/µm², W = 10 µm, L = 1 µm and V_ov = 0.7 V "
+    "the drain current is I_D = {current} and g_m = {gm}; at V_DS = {vds} it stays saturated."
+)
+
+
+def _mosfet(tmp_path: Path, current: str = "490 µA", gm: str = "1.4 mS", vds: str = "800 mV"):
+    sentence = MOSFET_QUOTE.format(current=current, gm=gm, vds=vds)
+    value = vds.split()[0]
+    claims = f"""
+claims:
+  - id: worked
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [mu_n, C_ox, W, L, V_ov, I_D, g_m, V_DS]
+    params:
+      values: {{mu_n: 400, C_ox: 5, W: 10, L: 1, V_ov: 0.7, V_DS: {value}}}
+      use: [{{equation: 0, relation: 0}}, {{equation: 1, relation: 0}}]
+      identities: [{{equation: 1, relation: 1}}]
+"""
+    return check(write_lesson(tmp_path, "mosfet", MOSFET.replace("{sentence}", sentence), claims))
+
+
+def test_a_relation_between_prefixed_units_computes_in_the_table_s_units(
+    tmp_path: Path,
+) -> None:
+    """µA on the left, cm²/(V·s)·fF/µm²·V² on the right: one of the latter is 1/10 µA,
+    so I_D is 490 µA (not the 4900 a bare evaluation gives), and g_m = 2 I_D/V_ov in mS."""
+    result = _mosfet(tmp_path)
+    assert result.status() == {"worked": "pass"}, result.claim("worked")["message"]
+    assert result.record.coverage["dimensions"]["consistent"] == 3
+    assert result.record.coverage["verification"] == "verified"
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        ({"current": "4900 µA"}, "computed 490"),  # the bare-number answer is wrong
+        ({"gm": "1400 mS"}, "computed 7/5"),
+        ({"vds": "600 mV"}, "identity-1-1"),  # 0.6 V is below the 0.7 V overdrive
+    ],
+)
+def test_a_prefix_error_in_a_worked_number_fails(
+    tmp_path: Path, edit: dict[str, str], said: str
+) -> None:
+    result = _mosfet(tmp_path, **edit)
+    assert result.status() == {"worked": "fail"}
+    assert said in result.claim("worked")["message"]

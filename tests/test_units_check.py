@@ -9,6 +9,7 @@ from atlas_build.units import (
     ARGUMENT,
     EXPONENT,
     RELATION,
+    SCALE,
     TERMS,
     UNKNOWN,
     Finding,
@@ -17,6 +18,7 @@ from atlas_build.units import (
     dimension_of,
     errors,
     parse_unit,
+    side_ratio,
     unit_of,
     units_from_glossary,
     unknowns,
@@ -134,14 +136,14 @@ def test_the_majority_of_terms_sets_the_reference() -> None:
 
 
 def test_nested_findings_keep_the_direct_term_of_their_side() -> None:
-    rhs = tau + t * sp.exp(V)
+    rhs = tau + tau * sp.exp(V)
     (finding,) = check(tau, rhs, "=", CIRCUIT)
     assert finding.kind == ARGUMENT
     assert finding.expr == V
-    assert finding.term == t * sp.exp(V)
+    assert finding.term == tau * sp.exp(V)
 
 
-ROOFLINE = units(("P", "FLOP/s"), ("π", "FLOP/s"), ("I", "FLOPs/byte"), ("β", "GB/s"))
+ROOFLINE = units(("P", "TFLOP/s"), ("π", "TFLOP/s"), ("I", "FLOPs/byte"), ("β", "TB/s"))
 pi_, beta = sp.Symbol("pi"), sp.Symbol("beta")
 
 
@@ -333,3 +335,40 @@ def test_parsed_reference_equations() -> None:
     except latex.LatexError as error:  # pragma: no cover - the parser is changing
         pytest.skip(f"parser does not read this yet: {error}")
     assert check(relation.lhs, relation.rhs, relation.op, DEVICE) == []
+
+
+MOSFET = units(
+    ("I_D", "µA"),
+    ("μ_n", "cm²/(V·s)"),
+    ("C_ox", "fF/µm²"),
+    ("W", "µm"),
+    ("L", "µm"),
+    ("V_ov", "V"),
+    ("g_m", "mS"),
+)
+I_D, mu_n, C_ox, W, L, V_ov, g_m = sp.symbols("I_D mu_n C_ox W L V_ov g_m")
+
+
+def test_sides_in_units_of_one_dimension_are_consistent_and_say_their_ratio() -> None:
+    """Claims compute in the table's units: the right side's number is a tenth of µA."""
+    rhs = mu_n * C_ox * W / L * V_ov**2 / 2
+    assert check(I_D, rhs, "=", MOSFET) == []
+    assert side_ratio(I_D, rhs, MOSFET) == sp.Rational(1, 10)
+    assert side_ratio(g_m, 2 * I_D / V_ov, MOSFET) == sp.Rational(1, 1000)
+    assert side_ratio(tau, R * C, CIRCUIT) == 1
+    assert side_ratio(P, V, CIRCUIT) == 1  # different dimensions: no ratio to apply
+    assert side_ratio(sp.Symbol("x"), R * C, CIRCUIT) == 1  # an unknown unit: none either
+
+
+def test_terms_and_arguments_in_different_scales_are_errors() -> None:
+    """A sum (or exp) is evaluated as written, so mixed prefixes give wrong numbers."""
+    (finding,) = check(tau, tau + t, "=", CIRCUIT)
+    assert finding.kind == SCALE and finding.is_error
+    assert finding.message == "terms of a sum differ in scale: tau is s, t is ns"
+    (finding,) = check(V, V * sp.exp(-t / tau), "=", CIRCUIT)
+    assert finding.kind == SCALE and finding.expr == -t / tau
+    assert "a pure number only up to the factor 1/1000000000" in finding.message
+    assert check(V, V * sp.exp(-tau / (R * C)), "=", CIRCUIT) == []
+    mixed = units(("P", "FLOP/s"), ("π", "FLOP/s"), ("I", "FLOPs/byte"), ("β", "GB/s"))
+    (finding,) = check(P, sp.Min(pi_, I_ * beta), "=", mixed)
+    assert finding.kind == SCALE and "arguments of Min differ in scale" in finding.message

@@ -29,7 +29,7 @@ DEVICE = units(
     ("N_A", "cm⁻³"), ("N_D", "cm⁻³"), ("n_i", "cm⁻³"),
 )  # fmt: skip
 CIRCUIT = units(("P", "W"), ("α", "dimensionless"), ("C", "F"), ("V", "V"), ("f", "GHz"))
-ROOFLINE = units(("P", "FLOP/s"), ("π", "FLOP/s"), ("I", "FLOPs/byte"), ("β", "GB/s"))
+ROOFLINE = units(("P", "TFLOP/s"), ("π", "TFLOP/s"), ("I", "FLOPs/byte"), ("β", "TB/s"))
 V_T, V_bi, k_B, T, q, N_A, N_D, n_i = sp.symbols("V_T V_bi k_B T q N_A N_D n_i")
 P, alpha, C, V, f, pi_, I_, beta = sp.symbols("P alpha C V f pi I beta")
 

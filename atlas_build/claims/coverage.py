@@ -188,9 +188,14 @@ def _dimensions(
         entry.dimensions = dimensions.check(entry.parsed, table)
         missing.update(dict.fromkeys(entry.dimensions["unknown"]))
         if entry.dimensions["status"] == "inconsistent":
+            what = (
+                "units disagree in scale"
+                if entry.dimensions.get("scale")
+                else "dimensions disagree"
+            )
             message = (
                 f"equation {entry.equation} relation {entry.relation} `{entry.source}`: "
-                f"dimensions disagree: {entry.dimensions['message']}"
+                f"{what}: {entry.dimensions['message']}"
             )
             found.append(at(codes.DIMENSION, locator.content(entry.offset), message))
     if missing and lesson.glossaries:

@@ -86,13 +86,16 @@ def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
     unknown = sorted({_unknown_name(f) for f in units.unknowns(findings)} - {""})
     if errors:
         first = errors[0]
-        return {
+        found: dict[str, Any] = {
             "status": "inconsistent",
             "message": "; ".join(f.message for f in errors[:3]),
             "left": first.left,
             "right": first.right,
             "unknown": unknown,
         }
+        if all(f.kind == units.SCALE for f in errors):
+            found["scale"] = True  # one dimension, but numbers in these units are off
+        return found
     return {"status": "incomplete" if unknown else "consistent", "message": "", "unknown": unknown}
 
 

@@ -8,10 +8,20 @@ handle numbers with units in prose; `mutants` makes dimension-breaking edits for
 selftest. See `docs/units.md`.
 """
 
-from .check import UNCOMPARED, check, dimension_of, unit_of
+from .check import UNCOMPARED, check, dimension_of, side_ratio, unit_of
 from .convert import UnitError, convert, convertible, exact, same_dimension, to_base, units_of
 from .dimension import DIMENSIONLESS, Dimension
-from .findings import ARGUMENT, EXPONENT, RELATION, TERMS, UNKNOWN, Finding, errors, unknowns
+from .findings import (
+    ARGUMENT,
+    EXPONENT,
+    RELATION,
+    SCALE,
+    TERMS,
+    UNKNOWN,
+    Finding,
+    errors,
+    unknowns,
+)
 from .glossary import GlossaryProblem, GlossaryUnits, units_from_glossary
 from .mutate import ADD_TERM, DROP_DIVISOR, SQUARE_FACTOR, Mutant, mutants
 from .numbers import parse_number
@@ -29,6 +39,7 @@ __all__ = [
     "EXPONENT",
     "KINDS",
     "RELATION",
+    "SCALE",
     "SQUARE_FACTOR",
     "TERMS",
     "UNCOMPARED",
@@ -56,6 +67,7 @@ __all__ = [
     "parse_unit",
     "convertible",
     "same_dimension",
+    "side_ratio",
     "symbol_names",
     "to_base",
     "unit_of",

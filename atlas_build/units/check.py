@@ -46,6 +46,20 @@ def check(
     return walker.findings
 
 
+def side_ratio(lhs: sympy.Basic, rhs: sympy.Basic, units: Mapping[str, UnitSpec]) -> sympy.Expr:
+    """How many of the left side's unit one of the right side's is: 1/10 for µA on the
+    left and fF·cm²·V/(µm²·s) on the right. Claims compute with numbers in the symbol
+    table's units, so a value computed from the right side is this factor times the
+    left side's number. 1 when either unit is unknown, the dimensions differ, or a unit
+    is affine (°C: a factor alone does not convert it)."""
+    left, right = unit_of(lhs, units), unit_of(rhs, units)
+    if left is None or right is None or left.dimension != right.dimension:
+        return sympy.Integer(1)
+    if left.offset or right.offset:
+        return sympy.Integer(1)
+    return sympy.nsimplify(right.scale / left.scale)
+
+
 def _other(other: sympy.Basic, side: sympy.Basic, units: Mapping[str, UnitSpec]) -> object:
     """The dimension of `other`, needed only to place blame within a sum on `side`."""
     return dimension_of(other, units) if isinstance(side, sympy.Add) else None

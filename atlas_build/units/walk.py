@@ -19,7 +19,7 @@ from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.function import AppliedUndef
 
 from . import functions as roles
-from .findings import ARGUMENT, EXPONENT, TERMS, UNKNOWN, Finding
+from .findings import ARGUMENT, EXPONENT, SCALE, TERMS, UNKNOWN, Finding
 from .grammar import UnitSyntaxError, read_unit
 from .product import ONE, UnitProduct
 from .spec import UnitSpec
@@ -224,6 +224,17 @@ class Walker:
         groups: dict[object, list[int]] = {}
         for k, value in known:
             groups.setdefault(value.dimension, []).append(k)
+        if len(groups) == 1 and len({value.scale for _, value in known}) > 1:
+            first_k, leading = known[0]
+            for k, value in known[1:]:
+                if value.scale != leading.scale:
+                    message = (
+                        f"{what} differ in scale: {_show(terms[k])} is {_format(value)},"
+                        f" {_show(terms[first_k])} is {_format(leading)}"
+                    )
+                    self.error(SCALE, message, terms[k], places[k],
+                               left=_format(value), right=_format(leading))  # fmt: skip
+            return None
         if len(groups) > 1:
             preferred = groups.get(prefer)
             reference = max(groups.values(), key=lambda group: (len(group), group is preferred))
@@ -325,6 +336,13 @@ class Walker:
                 if isinstance(value, UnitProduct) and not value.dimension.is_dimensionless:
                     message = f"the argument of {name} must be dimensionless; it is {value}"
                     self.error(ARGUMENT, message, arg, place, left=value.format())
+                elif isinstance(value, UnitProduct) and value.scale != 1:
+                    message = (
+                        f"the argument of {name} is {value}, a pure number only up to the "
+                        f"factor {sympy.sstr(sympy.nsimplify(value.scale))}: write its units "
+                        "so that they cancel"
+                    )
+                    self.error(SCALE, message, arg, place, left=value.format())
             return ONE
         if role == roles.DIMENSIONLESS_OUT:
             return ONE

@@ -16,6 +16,7 @@ values; `expressions` compute further numbers written in lesson LaTeX.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import sympy
@@ -27,7 +28,8 @@ from atlas_build.claims.kinds import _exact, _values
 from atlas_build.claims.kinds._equations import EquationRef, relations
 from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
 from atlas_build.latex import LatexError, Relation, parse_expression, parse_relations
-from atlas_build.units.check import unit_of
+from atlas_build.units import UnitSpec
+from atlas_build.units.check import side_ratio, unit_of
 
 MAX_ELEMENTS = 10_000
 DEFINING = ("=", ":=", "<-")
@@ -83,6 +85,7 @@ class _Definition:
 
     def __init__(self, ref: Ref, relation: Relation, offset: int) -> None:
         self.ref, self.relation, self.offset = ref, relation, offset
+        self.ratio: sympy.Expr = sympy.Integer(1)  # the right side's unit in the left side's
         lhs = relation.lhs
         self.symbol: sympy.Symbol | None = None
         self.power: tuple[sympy.Symbol, sympy.Expr] | None = None
@@ -322,6 +325,8 @@ def _store(
 ) -> None:
     if isinstance(value, _exact.Series):
         raise ClaimError(f"`{definition.relation.source.strip()}` gives a vector; index it")
+    if definition.ratio != 1:  # `I_D` in µA from inputs in cm²/(V·s) and fF/µm²
+        value = _exact.settle(value * definition.ratio)
     if definition.symbol is not None:
         env.scalars[definition.symbol] = value
     elif definition.power is not None:
@@ -373,6 +378,10 @@ def run(params: FormulaParams, context: Context) -> Outcome:
     refs = _refs(params, context)
     indices = _indices(params, env, context, refs)
     definitions = _definitions(params, context, refs, indices)
+    table = lesson_units(context.lesson)
+    for definition in definitions:
+        if definition.function is None:
+            definition.ratio = side_ratio(definition.relation.lhs, definition.relation.rhs, table)
     _infer_bounds(definitions, env)
     _solve(definitions, params, env)
     outcome = Outcome(inputs=set(_values.names(params.values, params.symbols)))
@@ -383,8 +392,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
     for definition in definitions:
         outcome.relation(*definition.ref, "defined")
     outcome.depends = _dependencies(definitions)
-    _identities(params, context, indices, env, outcome)
-    table = lesson_units(context.lesson)
+    _identities(params, context, indices, env, outcome, table)
     for name, latex in params.expressions.items():
         expression = parse_expression(latex, indices=indices, symbols=params.symbols)
         try:
@@ -417,7 +425,12 @@ def _subscript_hint(latex: str) -> str:
 
 
 def _identities(
-    params: FormulaParams, context: Context, indices: list[str], env: _exact.Env, outcome: Outcome
+    params: FormulaParams,
+    context: Context,
+    indices: list[str],
+    env: _exact.Env,
+    outcome: Outcome,
+    table: Mapping[str, UnitSpec],
 ) -> None:
     for ref in params.identities:
         declared = EquationRef(equation=ref.equation, indices=indices, symbols=params.symbols)
@@ -438,10 +451,13 @@ def _identities(
             assignments = [{**a, letter: v} for a in assignments for v in values]
         worst = ""
         holds = True
+        ratio = side_ratio(stated.lhs, stated.rhs, table)
         for at in assignments[:MAX_ELEMENTS]:
             try:
                 left = _exact.evaluate(stated.lhs, env, at)
                 right = _exact.evaluate(stated.rhs, env, at)
+                if ratio != 1 and not isinstance(right, _exact.Series):
+                    right = _exact.settle(right * ratio)
             except _exact.Unknown as unknown:
                 raise ClaimError(
                     f"`{stated.source.strip()}`: no value for {unknown.name}",

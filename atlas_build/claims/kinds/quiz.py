@@ -64,7 +64,10 @@ def run(params: QuizParams, context: Context) -> Outcome:
         raise ClaimError(f"{len(matches)} quizzes have a question containing {params.question!r}")
     quiz = matches[0]
     fact = context.quantity(params.fact)
-    unit, presumed = (params.unit, False) if params.unit else context.unit(params.fact)
+    if params.ratio:  # a ratio has no unit, whatever its expression's symbols carry
+        unit, presumed = None, False
+    else:
+        unit, presumed = (params.unit, False) if params.unit else context.unit(params.fact)
     stated = f"{show(fact)} {unit}" if unit else show(fact)
     outcome = Outcome(quantities={"fact": fact})
 
