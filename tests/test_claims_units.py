@@ -336,3 +336,39 @@ def test_a_prefix_error_in_a_worked_number_fails(
     result = _mosfet(tmp_path, **edit)
     assert result.status() == {"worked": "fail"}
     assert said in result.claim("worked")["message"]
+
+
+def _without(tmp_path: Path, symbol: str, **edit: str) -> Checked:
+    """The MOSFET lesson with one symbol-table entry (name, meaning, unit) removed."""
+    folder = _mosfet(tmp_path, **edit).folder
+    lesson = folder / "lesson.md"
+    text = lesson.read_text(encoding="utf-8")
+    start = text.index(f"\n{symbol}\n\n")
+    end = start
+    for _ in range(3):
+        end = text.index("\n\n", end + 1)
+    lesson.write_text(text[:start] + text[end:], encoding="utf-8")
+    return check(folder)
+
+
+def test_a_symbol_the_table_omits_takes_its_unit_from_its_relation(tmp_path: Path) -> None:
+    """g_m without an entry is worked out in µA/V from `2 I_D / V_ov`: the right number in
+    mS is verified, one with the wrong prefix is not, and the lesson stays partial because
+    the relation's dimensions are only partly checked."""
+    right = _without(tmp_path / "right", "g_m")
+    assert right.status() == {"worked": "pass"}
+    assert not right.found("A423")
+    assert right.record.coverage["dimensions"]["incomplete"] == 1
+    assert right.record.coverage["verification"] == "partial"
+    wrong = _without(tmp_path / "wrong", "g_m", gm="1400 mS")  # bare 1400 µA/V
+    [finding] = wrong.found("A423")
+    assert "works g_m out in µA/V" in finding.message
+    assert wrong.record.coverage["verification"] != "verified"
+
+
+def test_a_unit_written_for_a_value_nothing_gives_a_unit_is_unproven(tmp_path: Path) -> None:
+    """V_DS is an input: no finding. A computed value with no unit anywhere, written with
+    one, agrees only as a bare number."""
+    result = _without(tmp_path, "V_DS")
+    assert not result.found("A423")  # V_DS is an input the claim fixes
+    assert result.record.coverage["verification"] == "partial"  # V_DS ≥ V_ov is incomplete

@@ -233,8 +233,10 @@ def test_units_are_recorded_not_applied() -> None:
         to_bytes(parse_quantity("50%"))
     with pytest.raises(ValueError):
         unit_scale("parsecs")
-    item = only("128 KiB per token")
-    assert isinstance(item, Quantity) and (item.value, item.unit) == (128, "KiB")
+    item = only("128 KiB per token")  # a rate is one unit, as `bytes per second` is
+    assert isinstance(item, Quantity) and (item.value, item.unit) == (128, "KiB per token")
+    item = only("at 10¹² bytes per second, reading")
+    assert isinstance(item, Quantity) and item.unit == "bytes per second"
 
 
 # ---------------------------------------------------------------- signs, hyphens, context
@@ -343,7 +345,7 @@ def test_slot_sets(text: str, slots: set[int], open_end: bool) -> None:
         ("slot5.5", []),
         ("timeslot5", []),
         ("the causal position only", []),
-        ("128 KiB per token", ["128 KiB"]),
+        ("128 KiB per token", ["128 KiB per token"]),  # one unit, KiB/token; no slot
     ],
 )
 def test_slot_context(text: str, texts: list[str]) -> None:
@@ -557,3 +559,22 @@ def test_a_power_ends_where_its_exponent_ends():
 )
 def test_large_powers_and_spaced_logarithms_are_one_number(text, expected):
     assert [(i.text, i.value) for i in numbers.extract(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "unit"),
+    [
+        ("g_m = 1.4\\,\\mathrm{mS}", "mS"),
+        ("g_m = 0.0014\\,\\mathrm{\\mu S}", "µS"),  # \mu inside the braces
+        ("g_m = 1400\\,\\mu\\mathrm{S}", "µS"),  # and before them
+        ("R = 2\\,\\mathrm{k}\\Omega", "kΩ"),
+        ("n = 10^{16}\\,\\mathrm{cm}^{-3}", "cm^{-3}"),
+        ("V = 25\\ \\text{mV}", "mV"),
+        ("q = 3\\,\\mathrm{furlongs}", "furlongs"),  # upright and unread: kept, to be reported
+        ("a = 3 \\text{ if } i > 2", None),  # prose in math, not a unit
+        ("n = 3\\,\\text{foo bar}", None),
+    ],
+)
+def test_units_written_in_latex(text: str, unit: str | None) -> None:
+    item = next(i for i in extract(text) if isinstance(i, Quantity))
+    assert item.unit == unit

@@ -24,6 +24,17 @@ CLI = str(Path(sys.executable).parent / "atlas-build")
 EXPLAINED_SURVIVORS = {"What does the attention weight matrix mix?"}
 
 
+def with_unchecked_quiz(folder: Path) -> Path:
+    """The `new` skeleton with its quiz listed unchecked instead of checked: swapping the
+    answer "Doubles it" for "Halves it" then survives, a known survivor for tests."""
+    claims = folder / "claims.yaml"
+    text = claims.read_text(encoding="utf-8")
+    text = text[: text.index("\n  # The quiz answer")] + "\n"
+    listed = 'unchecked:\n  - {quiz: "What does doubling t do", reason: "left open on purpose"}\n'
+    claims.write_text(text.replace("claims:\n", listed + "claims:\n", 1), encoding="utf-8")
+    return folder
+
+
 @pytest.fixture(scope="module")
 def attention_result(tmp_path_factory: pytest.TempPathFactory) -> selftest.LessonResult:
     folder = tmp_path_factory.mktemp("selftest") / "attention"
@@ -93,8 +104,8 @@ def test_mutant_apply_refuses_a_stale_offset() -> None:
 def test_cli_json_and_fail_under(tmp_path: Path) -> None:
     from atlas_build.authoring.sources import new_lesson
 
-    new_lesson("speed", tmp_path, title="Speed", topic="Tests")  # its quiz answer survives
-    folder = tmp_path / "speed"
+    new_lesson("speed", tmp_path, title="Speed", topic="Tests")
+    folder = with_unchecked_quiz(tmp_path / "speed")  # its quiz answer survives
     done = subprocess.run(
         [CLI, "selftest", str(folder), "--format", "json", "--no-cache", "--fail-under", "100"],
         capture_output=True,

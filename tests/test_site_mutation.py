@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_selftest import with_unchecked_quiz
 from test_site_render import assert_inert
 
 from atlas_build.authoring.sources import new_lesson
@@ -29,9 +30,10 @@ def _article(html: str) -> str:
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A content folder with the `new` skeleton, its selftest JSON and a site built from
-    both (the skeleton's qualitative quiz answer is a known survivor)."""
+    both (the skeleton's quiz answer, listed unchecked, is a known survivor)."""
     root = tmp_path_factory.mktemp("selftest-site")
     new_lesson("speed", root / "content", title="Speed", topic="Tests")
+    with_unchecked_quiz(root / "content" / "speed")
     cache = ["--cache-dir", str(root / "cache")]
     done = _run("selftest", "content/", "--format", "json", *cache, cwd=root)
     assert done.returncode == 0, done.stderr

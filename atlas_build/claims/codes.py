@@ -150,7 +150,8 @@ UNIT_UNPROVEN = define(
     Severity.WARNING,
     "A bound number agrees only as a bare number: converted to the unit the claim works out "
     "for its value from the symbols' units, it does not (a wrong prefix or dimension, or an "
-    "expression whose bare constants carry units the tool cannot see), so the number is not "
+    "expression whose bare constants carry units the tool cannot see), or, in a lesson with "
+    "a symbol table, nothing gives the computed value a unit at all; so the number is not "
     "counted as verified.",
     example='`fcx: "f_c"` with f_c in Hz, bound to `f_c ≈ 1591.5 ms`',
     fix="Correct the unit in the lesson, or state the unit the expression gives in the bind: "

@@ -15,8 +15,9 @@ reason, `unverified`): a stated answer is a claim like any number.
 
 `verification` sums a lesson up: `failed` when anything failed, `verified` when every
 relation is verified, defined or listed unchecked, every number is accounted for, every
-quiz answer checked or listed unchecked, and something was proved, `unverified` when
-nothing was, `partial` otherwise.
+quiz answer checked or listed unchecked, no relation's dimensions are incomplete (in a
+lesson with a symbol table), and something was proved, `unverified` when nothing was,
+`partial` otherwise.
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ def measure(
         "dimensions": dimension_counts,
         "quizzes": _quizzes(lesson, locator, given, diagnostics),
     }
-    coverage["verification"] = verdict(coverage)
+    coverage["verification"] = verdict(coverage, units_declared=bool(lesson.glossaries))
     return coverage, diagnostics
 
 
@@ -303,8 +304,10 @@ def _numbers(
     return classes, tally
 
 
-def verdict(coverage: Mapping[str, Any]) -> str:
-    """`failed`, `verified`, `partial` or `unverified` (see the module docstring)."""
+def verdict(coverage: Mapping[str, Any], *, units_declared: bool = False) -> str:
+    """`failed`, `verified`, `partial` or `unverified` (see the module docstring). In a
+    lesson with a symbol table, a relation whose symbols it leaves without a unit is
+    only partly checked, so the lesson is too."""
     rel = coverage["relations"]
     num = coverage["numbers"]
     claims = coverage["claims"]
@@ -316,5 +319,7 @@ def verdict(coverage: Mapping[str, Any]) -> str:
     open_relations = rel["total"] - sum(rel[s] for s in relations.ACCEPTED)
     quizzes = coverage.get("quizzes") or {}
     if open_relations or num["unaccounted"] or claims["unchecked"] or quizzes.get("unverified"):
+        return "partial"
+    if units_declared and (coverage.get("dimensions") or {}).get("incomplete"):
         return "partial"
     return "verified"

@@ -20,6 +20,7 @@ import sympy
 
 from atlas_build.units import UnitSpec, parse_unit
 from atlas_build.units.prose import unit_after
+from atlas_build.units.spec import ABSTRACT
 
 DEFAULT_SLOT_NOUNS = tuple("slot slots position positions token tokens index indices".split())
 BYTE_UNITS: dict[str, int] = {"B": 1, "byte": 1, "bytes": 1}
@@ -63,9 +64,14 @@ _SIGN = re.compile(r"[+\-−]")
 _APPROX = re.compile(r"[≈~∼]" + _WS + "*")
 _UNIT = re.compile(_WS + r"?(%|[KMGTP]iB|[KkMGTP]B|bytes|byte|B)(/s)?(?!\w)")
 _UNIT_START = re.compile(_WS + r"?[^\W\d_°µΩ]|" + _WS + r"?[°µΩ]")
-# A unit as inline LaTeX writes it: `1600\,\mathrm{Hz}`, `25\ \text{mV}`, `12.5\%`.
+# A unit as inline LaTeX writes it: `1600\,\mathrm{Hz}`, `1.4\,\mathrm{\mu S}`,
+# `1400\,\mu\mathrm{S}`, `2\,\mathrm{k}\Omega`, `10^{16}\,\mathrm{cm}^{-3}`, `12.5\%`.
 _LATEX_UNIT = re.compile(
-    r"(?:\\[,;: ]|~|" + _WS + r")*\\(?:mathrm|text|textrm|rm|operatorname)\{([^{}\\]{1,40})\}"
+    r"(?:\\[,;: ]|~|" + _WS + r")*"
+    r"((?:\\(?:mathrm|text|textrm|rm|operatorname)\{(?:[^{}]|\{[^{}]*\}){1,40}\}"
+    r"|\\(?:mu|Omega)(?![A-Za-z])" + _WS + r"?)"
+    r"(?:\\(?:mathrm|text|textrm|rm|operatorname)\{(?:[^{}]|\{[^{}]*\}){1,40}\}"
+    r"|\\(?:mu|Omega)(?![A-Za-z])|\^\{?[-−]?[0-9]\}?|/|\\cdot" + _WS + r"?){0,8})"
     r"|\\(%)"
 )
 _OPEN = re.compile(r"\\?([\[(])" + _WS + "*")
@@ -283,19 +289,52 @@ def _quantity(
         return None
     k, unit = literal.end, None
     if suffix := _UNIT.match(text, k, end):
-        k, unit = suffix.end(), suffix.group(1) + (suffix.group(2) or "")
+        # `bytes per second` is one unit: the vocabulary's reading wins when it is longer
+        after = unit_after(text[:end], k)
+        if after is not None and after[1] > suffix.end():
+            unit, k = after
+        else:
+            k, unit = suffix.end(), suffix.group(1) + (suffix.group(2) or "")
     elif _UNIT_START.match(text, k, end) and (after := unit_after(text[:end], k)) is not None:
         unit, k = after  # any unit the units vocabulary reads: 0.7 V, 2.1 ms, 10¹⁶ cm⁻³
-    elif (latex := _LATEX_UNIT.match(text, k, end)) and _readable(latex.group(1) or "%"):
-        unit, k = (latex.group(1) or "%").strip(), latex.end()
+    elif (latex := _LATEX_UNIT.match(text, k, end)) and (read := _latex_unit(latex)):
+        unit, k = read, latex.end()
     value = -literal.value if negative else literal.value
     return Quantity(value, text[i:k], i, k, literal.decimals, literal.exponent, unit, approx)
+
+
+_LATEX_WRAPPER = re.compile(r"\\(?:mathrm|text|textrm|rm|operatorname)\{((?:[^{}]|\{[^{}]*\})*)\}")
+_LATEX_SYMBOLS = ((re.compile(r"\\mu\s*"), "µ"), (re.compile(r"\\Omega\s*"), "Ω"),
+                  (re.compile(r"\\cdot\s*"), "·"), (re.compile(r"\\[,; ]"), ""))  # fmt: skip
+_UPRIGHT = re.compile(r"\\(?:mathrm|rm|mu|Omega)(?![A-Za-z])")
+
+
+def _latex_unit_text(latex: str) -> str:
+    """`\\mathrm{\\mu S}` -> `µS`, `\\mu\\mathrm{A}` -> `µA`, `\\mathrm{cm}^{-3}` -> `cm^{-3}`."""
+    text = _LATEX_WRAPPER.sub(r"\1", latex)
+    for command, plain in _LATEX_SYMBOLS:
+        text = command.sub(plain, text)
+    return text.strip()
+
+
+def _latex_unit(latex: re.Match[str]) -> str | None:
+    """The unit of a `_LATEX_UNIT` match: one the vocabulary reads; or, written upright as
+    units are (`\\mathrm{\\mu S}`, `\\mu\\mathrm{S}`) and one word, the text itself, so a
+    claim reports a unit it cannot read instead of comparing the bare number. `\\text{ if }`
+    after a number is prose, not a unit."""
+    if not latex.group(1):
+        return "%"
+    text = _latex_unit_text(latex.group(1))
+    if _readable(text):
+        return text
+    upright = _UPRIGHT.match(latex.group(1)) is not None
+    return text if upright and text and not any(c.isspace() for c in text) else None
 
 
 def _readable(unit: str) -> bool:
     """Whether the units vocabulary reads a unit written in LaTeX braces as a unit."""
     spec = parse_unit(unit.strip())
-    return isinstance(spec, UnitSpec) and spec.units is not None
+    return isinstance(spec, UnitSpec) and spec.units is not None and spec.kind != ABSTRACT
 
 
 def _glued(text: str, i: int) -> bool:

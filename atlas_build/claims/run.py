@@ -34,7 +34,7 @@ from atlas_build.latex import EvaluationError, LatexError
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 from atlas_build.text import plural
-from atlas_build.units import convertible
+from atlas_build.units import UnitError, convertible, units_of
 
 Fail = Callable[[Code, Location, str], None]
 FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
@@ -316,7 +316,12 @@ class LessonClaims:
         quoted = written.result if isinstance(written, numbers.Arithmetic) else written
         if not isinstance(quoted, numbers.Quantity) or quoted.unit is None:
             return None, False
-        return quantity_unit(self.lesson, outcome, name)
+        found = quantity_unit(self.lesson, outcome, name)
+        computed = name.split("[", 1)[0] not in outcome.inputs  # an input proves nothing
+        tabled = bool(self.lesson.glossaries)  # without a symbol table no unit is claimed
+        if found == (None, False) and computed and tabled and _dimensioned(quoted.unit):
+            return None, True  # `0.0014 mS` for a value nothing gives a unit: bare at best
+        return found
 
     def _param_at(self, pointer: str | None) -> Location | None:
         """The parameter in claims.yaml (or its nearest written parent: an inherited or
@@ -514,13 +519,23 @@ class LessonClaims:
             )
             kind = "failed" if not verdict.ok else "input" if base in outcome.inputs else "verified"
             if unproven:
+                written_unit = getattr(at_number, "unit", None)
+                why = (
+                    f"from its symbols' units the claim works {name} out in {unit}"
+                    if unit is not None
+                    else f"nothing gives {name} a unit (no symbol-table entry, no unit in the bind)"
+                )
+                fix = (
+                    "If the expression's constants carry units, say so in the bind"
+                    if unit is not None
+                    else f"Give {name} a unit in the symbol table, or in the bind"
+                )
                 fail(
                     codes.UNIT_UNPROVEN,
                     where,
-                    f"{name}: {verdict.quoted} agrees only as a bare number; from its symbols'"
-                    f" units the claim works {name} out in {unit}, so the number is not counted"
-                    " as verified. If the expression's constants carry units, say so in the"
-                    f" bind: {{value: {name}, unit: {getattr(at_number, 'unit', None)}}}",
+                    f"{name}: {verdict.quoted} agrees only as a bare number; {why}, so the "
+                    f"number is not counted as verified. {fix}: "
+                    f"{{value: {name}, unit: {written_unit}}}",
                 )
                 kind = "input" if kind == "input" else ""
             for start, end in _number_spans(written) if kind else ():
@@ -594,3 +609,12 @@ def _number_spans(item: numbers.Item) -> list[tuple[int, int]]:
     if isinstance(item, numbers.Arithmetic):
         return [(item.result.start, item.result.end)]
     return [(item.start, item.end)]
+
+
+def _dimensioned(unit: str) -> bool:
+    """Whether a unit written after a number has a dimension (`mS`; not `%`); a unit
+    the vocabulary cannot read counts as one, since the number is not bare either."""
+    try:
+        return not units_of(unit).dimension.is_dimensionless
+    except UnitError:
+        return True

@@ -113,6 +113,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "second": ("second", SI),
     "sec": ("second", NONE),
     "ampere": ("ampere", SI),
+    "amp": ("ampere", SI),
     "kelvin": ("kelvin", SI),
     "mole": ("mole", SI),
     "volt": ("volt", SI),

@@ -391,6 +391,12 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         outcome.quantities[_power_name(base, exponent)] = value
     for definition in definitions:
         outcome.relation(*definition.ref, "defined")
+        known = table.get(definition.name)
+        if definition.power is None and (known is None or known.units is None):
+            # a symbol the table gives no unit: its relation's right side says which
+            unit = unit_of(definition.relation.rhs, table)
+            if unit is not None and any(unit.atoms()):
+                outcome.units[definition.name] = unit.format()
     outcome.depends = _dependencies(definitions)
     _identities(params, context, indices, env, outcome, table)
     for name, latex in params.expressions.items():
