@@ -9,12 +9,13 @@ every display equation and a class for every number of the prose.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from atlas_build.budget import Budget, StageClock
 from atlas_build.cache import Cache
-from atlas_build.claims import codes, coverage, file, kinds  # noqa: F401  (kinds register)
+from atlas_build.claims import codes, coverage, file, inline, kinds  # noqa: F401 (registers)
 from atlas_build.claims.run import ClaimResult, LessonClaims
 from atlas_build.diagnostics import Diagnostic, at
 from atlas_build.lesson.model import Lesson
@@ -68,8 +69,11 @@ def evaluate(
         for result in evaluation.results:
             evaluation.diagnostics.extend(result.diagnostics)
         listed = claims_file.data.get("unchecked", [])
-        quizzes, problems = _unchecked_quizzes(claims_file, lesson, listed)
-        evaluation.diagnostics.extend(problems)
+        questions = [(n, quiz.question) for n, quiz in enumerate(lesson.quizzes)]
+        quizzes, problems = _unchecked_texts(claims_file, listed, "quiz", questions)
+        stated = [(math.index, math.latex) for math in inline.relations(lesson)]
+        formulas, more = _unchecked_texts(claims_file, listed, "inline", stated)
+        evaluation.diagnostics.extend(problems + more)
         given = coverage.Inputs(
             specs=[spec for _, spec in runner.specs.values()],
             unchecked={
@@ -79,6 +83,7 @@ def evaluate(
             },
             quiz_claims=runner.quiz_questions(),
             unchecked_quizzes=quizzes,
+            unchecked_inline=formulas,
             outcomes=runner.outcomes,
             statuses={result.claim_id: result.status for result in evaluation.results},
             evaluated=runner.evaluated,
@@ -95,21 +100,26 @@ def evaluate(
     return evaluation
 
 
-def _unchecked_quizzes(
-    claims_file: file.ClaimsFile, lesson: Lesson, listed: list[dict[str, Any]]
+def _unchecked_texts(
+    claims_file: file.ClaimsFile,
+    listed: list[dict[str, Any]],
+    key: str,
+    found: Sequence[tuple[int, str]],
 ) -> tuple[dict[int, str], list[Diagnostic]]:
-    """Quiz index -> the author's reason, for `unchecked` entries naming a quiz; an entry
-    whose text is in no question, or in several, is an A400 at that entry."""
-    found: dict[int, str] = {}
+    """Index -> the author's reason, for `unchecked` entries naming a quiz question
+    (`key` "quiz") or an inline relation ("inline") by text; an entry whose text is in
+    none of them, or in several, is an A400 at that entry."""
+    reasons: dict[int, str] = {}
     problems = []
+    noun = {"quiz": "quiz questions", "inline": "inline relations"}[key]
     for index, entry in enumerate(listed):
-        text = entry.get("quiz")
+        text = entry.get(key)
         if text is None:
             continue
-        hits = [n for n, quiz in enumerate(lesson.quizzes) if text in quiz.question]
+        hits = [number for number, written in found if text in written]
         if len(hits) == 1:
-            found[hits[0]] = entry["reason"]
+            reasons[hits[0]] = entry["reason"]
             continue
-        message = f"unchecked quiz {text[:80]!r} is in {len(hits)} quiz questions, not exactly 1"
-        problems.append(at(codes.FILE, claims_file.at(f"/unchecked/{index}/quiz"), message))
-    return found, problems
+        message = f"unchecked {key} {text[:80]!r} is in {len(hits)} {noun}, not exactly 1"
+        problems.append(at(codes.FILE, claims_file.at(f"/unchecked/{index}/{key}"), message))
+    return reasons, problems

@@ -132,6 +132,18 @@ QUIZ_UNCHECKED = define(
     "list the question under `unchecked: [{quiz: ..., reason: ...}]`.",
     stage=STAGE,
 )
+INLINE_UNCHECKED = define(
+    "A413",
+    "inline-relation-unchecked",
+    Severity.WARNING,
+    "Inline math of a lesson with a claims file relates symbols (`$g_m = I_D/V_{ov}$`), and "
+    "no claim can address inline math, so the relation is not proved; the lesson stays "
+    "partly verified unless `unchecked` lists it with a reason.",
+    example="`Equivalently, $g_m = I_D/V_{ov}$` where the lesson's equation has 2 I_D",
+    fix="Write it as a display equation (`$$...$$`) and check it with a claim, or list it "
+    "under `unchecked: [{inline: ..., reason: ...}]`.",
+    stage=STAGE,
+)
 DIMENSION = define(
     "A420",
     "dimension-mismatch",

@@ -11,11 +11,14 @@ Numbers of the prose (`prose.spots`) are counted once each:
 - `unaccounted`: everything else, each listed with its position (A410, an info finding).
 
 Every quiz question gets a status too (`verified`, `failed`, `unchecked` when listed with a
-reason, `unverified`): a stated answer is a claim like any number.
+reason, `unverified`): a stated answer is a claim like any number. So does every relation
+stated in inline math (`inline.py`): `unchecked` or `unverified`, since no claim addresses
+inline math.
 
 `verification` sums a lesson up: `failed` when anything failed, `verified` when every
 relation is verified, defined or listed unchecked, every number is accounted for, every
-quiz answer checked or listed unchecked, no relation's dimensions are incomplete (in a
+quiz answer checked and every inline relation listed unchecked, no relation's dimensions
+are incomplete (in a
 lesson with a symbol table), and something was proved, `unverified` when nothing was,
 `partial` otherwise.
 """
@@ -26,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from atlas_build.claims import anchors, codes, dimensions, numbers, prose, relations
+from atlas_build.claims import anchors, codes, dimensions, inline, numbers, prose, relations
 from atlas_build.claims.compare import compare, show
 from atlas_build.claims.registry import Outcome
 from atlas_build.diagnostics import Diagnostic, Severity, at
@@ -51,6 +54,7 @@ class Inputs:
     spots: list[tuple[int, int, str]] = field(default_factory=list)
     quiz_claims: dict[str, str] = field(default_factory=dict)
     unchecked_quizzes: dict[int, str] = field(default_factory=dict)
+    unchecked_inline: dict[int, str] = field(default_factory=dict)
     has_claims: bool = False
 
 
@@ -127,6 +131,15 @@ def measure(
         },
         "dimensions": dimension_counts,
         "quizzes": _quizzes(lesson, locator, given, diagnostics),
+        "inline": inline.measure(
+            lesson,
+            locator,
+            table,
+            given.unchecked_inline,
+            has_claims=given.has_claims,
+            symbols=declared,
+            diagnostics=diagnostics,
+        ),
     }
     coverage["verification"] = verdict(coverage, units_declared=bool(lesson.glossaries))
     return coverage, diagnostics
@@ -317,8 +330,10 @@ def verdict(coverage: Mapping[str, Any], *, units_declared: bool = False) -> str
     if not proved:
         return "unverified"
     open_relations = rel["total"] - sum(rel[s] for s in relations.ACCEPTED)
-    quizzes = coverage.get("quizzes") or {}
-    if open_relations or num["unaccounted"] or claims["unchecked"] or quizzes.get("unverified"):
+    unproved = (coverage.get("quizzes") or {}).get("unverified") or (
+        coverage.get("inline") or {}
+    ).get("unverified")
+    if open_relations or num["unaccounted"] or claims["unchecked"] or unproved:
         return "partial"
     if units_declared and (coverage.get("dimensions") or {}).get("incomplete"):
         return "partial"

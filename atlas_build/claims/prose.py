@@ -40,7 +40,7 @@ _NUMBERING = re.compile(
     re.IGNORECASE,
 )
 _HEADING_START = re.compile(r"^\s*#{0,6}\s*$")
-_RELATION = re.compile(
+RELATION = re.compile(
     r"=|≈|<|>|≤|≥|\\(?:approx|simeq|sim|approxeq|leq?|geq?|lt|gt|neq?|ll|gg)(?![A-Za-z])"
 )
 _MONTHS = (
@@ -83,11 +83,11 @@ def _spans(lesson: Lesson) -> tuple[list[tuple[int, int]], dict[str, list[tuple[
     rules: dict[str, list[tuple[int, int]]] = {name: [] for name in _ORDER}
     for block in lesson.blocks:
         for math in block.math:
-            if math.display or not _RELATION.search(math.latex):
+            if math.display or not RELATION.search(math.latex):
                 marker = 2 if math.display else 1
                 formulas.append((math.offset - marker, math.offset + len(math.latex) + marker))
             else:  # `$f_c \approx 1600$` states a number: only its indices are not counted
-                formulas += [(math.offset + a, math.offset + b) for a, b in _scripts(math.latex)]
+                formulas += [(math.offset + a, math.offset + b) for a, b in scripts(math.latex)]
         if block.kind == "code":
             rules["code"].append((block.start, block.end))
         elif block.kind == "html":
@@ -115,7 +115,7 @@ def _spans(lesson: Lesson) -> tuple[list[tuple[int, int]], dict[str, list[tuple[
     return formulas, rules
 
 
-def _scripts(latex: str) -> Iterator[tuple[int, int]]:
+def scripts(latex: str) -> Iterator[tuple[int, int]]:
     """Spans of the sub- and superscripts of inline LaTeX (`h_{t-1}`, `x_1`, `2^{10}`)."""
     i = 0
     while i < len(latex):

@@ -66,6 +66,16 @@ def quizzes_text(quizzes: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def inline_text(inline: dict[str, Any]) -> str:
+    """`2 inline relations not checked, 1 listed unchecked` (inline math proves nothing)."""
+    parts = []
+    for status, noun in (("unverified", "not checked"), ("unchecked", "listed unchecked")):
+        count = int(inline.get(status, 0))
+        if count:
+            parts.append(f"{plural(count, 'inline relation')} {noun}")
+    return ", ".join(parts) or "no inline relations"
+
+
 def dimensions_text(counts: dict[str, Any]) -> str:
     """`4 of 5 relations consistent, 1 incomplete` (only the statuses that occur)."""
     total = sum(int(counts.get(status, 0)) for status in DIMENSION_STATUSES)
@@ -92,6 +102,9 @@ def sentence(coverage: dict[str, Any] | None, status: str | None = None) -> str 
     quizzes = coverage.get("quizzes")
     if isinstance(quizzes, dict) and quizzes.get("total"):
         parts.append(quizzes_text(quizzes))
+    stated = coverage.get("inline")
+    if isinstance(stated, dict) and stated.get("total"):
+        parts.append(inline_text(stated))
     if isinstance(coverage.get("dimensions"), dict):
         parts.append("dimensions: " + dimensions_text(coverage["dimensions"]))
     return f"{VERIFICATION_WORDS.get(state, state)}: " + "; ".join(parts)

@@ -18,6 +18,7 @@ from atlas_build.model import LessonRecord
 from atlas_build.report.coverage import (
     VERIFICATION_WORDS,
     dimensions_text,
+    inline_text,
     numbers_text,
     quizzes_text,
     relations_text,
@@ -252,9 +253,14 @@ def coverage(data: dict[str, Any] | None, equation_href: Callable[[int], str] | 
     quizzes: dict[str, Any] = found if isinstance(found, dict) else {}
     if quizzes.get("total"):
         text += f" <strong>Quizzes:</strong> {esc(quizzes_text(quizzes))}."
+    stated = data.get("inline")
+    formulas: dict[str, Any] = stated if isinstance(stated, dict) else {}
+    if formulas.get("total"):
+        text += f" <strong>Inline math:</strong> {esc(inline_text(formulas))}."
     if isinstance(data.get("dimensions"), dict):
         text += f" <strong>Dimensions:</strong> {esc(dimensions_text(data['dimensions']))}."
-    text += "</p>" + _open_quizzes(quizzes.get("items") or [])
+    text += "</p>" + _open_items(quizzes.get("items") or [], "question", "atlas-quizzes")
+    text += _open_items(formulas.get("items") or [], "latex", "atlas-inline")
     rows = []
     for item in relations.get("items") or []:
         status = str(item.get("status"))
@@ -295,20 +301,22 @@ def coverage(data: dict[str, Any] | None, equation_href: Callable[[int], str] | 
     return text
 
 
-def _open_quizzes(items: list[dict[str, Any]]) -> str:
-    """The quiz questions whose answer is not proved, each with its status and reason
-    (proved answers are marked in the text itself)."""
+def _open_items(items: list[dict[str, Any]], label: str, css: str) -> str:
+    """The quiz questions (`label` "question") or inline relations ("latex") that are not
+    proved, each with its status and reason; proved answers are marked in the text."""
     rows = []
     for item in items:
         if not isinstance(item, dict) or item.get("status") == "verified":
             continue
         status = str(item.get("status"))
+        shown = esc(item.get(label))
+        shown = f"<code>{shown}</code>" if label == "latex" else shown
         reason = f": {esc(item['reason'])}" if item.get("reason") else ""
         rows.append(
             f"<li>{badge(RELATION_CSS.get(status, 'skipped'), status)} "
-            f"{esc(item.get('question'))} <small>line {esc(item.get('line'))}{reason}</small></li>"
+            f"{shown} <small>line {esc(item.get('line'))}{reason}</small></li>"
         )
-    return f'<ul class="atlas-quizzes">{"".join(rows)}</ul>' if rows else ""
+    return f'<ul class="{css}">{"".join(rows)}</ul>' if rows else ""
 
 
 def _unchecked(item: object) -> str:

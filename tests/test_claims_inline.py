@@ -1,0 +1,104 @@
+"""Relations stated in inline math (claims/inline.py): counted, dimension-checked, listed
+or left open, and never read as proved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_claims_kinds import Checked, check, write_lesson
+
+from atlas_build.claims import inline
+from atlas_build.lesson import build as build_lesson
+from atlas_build.report import coverage as words
+
+BODY = """
+## Science and assumptions
+
+### Ohm
+
+$$
+V=I\\cdot R
+$$
+
+Symbols and units
+
+V
+
+Voltage
+
+V
+
+I
+
+Current
+
+A
+
+R
+
+Resistance
+
+Ω
+
+With I = 2 A and R = 3 Ω the drop is V = 6 V. {aside}
+"""
+CLAIMS = """
+claims:
+  - id: ohm
+    kind: formula
+    quote: "With I = 2 A and R = 3 Ω the drop is V = 6 V."
+    bind: [I, R, V]
+    params: {values: {I: 2, R: 3}, use: [{equation: 0, relation: 0}]}
+"""
+
+
+def _lesson(tmp_path: Path, aside: str, listed: str = "") -> Checked:
+    return check(write_lesson(tmp_path, "ohm", BODY.replace("{aside}", aside), listed + CLAIMS))
+
+
+@pytest.mark.parametrize(
+    ("text", "symbolic"),
+    [
+        ("$g_m = I_D/V_{ov}$", True),
+        ("$I_D \\propto V_{ov}^3$", True),  # the 3 is a superscript, not a stated number
+        ("$x_1 \\le y$", True),
+        ("$f_c \\approx 1600\\,\\mathrm{Hz}$", False),  # states a number: prose
+        ("$a = 2b$", False),
+        ("$d_k$", False),  # no relation
+    ],
+)
+def test_which_inline_math_relates_symbols(text: str, symbolic: bool) -> None:
+    [math] = build_lesson(f"Here {text} holds.\n").inline_math
+    assert inline.symbolic(math) is symbolic
+
+
+def test_an_inline_relation_is_never_proved(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, "Equivalently, $I = V/R$.")
+    [finding] = result.found("A413")
+    assert finding.severity.value == "warning"
+    assert (finding.line, finding.column) == result.lesson_at("I = V/R")
+    stated = result.record.coverage["inline"]
+    assert (stated["total"], stated["unverified"]) == (1, 1)
+    assert stated["items"][0]["dimensions"]["status"] == "consistent"
+    assert result.record.coverage["verification"] == "partial"
+    assert "1 inline relation not checked" in (words.sentence(result.record.coverage) or "")
+
+
+def test_a_listed_inline_relation_keeps_its_reason(tmp_path: Path) -> None:
+    listed = 'unchecked:\n  - {inline: "I = V/R", reason: "Ohm again, rearranged"}\n'
+    result = _lesson(tmp_path, "Equivalently, $I = V/R$.", listed)
+    assert not result.found("A413")
+    [item] = result.record.coverage["inline"]["items"]
+    assert (item["status"], item["reason"]) == ("unchecked", "Ohm again, rearranged")
+    assert result.record.coverage["verification"] == "verified"
+    missing = _lesson(tmp_path / "missing", "No aside.", listed)
+    [finding] = missing.found("A400")
+    assert finding.pointer == "/unchecked/0/inline"
+
+
+def test_an_inline_relation_with_wrong_dimensions_is_an_error(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, "Equivalently, $I = V \\cdot R$.")
+    [finding] = result.found("A420")
+    assert finding.severity.value == "error"
+    assert "dimensions disagree: left side A, right side Ω·V" in finding.message
