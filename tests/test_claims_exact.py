@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 import sympy
 
+from atlas_build.claims import numbers
+from atlas_build.claims.compare import rounded
 from atlas_build.claims.kinds._exact import Env, evaluate
 from atlas_build.latex import parse_relations
 
@@ -40,3 +43,18 @@ def test_a_slot_set_compares_with_a_computed_integer() -> None:
     assert compare(item, sympy.Integer(2)).ok
     assert not compare(item, sympy.Integer(3)).ok
     assert "iterable" not in compare(item, 2.5).computed
+
+
+@pytest.mark.parametrize(
+    ("written", "computed", "hint"),
+    [
+        ("1.41", sympy.Rational(1414, 1000), "to 2 decimals, rounded half to even, it is 1.41"),
+        ("1.5", sympy.Rational(14, 10), "to 1 decimal, rounded half to even, it is 1.4"),
+        ("1.4", sympy.Rational(14, 10000), ""),  # a factor of 1000: a unit, not a rounding slip
+        ("1.4", sympy.Rational(-14, 10), ""),
+    ],
+)
+def test_the_rounding_hint_is_given_only_for_a_rounding_slip(
+    written: str, computed: sympy.Expr, hint: str
+) -> None:
+    assert rounded(computed, numbers.parse_quantity(written)) == hint

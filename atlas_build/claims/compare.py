@@ -12,6 +12,7 @@ import sympy
 
 from atlas_build.claims import numbers
 from atlas_build.claims.anchors import Precision
+from atlas_build.text import plural
 from atlas_build.units import UnitError, convert
 
 FLOAT_RELATIVE = 1e-9  # computed floats are compared to exact quotes within this, at least
@@ -166,15 +167,18 @@ def _leading_place(value: Any) -> int | None:
 def rounded(value: Any, quantity: numbers.Quantity, stated: Precision | None = None) -> str:
     """`value` rounded half to even the way the lesson writes (or says it writes) it."""
     number = _decimal(value)
+    written = _decimal(quantity.value)
     if number is None:
         return ""
+    if written is not None and not (written != 0 and 0.5 <= number / written <= 2):
+        return ""  # not a rounding slip: 0.0014 for 1.4 is another unit or another number
     if stated is not None and stated.significant is not None and number != 0:
         places = stated.significant - 1 - number.adjusted()
         how = f"to {stated.significant} significant figures"
     elif stated is not None and stated.decimals is not None:
-        places, how = stated.decimals, f"to {stated.decimals} decimals"
+        places, how = stated.decimals, f"to {plural(stated.decimals, 'decimal')}"
     elif quantity.decimals and quantity.exponent == 0:
-        places, how = quantity.decimals, f"to {quantity.decimals} decimals"
+        places, how = quantity.decimals, f"to {plural(quantity.decimals, 'decimal')}"
     else:
         return ""
     with decimal.localcontext() as context:
