@@ -372,3 +372,26 @@ def test_a_unit_written_for_a_value_nothing_gives_a_unit_is_unproven(tmp_path: P
     result = _without(tmp_path, "V_DS")
     assert not result.found("A423")  # V_DS is an input the claim fixes
     assert result.record.coverage["verification"] == "partial"  # V_DS ≥ V_ov is incomplete
+
+
+@pytest.mark.parametrize(("unit", "status"), [("", "pass"), (', unit: "µA/V²"', "fail")])
+def test_a_bind_unit_replaces_the_worked_out_one_and_says_so(
+    tmp_path: Path, unit: str, status: str
+) -> None:
+    sentence = "With μ_n = 400 cm²/(V·s) and C_ox = 5 fF/µm² the product is 200 µA/V²."
+    claims = f"""
+claims:
+  - id: process
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [mu_n, C_ox, {{value: k{unit}}}]
+    params:
+      values: {{mu_n: 400, C_ox: 5}}
+      expressions: {{k: "\\\\mu_n C_{{ox}}"}}
+"""
+    result = check(write_lesson(tmp_path, "k", MOSFET.replace("{sentence}", sentence), claims))
+    assert result.status()["process"] == status
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        assert "computed 2000" in mismatch.message
+        assert "leave `unit` out of the bind" in mismatch.message

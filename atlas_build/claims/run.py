@@ -550,9 +550,16 @@ class LessonClaims:
                 self.contradicted.append((frozenset(refs), f"{said} ({place})"))
             if not verdict.ok:
                 message = f"{name}: the lesson says {verdict.quoted}, computed {verdict.computed}"
-                fail(
-                    codes.MISMATCH, where, message + (f" ({verdict.hint})" if verdict.hint else "")
-                )
+                hint = verdict.hint
+                worked = outcome.units.get(base)
+                if options.get("unit") and worked and convertible(options["unit"], worked):
+                    if against(worked).ok:  # the bind's unit was read as a conversion
+                        hint = (
+                            f"the bind's unit {options['unit']} replaces the unit the claim "
+                            f"works {name} out in, {worked}, and the lesson's number agrees in "
+                            "that one: leave `unit` out of the bind"
+                        )
+                fail(codes.MISMATCH, where, message + (f" ({hint})" if hint else ""))
 
     def _lost(
         self,
