@@ -95,6 +95,9 @@ def test_a_listed_inline_relation_keeps_its_reason(tmp_path: Path) -> None:
     missing = _lesson(tmp_path / "missing", "No aside.", listed)
     [finding] = missing.found("A400")
     assert finding.pointer == "/unchecked/0/inline"
+    edited = _lesson(tmp_path / "edited", "Equivalently, $I = V/R^2$.", listed)
+    assert edited.found("A400") and edited.found("A413")  # the listed one is gone
+    assert edited.record.coverage["verification"] != "verified"
 
 
 def test_an_inline_relation_with_wrong_dimensions_is_an_error(tmp_path: Path) -> None:

@@ -314,6 +314,17 @@ def test_a_wrong_ratio_answer_fails_and_credits_nothing(tmp_path: Path) -> None:
     assert result.record.coverage["verification"] == "failed"
 
 
+@pytest.mark.parametrize("answer", ["Less than doubles it", "Doubles x, not y"])
+def test_a_ratio_word_inside_another_statement_is_not_that_ratio(
+    tmp_path: Path, answer: str
+) -> None:
+    mark = "Answer and reasoning\n\n"
+    body = DOUBLING.replace("2. Doubles it", f"2. {answer}")
+    body = body.replace(mark + "Doubles it", mark + answer)
+    result = _lesson(tmp_path, body, BASE + RATIO)
+    assert result.status()["quiz-doubling"] == "fail"
+
+
 def test_words_are_read_as_ratios_only_when_the_claim_says_so(tmp_path: Path) -> None:
     result = _lesson(tmp_path, DOUBLING, BASE + RATIO.replace(", ratio: true", ""))
     assert result.status()["quiz-doubling"] == "fail"

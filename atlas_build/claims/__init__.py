@@ -107,8 +107,9 @@ def _unchecked_texts(
     found: Sequence[tuple[int, str]],
 ) -> tuple[dict[int, str], list[Diagnostic]]:
     """Index -> the author's reason, for `unchecked` entries naming a quiz question
-    (`key` "quiz") or an inline relation ("inline") by text; an entry whose text is in
-    none of them, or in several, is an A400 at that entry."""
+    (`key` "quiz", by text it contains) or an inline relation ("inline", as written: an
+    edited relation is no longer the one the author looked at); an entry that names none
+    of them, or several, is an A400 at that entry."""
     reasons: dict[int, str] = {}
     problems = []
     noun = {"quiz": "quiz questions", "inline": "inline relations"}[key]
@@ -116,10 +117,16 @@ def _unchecked_texts(
         text = entry.get(key)
         if text is None:
             continue
-        hits = [number for number, written in found if text in written]
+        hits = [number for number, written in found if _matches(key, text, written)]
         if len(hits) == 1:
             reasons[hits[0]] = entry["reason"]
             continue
-        message = f"unchecked {key} {text[:80]!r} is in {len(hits)} {noun}, not exactly 1"
+        message = f"unchecked {key} {text[:80]!r} names {len(hits)} {noun}, not exactly 1"
         problems.append(at(codes.FILE, claims_file.at(f"/unchecked/{index}/{key}"), message))
     return reasons, problems
+
+
+def _matches(key: str, text: str, written: str) -> bool:
+    if key == "inline":
+        return text.split() == written.split()
+    return text in written

@@ -31,29 +31,37 @@ class QuizParams(Params):
     unique: bool = Field(default=True, description="no other option may state the fact")
     ratio: bool = Field(
         default=False,
-        description="the fact is a ratio, and options without a number state it in words:"
-        " `doubles` 2, `triples` 3, `quadruples` 4, `halves` 1/2, `unchanged` 1",
+        description="the fact is a ratio, and an option without a number that is only a"
+        " ratio in words states it: `Doubles it` 2, `Triples it` 3, `Quadruples it` 4,"
+        " `Halves it` 1/2, `Unchanged` 1",
     )
 
 
 _WORDS = (
-    (r"doubles|doubled|twice", sympy.Integer(2)),
+    (r"doubles|doubled|twice as (?:large|much|long)", sympy.Integer(2)),
     (r"triples|tripled", sympy.Integer(3)),
     (r"quadruples|quadrupled", sympy.Integer(4)),
-    (r"halves|halved|half", sympy.Rational(1, 2)),
-    (r"unchanged|stays the same|remains the same|does not change|no change", sympy.Integer(1)),
-)
-_WORD = [(re.compile(rf"\b(?:{words})\b", re.I), value) for words, value in _WORDS]
+    (r"halves|halved|half as (?:large|much|long)", sympy.Rational(1, 2)),
+    (r"(?:is |stays |remains |leaves it )?unchanged|(?:stays|remains) the same|does not change"
+     r"|no change",
+     sympy.Integer(1)),
+)  # fmt: skip
+# The whole option must be the ratio word (with an optional `it`): `Less than doubles it`
+# or `Doubles n, not P` state something else and are not read as 2.
+_WORD = [
+    (re.compile(rf"(?:it\s+|they\s+)?(?:{words})(?:\s+(?:it|them))?[.!]?", re.I), value)
+    for words, value in _WORDS
+]
 
 
 def _ratio_word(text: str) -> numbers.Quantity | None:
-    """The one ratio an option states in words (`Doubles it` is 2), exact; None when it
-    names none, or several."""
-    found = [(m, value) for pattern, value in _WORD for m in pattern.finditer(text)]
-    if len(found) != 1:
-        return None
-    match, value = found[0]
-    return numbers.Quantity(value, match.group(0), match.start(), match.end(), decimals=None)
+    """The ratio an option states in words (`Doubles it` is 2), exact; None unless the
+    whole option is such a phrase."""
+    stripped = " ".join(text.split())
+    for pattern, value in _WORD:
+        if pattern.fullmatch(stripped):
+            return numbers.Quantity(value, stripped, 0, len(stripped), decimals=None)
+    return None
 
 
 @kind("quiz", QuizParams, cacheable=False)
