@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_claims_kinds import Checked, check, write_lesson
 
-from atlas_build.claims import inline
+from atlas_build.claims import anchors, inline
 from atlas_build.lesson import build as build_lesson
 from atlas_build.report import coverage as words
 
@@ -64,7 +64,10 @@ def _lesson(tmp_path: Path, aside: str, listed: str = "") -> Checked:
         ("$I_D \\propto V_{ov}^3$", True),  # the 3 is a superscript, not a stated number
         ("$x_1 \\le y$", True),
         ("$f_c \\approx 1600\\,\\mathrm{Hz}$", False),  # states a number: prose
-        ("$a = 2b$", False),
+        ("$a = 2b$", True),  # both sides hold symbols: a relation, with a coefficient
+        ("$Q = 2 n \\Delta T$", True),
+        ("$P = n R T^2/V \\approx 99.15\\,\\mathrm{kPa}$", True),  # a relation, then a value
+        ("$T = 300\\,\\mathrm{K}$", False),
         ("$d_k$", False),  # no relation
     ],
 )
@@ -105,3 +108,17 @@ def test_an_inline_relation_with_wrong_dimensions_is_an_error(tmp_path: Path) ->
     [finding] = result.found("A420")
     assert finding.severity.value == "error"
     assert "dimensions disagree: left side A, right side Ω·V" in finding.message
+
+
+def test_a_relation_that_also_states_a_number_is_checked_as_a_relation(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, "Equivalently, $I = V \\cdot R = 18$.")
+    assert result.found("A413") and result.found("A420")
+
+
+def test_numbers_in_inline_scripts_are_not_quote_slots() -> None:
+    text = "Here $P = n R T^2/V \\approx 99.15\\,\\mathrm{kPa}$ and $x_{10} = 4$ cost \\$5."
+    assert [item.text for item in anchors.skeleton(text).items] == [
+        "99.15\\,\\mathrm{kPa}",
+        "4",
+        "5",
+    ]

@@ -13,6 +13,7 @@ import bisect
 import difflib
 import re
 import string
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -39,8 +40,10 @@ class Skeleton:
 @lru_cache(maxsize=16)
 def skeleton(text: str) -> Skeleton:
     """Memoised: every claim of a lesson, and coverage, anchor quotes in the same content.
-    Treat the result as read-only."""
-    items = numbers.extract(text)
+    Treat the result as read-only. Numbers in the sub- and superscripts of inline math
+    (`T^2`, `x_1`) are not slots, in the content or in a quote: they are not counted."""
+    hidden = _script_spans(text)
+    items = [item for item in numbers.extract(text) if not _within(hidden, item.start)]
     parts: list[str] = []
     origin: list[int] = []
     slots: list[int] = []
@@ -54,6 +57,45 @@ def skeleton(text: str) -> Skeleton:
             origin.append(item.start)
             position = item.end
     return Skeleton("".join(parts), origin, items, slots)
+
+
+_INLINE = re.compile(r"(?<![\\$])\$(?!\$)([^$\n]+?)(?<!\\)\$(?!\$)")
+
+
+def _script_spans(text: str) -> list[tuple[int, int]]:
+    """Sorted content spans of the sub- and superscripts of every `$...$` in `text`."""
+    if "$" not in text:
+        return []
+    spans = []
+    for math in _INLINE.finditer(text):
+        start = math.start(1)
+        spans += [(start + a, start + b) for a, b in scripts(math.group(1))]
+    return spans
+
+
+def _within(spans: list[tuple[int, int]], offset: int) -> bool:
+    at = bisect.bisect_right(spans, (offset, 1 << 62)) - 1
+    return at >= 0 and spans[at][0] <= offset < spans[at][1]
+
+
+def scripts(latex: str) -> Iterator[tuple[int, int]]:
+    """Spans of the sub- and superscripts of inline LaTeX (`h_{t-1}`, `x_1`, `2^{10}`)."""
+    i = 0
+    while i < len(latex):
+        if latex[i] in "_^" and i + 1 < len(latex):
+            if latex[i + 1] == "{":
+                depth, j = 0, i + 1
+                while j < len(latex):
+                    depth += {"{": 1, "}": -1}.get(latex[j], 0)
+                    j += 1
+                    if depth == 0:
+                        break
+            else:
+                j = i + 2
+            yield i, j
+            i = j
+        else:
+            i += 1
 
 
 def _fold(text: str, start: int, stop: int, parts: list[str], origin: list[int]) -> None:

@@ -2,12 +2,12 @@
 and never taken as proved.
 
 Inline math that states a value (`$f_c \\approx 1600\\,\\mathrm{Hz}$`) is prose: its
-numbers are counted with the others (`prose`). Inline math that relates symbols only (no
-number outside its sub- and superscripts), with `=`, `≈`, `<`, `∝`..., is a relation
-like a display equation's, but no claim addresses it: its status is `unchecked` when the
-author lists it under `unchecked: [{inline: ..., reason: ...}]`, else `unverified`
-(A413, a warning in a lesson with a claims file), which keeps the lesson partly
-verified. Its dimensions are checked like any relation's (A420 when they disagree).
+numbers are counted with the others (`prose`). Inline math that relates symbols (`=`,
+`≈`, `<`, `∝`... with symbols on both sides) is a relation like a display equation's,
+but no claim addresses it: its status is `unchecked` when the author lists it under
+`unchecked: [{inline: ..., reason: ...}]`, else `unverified` (A413, a warning in a lesson
+with a claims file), which keeps the lesson partly verified. Its dimensions are checked
+like any relation's (A420 when they disagree).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from atlas_build.claims import codes, dimensions
-from atlas_build.claims.prose import RELATION, scripts
+from atlas_build.claims.anchors import scripts
+from atlas_build.claims.prose import RELATION
 from atlas_build.diagnostics import Diagnostic, at
 from atlas_build.latex import LatexError, parse_relations
 from atlas_build.lesson.model import Lesson, Math
@@ -30,15 +31,34 @@ _DIGIT = re.compile(r"[0-9]")
 
 
 def symbolic(math: Math) -> bool:
-    """Whether inline math relates symbols only: a relation, and no number outside its
-    sub- and superscripts (those are indices, `x_1`, `V_{ov}^2`)."""
+    """Whether inline math relates symbols: a relation with no number outside its sub- and
+    superscripts (those are indices, `x_1`, `V_{ov}^2`), or one whose two sides both hold
+    symbols (`Q = 2 n \\Delta T`, `P = n R T/V \\approx 99.15\\,\\mathrm{kPa}`); not a
+    value (`f_c \\approx 1600\\,\\mathrm{Hz}`), which is prose."""
     latex = math.latex
     if math.display or not (RELATION.search(latex) or _PROPORTIONAL.search(latex)):
         return False
     kept = list(latex)
     for start, end in scripts(latex):
         kept[start:end] = " " * (end - start)
-    return not _DIGIT.search("".join(kept))
+    return not _DIGIT.search("".join(kept)) or _relates(latex)
+
+
+def _relates(latex: str) -> bool:
+    try:
+        found = parse_relations(latex)
+    except (LatexError, RecursionError, ValueError, TypeError, ArithmeticError):
+        return False
+    return any(_named(r.lhs) and _named(r.rhs) for r in found)
+
+
+def _named(side: Any) -> bool:
+    """Whether a side holds a symbol, a unit after a number aside (`1600 Hz`)."""
+    try:
+        bare = side.replace(lambda e: type(e).__name__ == "WithUnit", lambda e: e.args[0])
+    except (AttributeError, TypeError):
+        return False
+    return bool(getattr(bare, "free_symbols", None))
 
 
 def relations(lesson: Lesson) -> list[Math]:

@@ -87,7 +87,9 @@ def _spans(lesson: Lesson) -> tuple[list[tuple[int, int]], dict[str, list[tuple[
                 marker = 2 if math.display else 1
                 formulas.append((math.offset - marker, math.offset + len(math.latex) + marker))
             else:  # `$f_c \approx 1600$` states a number: only its indices are not counted
-                formulas += [(math.offset + a, math.offset + b) for a, b in scripts(math.latex)]
+                formulas += [
+                    (math.offset + a, math.offset + b) for a, b in anchors.scripts(math.latex)
+                ]
         if block.kind == "code":
             rules["code"].append((block.start, block.end))
         elif block.kind == "html":
@@ -113,26 +115,6 @@ def _spans(lesson: Lesson) -> tuple[list[tuple[int, int]], dict[str, list[tuple[
     if sources is not None:
         rules["citation"].append(sources)
     return formulas, rules
-
-
-def scripts(latex: str) -> Iterator[tuple[int, int]]:
-    """Spans of the sub- and superscripts of inline LaTeX (`h_{t-1}`, `x_1`, `2^{10}`)."""
-    i = 0
-    while i < len(latex):
-        if latex[i] in "_^" and i + 1 < len(latex):
-            if latex[i + 1] == "{":
-                depth, j = 0, i + 1
-                while j < len(latex):
-                    depth += {"{": 1, "}": -1}.get(latex[j], 0)
-                    j += 1
-                    if depth == 0:
-                        break
-            else:
-                j = i + 2
-            yield i, j
-            i = j
-        else:
-            i += 1
 
 
 def _link_span(content: str, url_at: int, low: int, high: int) -> tuple[int, int]:
