@@ -6,6 +6,7 @@ import pytest
 import sympy as sp
 
 from atlas_build.units import (
+    AFFINE,
     ARGUMENT,
     EXPONENT,
     RELATION,
@@ -372,3 +373,34 @@ def test_terms_and_arguments_in_different_scales_are_errors() -> None:
     mixed = units(("P", "FLOP/s"), ("π", "FLOP/s"), ("I", "FLOPs/byte"), ("β", "GB/s"))
     (finding,) = check(P, sp.Min(pi_, I_ * beta), "=", mixed)
     assert finding.kind == SCALE and "arguments of Min differ in scale" in finding.message
+
+
+GAS = units(
+    ("P", "kPa"), ("V", "L"), ("n", "mol"), ("R", "J/(mol·K)"), ("T", "K"), ("θ", "°C"),
+    ("θ_1", "°C"), ("θ_2", "°C"), ("ΔT", "K"), ("Q", "J"), ("C_v", "J/(mol·K)"),
+)  # fmt: skip
+P_, V_, n_, R_, T_, theta, theta_1, theta_2, dT, Q_, C_v = sp.symbols(
+    "P V n R T theta theta_1 theta_2 DeltaT Q C_v"
+)
+
+
+def test_a_celsius_value_is_never_multiplied_or_set_equal_to_kelvin() -> None:
+    """°C has its zero at 273.15 K: P V = n R θ is wrong, T = θ too; θ + 273.15 K is a
+    kelvin value, θ₂ − θ₁ an interval, and ΔT may be multiplied."""
+    assert check(P_ * V_, n_ * R_ * T_, "=", GAS) == []
+    (finding,) = check(P_ * V_, n_ * R_ * theta, "=", GAS)
+    assert finding.kind == AFFINE and finding.expr == theta
+    assert "cannot be multiplied; convert it to kelvin first" in finding.message
+    (finding,) = check(T_, theta, "=", GAS)
+    assert finding.kind == AFFINE and "left side K, right side °C" in finding.message
+    assert kinds(check(T_, theta**2 / T_, "=", GAS)) == [AFFINE]  # raised to a power
+    assert check(T_, theta + kelvin_term(), "=", GAS) == []
+    assert check(dT, theta_2 - theta_1, "=", GAS) == []
+    assert check(Q_, n_ * C_v * dT, "=", GAS) == []
+    assert check(theta, theta_1, "=", GAS) == []
+
+
+def kelvin_term() -> sp.Basic:
+    from atlas_build.latex import parse_relations
+
+    return parse_relations("T=273.15\\,\\mathrm{K}")[0].rhs

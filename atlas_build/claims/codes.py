@@ -151,7 +151,8 @@ DIMENSION = define(
     "The two sides of a relation, the terms of a sum, or the argument of exp/log/sin/softmax "
     "do not have the dimensions the lesson's symbol table gives them, or terms (or an "
     "argument) agree in dimension but not in scale, so numbers computed in the table's "
-    "units are off by a factor (docs/units.md).",
+    "units are off by a factor, or a °C value is multiplied or equated with kelvin "
+    "(docs/units.md).",
     example="`V_T = k_B T` with V_T in V, k_B in J/K and T in K: left side V, right side J",
     fix="Correct the relation (`V_T = k_B T / q`), or the unit in `Symbols and units`.",
     stage=STAGE,

@@ -202,11 +202,7 @@ def _dimensions(
         entry.dimensions = dimensions.check(entry.parsed, table)
         missing.update(dict.fromkeys(entry.dimensions["unknown"]))
         if entry.dimensions["status"] == "inconsistent":
-            what = (
-                "units disagree in scale"
-                if entry.dimensions.get("scale")
-                else "dimensions disagree"
-            )
+            what = "units disagree" if entry.dimensions.get("scale") else "dimensions disagree"
             message = (
                 f"equation {entry.equation} relation {entry.relation} `{entry.source}`: "
                 f"{what}: {entry.dimensions['message']}"

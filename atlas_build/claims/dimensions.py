@@ -93,8 +93,8 @@ def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
             "right": first.right,
             "unknown": unknown,
         }
-        if all(f.kind == units.SCALE for f in errors):
-            found["scale"] = True  # one dimension, but numbers in these units are off
+        if all(f.kind in (units.SCALE, units.AFFINE) for f in errors):
+            found["scale"] = True  # one dimension, but a unit's size or zero disagrees
         return found
     return {"status": "incomplete" if unknown else "consistent", "message": "", "unknown": unknown}
 

@@ -12,6 +12,7 @@ from .check import UNCOMPARED, check, dimension_of, side_ratio, unit_of
 from .convert import UnitError, convert, convertible, exact, same_dimension, to_base, units_of
 from .dimension import DIMENSIONLESS, Dimension
 from .findings import (
+    AFFINE,
     ARGUMENT,
     EXPONENT,
     RELATION,
@@ -33,6 +34,7 @@ from .symbols import SymbolError, symbol_names
 
 __all__ = [
     "ADD_TERM",
+    "AFFINE",
     "ARGUMENT",
     "DIMENSIONLESS",
     "DROP_DIVISOR",

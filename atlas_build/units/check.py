@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import sympy
 
 from .dimension import Dimension
-from .findings import RELATION, UNKNOWN, Finding
+from .findings import AFFINE, RELATION, UNKNOWN, Finding
 from .product import UnitProduct
 from .spec import UnitSpec
 from .walk import Place, Walker
@@ -35,6 +35,15 @@ def check(
     if op in UNCOMPARED:
         return walker.findings
     if isinstance(left, UnitProduct) and isinstance(right, UnitProduct):
+        if left.dimension == right.dimension and left.offset != right.offset:
+            message = (
+                f"left side {left.format()}, right side {right.format()}: a temperature on a "
+                "scale with another zero; convert it (θ + 273.15 K for °C)"
+            )
+            walker.findings.append(
+                Finding(AFFINE, message, None, None, left=left.format(), right=right.format())
+            )
+            return walker.findings
         if left.dimension != right.dimension:
             shown_left, shown_right = left.format(), right.format()
             if shown_left == shown_right:  # same text, different dimensions: say both in base units

@@ -10,6 +10,7 @@ does not import the parser.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -19,7 +20,7 @@ from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.function import AppliedUndef
 
 from . import functions as roles
-from .findings import ARGUMENT, EXPONENT, SCALE, TERMS, UNKNOWN, Finding
+from .findings import AFFINE, ARGUMENT, EXPONENT, SCALE, TERMS, UNKNOWN, Finding
 from .grammar import UnitSyntaxError, read_unit
 from .product import ONE, UnitProduct
 from .spec import UnitSpec
@@ -155,7 +156,12 @@ class Walker:
         if isinstance(expr, sympy.Add):
             return self._terms(expr, list(expr.args), [place] * len(expr.args), "terms of a sum")
         if isinstance(expr, sympy.Mul):
-            return self._product([self.value(arg, place) for arg in expr.args])
+            values = [self.value(arg, place) for arg in expr.args]
+            negation = len(expr.args) == 2 and sympy.S.NegativeOne in expr.args
+            if not negation:
+                for arg, value in zip(expr.args, values, strict=True):
+                    self._scaled_affine(arg, value, place, "multiplied")
+            return self._product(values)
         if isinstance(expr, sympy.Pow):
             return self._power(expr, place)
         if isinstance(expr, sympy.Derivative):
@@ -176,6 +182,22 @@ class Walker:
             return self._function(expr, place)
         self.unknown(_show(expr), f"cannot tell the unit of {_show(expr)}", expr, place)
         return None
+
+    def _scaled_affine(self, arg: sympy.Basic, value: Value, place: Place, how: str) -> None:
+        """°C and °F have their zero elsewhere than 0 K, so a value in them cannot be
+        multiplied or raised (P V = n R θ with θ in °C is wrong by 273.15 K). A symbol named
+        as a difference (`\\Delta T`, an interval) is exempt."""
+        if not isinstance(value, UnitProduct) or not affine(value):
+            return
+        if not (isinstance(arg, sympy.Symbol | sympy.Indexed) or type(arg).__name__ == "WithUnit"):
+            return  # a power or sum holding one is judged where its base or terms are
+        if isinstance(arg, sympy.Symbol) and arg.name.startswith(("Delta", "delta", "Δ")):
+            return
+        message = (
+            f"{_show(arg)} is in {value}, a scale whose zero is not absolute zero: it cannot be"
+            f" {how}; convert it to kelvin first ({_show(arg)} + 273.15 K for °C)"
+        )
+        self.error(AFFINE, message, arg, place, left=value.format())
 
     def _spec(self, spec: UnitSpec | None, name: str, expr: sympy.Basic, place: Place) -> Value:
         if spec is None:
@@ -256,11 +278,18 @@ class Walker:
             return None
         if any(value is None for value in values):
             return None
-        return known[0][1] if known else ANY
+        if not known:
+            return ANY
+        plain = [value for _, value in known if not affine(value)]
+        if len(known) > 1 and (plain or all(affine(value) for _, value in known)):
+            # θ + 273.15 K is a kelvin value; θ₂ − θ₁ an interval: neither keeps °C's zero
+            return plain[0] if plain else interval(known[0][1])
+        return known[0][1]
 
     def _power(self, expr: sympy.Pow, place: Place) -> Value:
         base, exponent = expr.args
         base_value = self.value(base, place)
+        self._scaled_affine(base, base_value, place, "raised to a power")
         exponent_value = self.value(exponent, place)
         if (
             isinstance(exponent_value, UnitProduct)
@@ -351,3 +380,17 @@ class Walker:
         if role == roles.PRODUCT:
             return self._product(values)
         return self._inverse(values[0]) if values else None
+
+
+def affine(value: UnitProduct) -> bool:
+    """Whether a unit has its zero elsewhere (°C, °F): an atom with an offset."""
+    return any(atom.offset != 0 for atom, _ in value.atoms())
+
+
+def interval(value: UnitProduct) -> UnitProduct:
+    """The same unit as a difference (a °C interval is a kelvin): no offset."""
+    atoms = [
+        (dataclasses.replace(atom, key=f"{atom.key}:interval", offset=sympy.Rational(0)), power)
+        for atom, power in value.atoms()
+    ]
+    return UnitProduct(atoms, value.factor)
