@@ -395,3 +395,59 @@ claims:
         [mismatch] = result.found("A401")
         assert "computed 2000" in mismatch.message
         assert "leave `unit` out of the bind" in mismatch.message
+
+
+RC = """
+## Science and assumptions
+
+### Time constant
+
+$$
+\\tau=R C
+$$
+
+Symbols and units
+
+τ
+
+Time constant
+
+ns
+
+R
+
+Resistance
+
+kΩ
+
+C
+
+Capacitance
+
+pF
+
+{sentence}
+"""
+
+
+@pytest.mark.parametrize(("farads", "status"), [("10⁻¹² F", "pass"), ("1 F", "fail")])
+def test_a_letter_prose_keeps_out_of_units_is_one_for_a_quantity_of_its_dimension(
+    tmp_path: Path, farads: str, status: str
+) -> None:
+    """`F` (like `L`, `T`, `N`) after a number is more often a variable, so the prose
+    reader leaves it out; bound to a capacitance in pF, it is the unit and is converted
+    (`1 F` is not the 1 pF the claim fixes, though the bare numbers agree)."""
+    sentence = f"With R = 1 kΩ and C = {farads} the time constant is τ = 1 ns."
+    claims = f"""
+claims:
+  - id: rc
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [R, C, tau]
+    params: {{values: {{R: 1, C: 1}}, use: [{{equation: 0, relation: 0}}]}}
+"""
+    result = check(write_lesson(tmp_path, "rc", RC.replace("{sentence}", sentence), claims))
+    assert result.status() == {"rc": status}
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        assert "the lesson says 1 F" in mismatch.message

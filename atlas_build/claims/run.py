@@ -17,6 +17,7 @@ from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.claims import anchors, codec, codes, messages, numbers
 from atlas_build.claims.compare import Verdict, compare, parse_tolerance
+from atlas_build.claims.dimensions import lesson_units
 from atlas_build.claims.file import ClaimsFile
 from atlas_build.claims.registry import (
     DEFAULT_TIMEOUT,
@@ -35,6 +36,7 @@ from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 from atlas_build.text import plural
 from atlas_build.units import UnitError, convertible, units_of
+from atlas_build.units.prose import excluded_unit_after
 
 Fail = Callable[[Code, Location, str], None]
 FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
@@ -323,6 +325,24 @@ class LessonClaims:
             return None, True  # `0.0014 mS` for a value nothing gives a unit: bare at best
         return found
 
+    def _letter_unit(self, written: numbers.Item, base: str) -> numbers.Item:
+        """`0.5 L` for a volume in mL: the prose reader leaves single letters that are more
+        often variables (`L`, `T`, `N`) out of units; bound to a quantity of that dimension,
+        the letter is its unit, so it is converted rather than compared bare."""
+        if not isinstance(written, numbers.Quantity) or written.unit is not None:
+            return written
+        spec = lesson_units(self.lesson).get(base)
+        if spec is None or spec.units is None:
+            return written
+        content = self.lesson.content
+        found = excluded_unit_after(content, written.end, spec.units.dimension)
+        if found is None:
+            return written
+        letter, end = found  # the span stays the number's: coverage counts numbers
+        return dataclasses.replace(
+            written, unit=letter, text=written.text + content[written.end : end]
+        )
+
     def _param_at(self, pointer: str | None) -> Location | None:
         """The parameter in claims.yaml (or its nearest written parent: an inherited or
         missing parameter is reported where the claim or its `params` are)."""
@@ -480,9 +500,10 @@ class LessonClaims:
             except ClaimError as error:
                 fail(codes.ERROR, self.file.at(pointer + "/bind"), str(error))
                 continue
+            base = name.split("[", 1)[0]
+            written = self._letter_unit(written, base)
             at_number = written.result if isinstance(written, numbers.Arithmetic) else written
             where = self.locator.content(at_number.start)
-            base = name.split("[", 1)[0]
             unit, presumed = options.get("unit"), False
             if unit is None:
                 unit, presumed = self._unit(name, written, outcome)

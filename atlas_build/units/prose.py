@@ -131,3 +131,25 @@ def unit_after(text: str, end: int) -> tuple[str, int] | None:
     if start == end and len(unit_text) < 2 and unit_text not in "%°":
         return None
     return unit_text, start + len(unit_text)
+
+
+_EXCLUDED = re.compile(r"(" + "|".join(sorted(PROSE_EXCLUDED, key=len, reverse=True)) + r")(?!\w)")
+
+
+def excluded_unit_after(text: str, end: int, dimension: object) -> tuple[str, int] | None:
+    """A unit symbol prose usually means otherwise (`L`, `T`, `N`: `PROSE_EXCLUDED`) right
+    after a number ending at `end`, read as a unit only when the number's quantity has its
+    dimension: `V = 0.5 L` for a volume, but not `5 L` for a count of layers. Returns the
+    symbol and where it ends."""
+    gap = _GAP.match(text, end)
+    start = gap.end() if gap is not None else end
+    if start == end:
+        return None  # `7B`, `3T`: glued letters are names, not units
+    found = _EXCLUDED.match(text, start)
+    if found is None:
+        return None
+    try:
+        units = read_unit(found.group(1), spaces_multiply=False, numbers=False)
+    except UnitSyntaxError:
+        return None
+    return (found.group(1), found.end()) if units.dimension == dimension else None
