@@ -119,7 +119,7 @@ def test_edited_number_keeps_its_anchor(lesson):
     result = lesson(body, "claims:" + mixture_claim("mix", WORKED, "[scores, values, output]"))
     assert result.found("A402") == []
     [mismatch] = result.found("A401")
-    assert "values: the lesson says \\[2,7\\], computed [2, 6]" in mismatch.message
+    assert "values: the lesson says \\[2,7\\], the claim fixes [2, 6]" in mismatch.message
     assert at(mismatch) == result.lesson_at("\\[2,7")
 
 
@@ -230,6 +230,14 @@ def test_hedged_rounding(lesson, time_text, status):
     if status == "fail":
         [mismatch] = result.found("A401")
         assert "2097152/1953125 = 1.07374" in mismatch.message
+
+
+def test_an_unmarked_rounding_of_an_exact_value_says_the_rule(lesson):
+    sentence = "Reading 1 GiB at 10⁹ bytes per second takes 1.07 seconds."
+    result = lesson(*reading(sentence, "[{value: B, unit: bytes}, w, t]"))
+    [mismatch] = result.found("A401")
+    assert "is exact and ends, so the lesson must write it in full" in mismatch.message
+    assert "≈ 1.07" in mismatch.message
 
 
 def test_stated_precision_in_the_sentence_allows_rounding(lesson):
@@ -687,7 +695,7 @@ claims:
 """
     result = lesson(f"## Worked example\n\n{sentence}\n", claims)
     [mismatch] = result.found("A401")
-    assert "the lesson says 32 MB, computed 33554432" in mismatch.message
+    assert "the lesson says 32 MB, the claim fixes 33554432" in mismatch.message
     assert at(mismatch) == result.lesson_at("32 MB")
 
 

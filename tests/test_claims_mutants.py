@@ -141,7 +141,7 @@ MUTANTS = [
         "6",
         "packed-keys",
         (("A401", "slot"),),
-        ("query: the lesson says slot6, computed 7",),
+        ("query: the lesson says slot6, the claim fixes 7",),
     ),
     Mutant(
         "quiz-derivative-answer",

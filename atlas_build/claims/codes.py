@@ -48,7 +48,8 @@ ERROR = define(
     "A404",
     "claim-error",
     Severity.ERROR,
-    "The claim could not be evaluated: bad parameters, an unknown kind or quantity, or a "
+    "The claim could not be evaluated: bad parameters, an unknown kind or quantity, a "
+    "relation in `use` that defines no symbol (`P V = n R T`: solve it for one), or a "
     "request too large for the engine.",
     example="kind: softmax_mixture without `scores`",
     fix="Fix the claim's parameters.",

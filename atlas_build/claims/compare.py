@@ -233,6 +233,12 @@ def _scalar(
         shown += f" (the lesson's {quantity.text} is {show(value)} {unit})"
     stated = approximate if isinstance(approximate, Precision) else None
     hint = "" if ok or unit is not None else rounded(computed, quantity, stated)
+    converted = unit is not None and quantity.unit is not None and quantity.unit != unit
+    if not ok and allowed == 0 and not converted and close(value, computed, quantity.tolerance):
+        hint = (  # the documented exactness rule, not a wrong number
+            f"{shown} is exact and ends, so the lesson must write it in full, or mark "
+            f"the rounding: ≈ {quantity.text}, 'about', or 'to N decimals'"
+        )
     return Verdict(ok, quantity.text, shown, show(allowed), hint)
 
 

@@ -150,14 +150,15 @@ def _quizzes(
 ) -> dict[str, Any]:
     """A status per quiz question: `verified` when a `quiz` claim on it passed, `failed`
     when one failed, `unchecked` when the author listed it with a reason, else
-    `unverified` (A412 in a lesson with a claims file: its answer is proved by nothing)."""
+    `unverified` (A412 in a lesson with a claims file: its answer is proved by nothing; a
+    quiz claim that could not run, an A404, checked nothing either)."""
     counts = dict.fromkeys(QUIZ_STATUSES, 0)
     items = []
     for index, quiz in enumerate(lesson.quizzes):
         claims = sorted(c for c, text in given.quiz_claims.items() if text in quiz.question)
         statuses = {given.statuses.get(claim) for claim in claims}
         reason = ""
-        if statuses & {"fail", "error"}:
+        if "fail" in statuses:
             status = "failed"
         elif "pass" in statuses:
             status = "verified"

@@ -570,7 +570,8 @@ class LessonClaims:
                 said = f"{name} = {verdict.computed} where the lesson says {verdict.quoted}"
                 self.contradicted.append((frozenset(refs), f"{said} ({place})"))
             if not verdict.ok:
-                message = f"{name}: the lesson says {verdict.quoted}, computed {verdict.computed}"
+                said = "the claim fixes" if base in outcome.inputs else "computed"
+                message = f"{name}: the lesson says {verdict.quoted}, {said} {verdict.computed}"
                 hint = verdict.hint
                 worked = outcome.units.get(base)
                 if options.get("unit") and worked and convertible(options["unit"], worked):

@@ -104,7 +104,9 @@ class _Definition:
         else:
             raise ClaimError(
                 f"equation {ref[0]} relation {ref[1]} `{relation.source.strip()}` defines no "
-                "symbol, power, indexed entry or function",
+                "symbol, power, indexed entry or function: a relation in `use` needs one "
+                "alone on its left; display it solved for one (`P=\\frac{n R T}{V}`) and use "
+                "that, or check this one under `identities`",
                 offset,
             )
 
