@@ -122,3 +122,24 @@ def test_numbers_in_inline_scripts_are_not_quote_slots() -> None:
         "4",
         "5",
     ]
+
+
+@pytest.mark.parametrize(
+    ("formula", "wrong"),
+    [
+        ("$G = 20\\log_{10}(50) \\approx 33.98$", False),
+        ("$G = \\log_{10}(50) \\approx 33.98$", True),  # 1.69897: the 20 was dropped
+        ("$\\sqrt{2} \\approx 1.414$", False),
+        ("$\\sqrt{2} \\approx 1.42$", True),  # half a unit in the last digit is 0.005
+    ],
+)
+def test_inline_math_that_computes_a_number_is_evaluated(
+    tmp_path: Path, formula: str, wrong: bool
+) -> None:
+    result = _lesson(tmp_path, f"Also {formula}.")
+    found = result.found("A408")
+    assert bool(found) is wrong
+    if wrong:
+        assert found[0].line == result.lesson_at("Also $")[0]
+        assert result.record.coverage["numbers"]["failed"] == 1
+        assert result.record.coverage["verification"] == "failed"

@@ -84,6 +84,12 @@ def measure(
     diagnostics += _dimensions(lesson, locator, entries, table)
     spots = prose.spots(lesson)
     classes, arithmetic = _numbers(lesson, locator, given, spots, diagnostics)
+    computed, wrong = inline.evaluated(lesson, locator, diagnostics)
+    for name in arithmetic:
+        arithmetic[name] += computed[name]
+    for spot in spots:
+        if spot.start in wrong:
+            classes[(spot.start, spot.end)] = "failed"
     summary = {name: 0 for name in CLASSES}
     exempted: dict[str, int] = {}
     unaccounted = []

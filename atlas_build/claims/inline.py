@@ -16,6 +16,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import sympy
+
 from atlas_build.claims import codes, dimensions
 from atlas_build.claims.anchors import scripts
 from atlas_build.claims.prose import RELATION
@@ -118,3 +120,78 @@ def _dimensions(math: Math, table: Mapping[str, UnitSpec], symbols: list[str]) -
             if result["status"] == status:
                 return result
     return {"status": "not checked", "message": "", "unknown": []}
+
+
+# The number a relation ends in, with an optional LaTeX unit: `\approx 33.98\,\mathrm{dB}`.
+_WRITTEN = re.compile(
+    r"(?<![0-9.])([0-9]+(?:\.([0-9]+))?)\s*(?:(?:\\[,;: ]|~)\s*)*"
+    r"(?:\\(?:mathrm|text)\{[^{}]*\}|\\%)?\s*$"
+)
+_MAX_OPS = 200
+_MAX_EXPONENT = 400
+
+
+def evaluated(
+    lesson: Lesson, locator: Locator, diagnostics: list[Diagnostic]
+) -> tuple[dict[str, int], list[int]]:
+    """Inline math that computes a number (`$G = 20\\log_{10}(50) \\approx 33.98$`): each
+    relation between a closed expression holding a function or constant (log, √, π...)
+    and the number it ends in is evaluated, to half a unit in that number's last digit; a
+    wrong one is A408, like prose arithmetic (plain arithmetic is prose's own check).
+    Returns the tally and the content offsets of the wrong numbers."""
+    tally = {"checked": 0, "wrong": 0}
+    wrong: list[int] = []
+    for math in lesson.inline_math:
+        if not RELATION.search(math.latex):
+            continue
+        try:
+            found = parse_relations(math.latex)
+        except (LatexError, RecursionError, ValueError, TypeError, ArithmeticError):
+            continue
+        for relation in found:
+            written = _WRITTEN.search(relation.source)
+            if relation.op not in ("=", "approx") or written is None:
+                continue
+            expression, stated = _bare(relation.lhs), _bare(relation.rhs)
+            if not _computable(expression) or getattr(stated, "free_symbols", True):
+                continue
+            try:
+                left, right = sympy.N(expression, 30), sympy.N(stated, 30)
+            except (ValueError, TypeError, ArithmeticError, RecursionError):
+                continue
+            if not (left.is_real and right.is_real):
+                continue
+            tally["checked"] += 1
+            allowed = sympy.Rational(1, 2) * sympy.Integer(10) ** -len(written.group(2) or "")
+            if abs(left - right) <= allowed * (1 + sympy.Rational(1, 10**9)):
+                continue
+            tally["wrong"] += 1
+            wrong.append(math.offset + relation.start + written.start(1))
+            where = locator.content(math.offset + relation.start)
+            value = sympy.sstr(sympy.N(left, 6))
+            message = (
+                f"`{relation.source.strip()}`: the left side is {value}, not {written.group(1)}"
+            )
+            diagnostics.append(at(codes.ARITHMETIC, where, message))
+    return tally, wrong
+
+
+def _bare(side: Any) -> Any:
+    try:
+        return side.replace(lambda e: type(e).__name__ == "WithUnit", lambda e: e.args[0])
+    except (AttributeError, TypeError):
+        return side
+
+
+def _computable(expression: Any) -> bool:
+    """A closed, small expression that holds a function or a constant (`\\log_{10}(50)`,
+    `\\sqrt{2}`, `\\pi`); none that could make evaluation expensive."""
+    if not isinstance(expression, sympy.Expr) or expression.free_symbols:
+        return False
+    if sympy.count_ops(expression) > _MAX_OPS:
+        return False
+    for power in expression.atoms(sympy.Pow):
+        if power.exp.is_Number and abs(power.exp) > _MAX_EXPONENT:
+            return False
+    special = expression.atoms(sympy.Function) or expression.atoms(sympy.NumberSymbol)
+    return bool(special) or any(not p.exp.is_Integer for p in expression.atoms(sympy.Pow))

@@ -36,7 +36,7 @@ from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 from atlas_build.text import plural
 from atlas_build.units import UnitError, convertible, units_of
-from atlas_build.units.prose import excluded_unit_after
+from atlas_build.units.prose import excluded_unit_after, level_after
 
 Fail = Callable[[Code, Location, str], None]
 FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
@@ -328,7 +328,8 @@ class LessonClaims:
     def _letter_unit(self, written: numbers.Item, base: str) -> numbers.Item:
         """`0.5 L` for a volume in mL: the prose reader leaves single letters that are more
         often variables (`L`, `T`, `N`) out of units; bound to a quantity of that dimension,
-        the letter is its unit, so it is converted rather than compared bare."""
+        the letter is its unit, so it is converted rather than compared bare. A level in
+        dB after a number of a dimensioned quantity is kept as written, and fails."""
         if not isinstance(written, numbers.Quantity) or written.unit is not None:
             return written
         spec = lesson_units(self.lesson).get(base)
@@ -336,6 +337,8 @@ class LessonClaims:
             return written
         content = self.lesson.content
         found = excluded_unit_after(content, written.end, spec.units.dimension)
+        if found is None and not spec.units.dimension.is_dimensionless:
+            found = level_after(content, written.end)  # `0.05 dB` for a voltage: not bare
         if found is None:
             return written
         letter, end = found  # the span stays the number's: coverage counts numbers

@@ -153,3 +153,15 @@ def excluded_unit_after(text: str, end: int, dimension: object) -> tuple[str, in
     except UnitSyntaxError:
         return None
     return (found.group(1), found.end()) if units.dimension == dimension else None
+
+
+_LEVEL = re.compile(r"dB[A-Za-z]{0,3}(?!\w)")
+
+
+def level_after(text: str, end: int) -> tuple[str, int] | None:
+    """A logarithmic level (`dB`, `dBm`) right after a number: the vocabulary refuses it
+    as ambiguous, so a caller decides what it means for the number's quantity."""
+    gap = _GAP.match(text, end)
+    start = gap.end() if gap is not None else end
+    found = _LEVEL.match(text, start)
+    return (found.group(), found.end()) if found else None
