@@ -16,7 +16,7 @@ dimensioned quantities are rational. Each relation gets a dimension status:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -56,6 +56,26 @@ def lesson_units(lesson: Lesson) -> dict[str, units.UnitSpec]:
     variant spelling of its Greek letter too (`phi` for `\\varphi`) unless the table
     names that one itself."""
     return _with_variants(_pairs(lesson))
+
+
+def units_key(lesson: Lesson) -> Hashable:
+    """What `lesson_units` depends on, hashable: a key for memoising unit lookups."""
+    return _pairs(lesson)
+
+
+@lru_cache(maxsize=8192)
+def side_ratio(lhs: Any, rhs: Any, key: Hashable) -> Any:
+    """`units.side_ratio` in the lesson's units, memoised: every claim of a lesson (and
+    every copy of it) asks for the same relations."""
+    return units.side_ratio(lhs, rhs, _with_variants(key))
+
+
+@lru_cache(maxsize=8192)
+def unit_text(expr: Any, key: Hashable) -> str | None:
+    """The unit worked out for `expr` from the lesson's units, as text; None for none or
+    a pure number (which says nothing of units)."""
+    unit = units.unit_of(expr, _with_variants(key))
+    return unit.format() if unit is not None and any(unit.atoms()) else None
 
 
 @lru_cache(maxsize=64)

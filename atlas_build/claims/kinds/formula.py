@@ -16,20 +16,18 @@ values; `expressions` compute further numbers written in lesson LaTeX.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Hashable
 from typing import Any
 
 import sympy
 from pydantic import Field
 from sympy.core.function import AppliedUndef
 
-from atlas_build.claims.dimensions import lesson_units
+from atlas_build.claims.dimensions import lesson_units, side_ratio, unit_text, units_key
 from atlas_build.claims.kinds import _exact, _values
 from atlas_build.claims.kinds._equations import EquationRef, relations
 from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
 from atlas_build.latex import LatexError, Relation, parse_expression, parse_relations
-from atlas_build.units import UnitSpec
-from atlas_build.units.check import side_ratio, unit_of
 
 MAX_ELEMENTS = 10_000
 DEFINING = ("=", ":=", "<-")
@@ -380,10 +378,11 @@ def run(params: FormulaParams, context: Context) -> Outcome:
     refs = _refs(params, context)
     indices = _indices(params, env, context, refs)
     definitions = _definitions(params, context, refs, indices)
-    table = lesson_units(context.lesson)
+    table, key = lesson_units(context.lesson), units_key(context.lesson)
     for definition in definitions:
         if definition.function is None:
-            definition.ratio = side_ratio(definition.relation.lhs, definition.relation.rhs, table)
+            relation = definition.relation
+            definition.ratio = side_ratio(relation.lhs, relation.rhs, key)
     _infer_bounds(definitions, env)
     _solve(definitions, params, env)
     outcome = Outcome(inputs=set(_values.names(params.values, params.symbols)))
@@ -396,11 +395,11 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         known = table.get(definition.name)
         if definition.power is None and (known is None or known.units is None):
             # a symbol the table gives no unit: its relation's right side says which
-            unit = unit_of(definition.relation.rhs, table)
-            if unit is not None and any(unit.atoms()):
-                outcome.units[definition.name] = unit.format()
+            text = unit_text(definition.relation.rhs, key)
+            if text is not None:
+                outcome.units[definition.name] = text
     outcome.depends = _dependencies(definitions)
-    _identities(params, context, indices, env, outcome, table)
+    _identities(params, context, indices, env, outcome, key)
     for name, latex in params.expressions.items():
         expression = parse_expression(latex, indices=indices, symbols=params.symbols)
         try:
@@ -411,9 +410,9 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         used = {str(s) for s in expression.free_symbols} | _called(expression)
         used |= {str(i.base.label) for i in expression.atoms(sympy.Indexed)}
         outcome.depends[name] = set().union(*(outcome.depends.get(u, set()) for u in used))
-        unit = unit_of(expression, table)
-        if unit is not None and any(unit.atoms()):  # a pure number says nothing of units
-            outcome.units[name] = unit.format()
+        text = unit_text(expression, key)
+        if text is not None:
+            outcome.units[name] = text
     return outcome
 
 
@@ -438,7 +437,7 @@ def _identities(
     indices: list[str],
     env: _exact.Env,
     outcome: Outcome,
-    table: Mapping[str, UnitSpec],
+    key: Hashable,
 ) -> None:
     for ref in params.identities:
         declared = EquationRef(equation=ref.equation, indices=indices, symbols=params.symbols)
@@ -459,7 +458,7 @@ def _identities(
             assignments = [{**a, letter: v} for a in assignments for v in values]
         worst = ""
         holds = True
-        ratio = side_ratio(stated.lhs, stated.rhs, table)
+        ratio = side_ratio(stated.lhs, stated.rhs, key)
         for at in assignments[:MAX_ELEMENTS]:
             try:
                 left = _exact.evaluate(stated.lhs, env, at)
