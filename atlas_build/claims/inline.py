@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import sympy
@@ -22,7 +23,7 @@ from atlas_build.claims import codes, dimensions
 from atlas_build.claims.anchors import scripts
 from atlas_build.claims.prose import RELATION
 from atlas_build.diagnostics import Diagnostic, at
-from atlas_build.latex import LatexError, parse_relations
+from atlas_build.latex import LatexError, Relation, parse_relations
 from atlas_build.lesson.model import Lesson, Math
 from atlas_build.source import Locator
 from atlas_build.units import UnitSpec
@@ -46,21 +47,23 @@ def symbolic(math: Math) -> bool:
     return not _DIGIT.search("".join(kept)) or _relates(latex)
 
 
-def _relates(latex: str) -> bool:
+@lru_cache(maxsize=512)
+def _parsed(latex: str) -> tuple[Relation, ...]:
+    """The formula's relations (none when it does not read): `symbolic` and `evaluated`
+    both read every inline formula of a lesson."""
     try:
-        found = parse_relations(latex)
+        return tuple(parse_relations(latex))
     except (LatexError, RecursionError, ValueError, TypeError, ArithmeticError):
-        return False
-    return any(_named(r.lhs) and _named(r.rhs) for r in found)
+        return ()
+
+
+def _relates(latex: str) -> bool:
+    return any(_named(r.lhs) and _named(r.rhs) for r in _parsed(latex))
 
 
 def _named(side: Any) -> bool:
     """Whether a side holds a symbol, a unit after a number aside (`1600 Hz`)."""
-    try:
-        bare = side.replace(lambda e: type(e).__name__ == "WithUnit", lambda e: e.args[0])
-    except (AttributeError, TypeError):
-        return False
-    return bool(getattr(bare, "free_symbols", None))
+    return bool(getattr(_bare(side), "free_symbols", None))
 
 
 def relations(lesson: Lesson) -> list[Math]:
@@ -144,11 +147,7 @@ def evaluated(
     for math in lesson.inline_math:
         if not RELATION.search(math.latex):
             continue
-        try:
-            found = parse_relations(math.latex)
-        except (LatexError, RecursionError, ValueError, TypeError, ArithmeticError):
-            continue
-        for relation in found:
+        for relation in _parsed(math.latex):
             written = _WRITTEN.search(relation.source)
             if relation.op not in ("=", "approx") or written is None:
                 continue
