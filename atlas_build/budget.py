@@ -35,6 +35,7 @@ DEFAULT_MEMORY = 1 << 30
 DEFAULT_LESSON_SECONDS = 120.0
 DEFAULT_RUN_SECONDS = 1800.0
 DEFAULT_READ_SECONDS = 30.0
+REPEAT = 0.05  # seconds between alarms once a deadline has passed (see `deadline`)
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,12 @@ class OutOfTime(BaseException):
 def deadline(seconds: float, make: Callable[[], BaseException]) -> Iterator[None]:
     """Raise `make()` in the main thread after `seconds` of wall time (SIGALRM); elsewhere,
     or where signals are missing, run unbounded. Deadlines do not nest: the inner one
-    replaces the outer for its duration."""
+    replaces the outer for its duration.
+
+    The alarm repeats every `REPEAT` seconds until the block exits: an exception raised
+    while a garbage-collector callback or a `__del__` runs is printed and dropped by the
+    interpreter, and code under the deadline may catch it, so one alarm alone could let a
+    block run unbounded."""
     usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     if not usable:
         yield
@@ -91,7 +97,7 @@ def deadline(seconds: float, make: Callable[[], BaseException]) -> Iterator[None
         raise make()
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3), REPEAT)
     try:
         yield
     finally:

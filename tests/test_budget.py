@@ -8,13 +8,15 @@ step estimates its memory before allocating against `--memory-budget`.
 from __future__ import annotations
 
 import re
+import signal
 import time
 from pathlib import Path
 
+import pytest
 from test_claims_kinds import write_lesson, yaml_string
 
 from atlas_build import pipeline
-from atlas_build.budget import Budget, MemoryBudgetExceeded, need
+from atlas_build.budget import Budget, MemoryBudgetExceeded, deadline, need
 
 VARIANCE_BODY = """
 ## Science and assumptions
@@ -149,3 +151,33 @@ def test_a_lesson_too_dense_to_read_is_one_a108(tmp_path: Path) -> None:
     # Given time it is read: the A108 above is the budget, not the lesson. (Whether the
     # default read time suffices depends on the machine, coverage and load.)
     assert _check([folder], read_seconds=300).records[0].coverage is not None
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_a_deadline_whose_first_alarm_is_swallowed_still_stops_the_block() -> None:
+    """An alarm that fires inside `__del__` or a gc callback is dropped by the interpreter,
+    and a stage may catch what it raises; the deadline keeps firing until the block exits."""
+    swallowed = 0
+    started = time.monotonic()
+    with pytest.raises(_Stop):
+        with deadline(0.05, _Stop):
+            while time.monotonic() - started < 5:
+                try:
+                    time.sleep(0.01)
+                except _Stop:
+                    swallowed += 1
+                    if swallowed == 1:
+                        continue
+                    raise
+    assert swallowed == 2
+    assert time.monotonic() - started < 2
+
+
+def test_a_deadline_leaves_no_alarm_behind() -> None:
+    with deadline(0.05, _Stop):
+        pass
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    time.sleep(0.15)
