@@ -381,3 +381,23 @@ def test_sources_and_headings_numbering() -> None:
     )
     spots = {spot.text: spot.exempt for spot in prose.spots(build_lesson(body))}
     assert spots == {"2017": "date", "1": "numbering", "3": "", "4": "citation"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "In the worst case 999 m is covered.",
+        "The serial part 37% of the time is idle.",
+        "Each round 77 s is lost.",
+        "Example 44 m is typical.",
+    ],
+)
+def test_a_number_with_a_unit_after_a_numbering_word_is_stated_not_numbering(text: str) -> None:
+    [spot] = prose.spots(build_lesson(f"# Title\n\n{text}\n"))
+    assert spot.exempt == ""
+
+
+def test_a_heading_that_starts_with_a_quantity_is_not_numbering() -> None:
+    body = "# T\n\n### 7 s of travel\n\n### 2 Setup\n"
+    spots = {spot.text: spot.exempt for spot in prose.spots(build_lesson(body))}
+    assert spots == {"7 s": "", "2": "numbering"}

@@ -12,8 +12,9 @@ applied in this order, exempts it (docs/authoring.md lists them for authors):
 - `citation`: in the Sources section;
 - `symbol table`: in a "Symbols and units" entry (a symbol, its meaning or its unit);
 - `quiz distractor`: in a quiz option other than the stated answer;
-- `numbering`: a number that starts a heading or names a step, question, figure, table,
-  equation, section, part, chapter, lesson, example or exercise (`Step 2`, `### 1. Setup`);
+- `numbering`: a number without a unit that starts a heading or names a step, question,
+  figure, table, equation, section, part, chapter, lesson, example or exercise (`Step 2`,
+  `### 1. Setup`; `part 37%` and `### 7 s of travel` are stated quantities, not numbering);
 - `date`: an ISO date, a month with a day or year, or a year (1600-2100) in a heading, in
   parentheses, or before ` ·`;
 - `version`: a number written as a version (`v1.3`, `version 2`);
@@ -192,10 +193,13 @@ def _context_rule(content: str, spot: numbers.Item, in_heading: bool) -> str:
         return "version"
     if _NAME.search(before) and not content[spot.end : spot.end + 1].isdigit():
         return "name"
-    if _NUMBERING.search(before):
+    # `part 37%`, `### 7 s of travel`: a quantity with a unit is stated, not a number naming
+    # a part, so the numbering rules leave it to be checked.
+    measured = isinstance(spot, numbers.Quantity) and spot.unit is not None
+    if _NUMBERING.search(before) and not measured:
         return "numbering"
     if in_heading and _HEADING_START.match(before.rsplit("\n", 1)[-1]):
-        return "date" if _year(spot) else "numbering"
+        return "date" if _year(spot) else "" if measured else "numbering"
     if _year(spot) and (
         in_heading
         or after.startswith((" ·", ")", " –", " —"))
