@@ -170,6 +170,11 @@ def test_a_wrong_number_alone_does_not_blame_its_relation(tmp_path: Path) -> Non
             "values.epsilon: 'ten' is not a number",
         ),
         ("{values: {x: [1, 2], epsilon: .nan}, equations: [0, 1]}", "finite"),
+        (
+            "{values: {x: [1, 2], epsilon: '2000 ms'}, equations: [0, 1]}",
+            "values.epsilon: '2000 ms' carries a unit (ms)",
+        ),
+        ("{values: {x: [1, 2], epsilon: '5%'}, equations: [0, 1]}", "5% as 0.05"),
     ],
 )
 def test_wrong_parameters_get_plain_messages_at_the_parameter(

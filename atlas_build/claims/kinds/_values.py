@@ -57,9 +57,20 @@ def number(value: Any, where: str) -> sympy.Expr:
     if not isinstance(value, str):
         raise ClaimError(f"{where}: expected {_FORMS}, or a list of them", pointer=_pointer(where))
     try:
-        return numbers.parse_number(value)
+        quantity = numbers.parse_quantity(value)
     except ValueError:
-        pass
+        quantity = None
+    if quantity is not None and quantity.unit is not None:
+        # Values are bare numbers in the unit the symbol table gives their symbol; dropping
+        # a written unit (`2000 ms` read as 2000 s) would fix a wrong value in silence.
+        raise ClaimError(
+            f"{where}: {value!r} carries a unit ({quantity.unit}); values are bare numbers in "
+            f"the unit the lesson's symbol table gives the symbol (write the number in that "
+            f"unit, a percentage as a fraction: 5% as 0.05)",
+            pointer=_pointer(where),
+        )
+    if quantity is not None:
+        return quantity.value
     try:
         expression = parse_expression(value)
     except LatexError as error:

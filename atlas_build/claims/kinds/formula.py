@@ -49,8 +49,9 @@ class FormulaParams(Params):
     values: dict[str, Value] = Field(
         default_factory=dict,
         description="the stated inputs by symbol (`beta_1` or `\\beta_1`): numbers as lessons "
-        "write them (`0.9`, `ln 3`, `10⁻⁸`) or LaTeX; lists are vectors indexed from 1, "
-        "lists of lists matrices",
+        "write them (`0.9`, `ln 3`, `10⁻⁸`) or LaTeX, bare, in the unit the symbol table gives "
+        "the symbol (`0.002` for 2 ms of a symbol in s, `0.05` for 5%); lists are vectors "
+        "indexed from 1, lists of lists matrices",
     )
     use: list[RelationRef] = Field(
         default_factory=list, max_length=64, description="defining relations to compute from"
