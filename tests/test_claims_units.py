@@ -453,3 +453,60 @@ claims:
     if status == "fail":  # `dB` after a capacitance is kept as written, and cannot convert
         [mismatch] = result.found("A401")
         assert f"the lesson says {farads}" in mismatch.message
+
+
+BANDWIDTH = """
+## Science and assumptions
+
+$$
+f_c=\\frac{f_{\\mathrm{GBW}}}{G}
+$$
+
+Symbols and units
+
+f\\_c
+
+Closed-loop bandwidth
+
+kHz
+
+f\\_GBW
+
+Gain-bandwidth product
+
+MHz
+
+G
+
+Closed-loop gain
+
+dimensionless
+
+{sentence}
+"""
+
+
+@pytest.mark.parametrize(("ratio", "verified"), [("0.1", True), ("100", False)])
+def test_a_ratio_of_two_prefixes_of_one_unit_is_a_pure_number(
+    tmp_path: Path, ratio: str, verified: bool
+) -> None:
+    """f_c/f_GBW is worked out in kHz/MHz: the bare number the lesson states is the pure
+    number (0.1), not the table-unit quotient (100)."""
+    sentence = f"With f\\_GBW = 10 MHz and G = 10, f\\_c = 1000 kHz, so f\\_c/f\\_GBW = {ratio}."
+    claims = f"""
+claims:
+  - id: bw
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [f_GBW, G, f_c, ratio]
+    params:
+      values: {{f_GBW: 10, G: 10}}
+      use: [{{equation: 0, relation: 0}}]
+      expressions: {{ratio: "\\\\frac{{f_c}}{{f_{{\\\\mathrm{{GBW}}}}}}"}}
+"""
+    result = check(write_lesson(tmp_path, "bw", BANDWIDTH.replace("{sentence}", sentence), claims))
+    assert result.errors() == []
+    [value] = [v for v in result.claim("bw")["values"] if v["name"] == "ratio"]
+    assert value["ok"] is verified
+    assert (result.found("A423") == []) is verified
+    assert result.record.coverage["verification"] == ("verified" if verified else "partial")

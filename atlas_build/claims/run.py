@@ -325,6 +325,26 @@ class LessonClaims:
             return None, True  # `0.0014 mS` for a value nothing gives a unit: bare at best
         return found
 
+    def _pure_ratio(self, name: str, written: numbers.Item, outcome: Outcome) -> numbers.Item:
+        """A bare `0.1` bound to `f_c/f_GBW` worked out in kHz/MHz is a pure number: the
+        computed 100 is converted to it, not compared bare (which would pass a wrong 100)."""
+        quoted = written.result if isinstance(written, numbers.Arithmetic) else written
+        if not isinstance(quoted, numbers.Quantity) or quoted.unit is not None:
+            return written
+        unit, presumed = quantity_unit(self.lesson, outcome, name)
+        if unit is None or not presumed or _dimensioned(unit):
+            return written
+        try:
+            scaled = units_of(unit).scale != 1
+        except UnitError:
+            return written
+        if not scaled:
+            return written
+        pure = dataclasses.replace(quoted, unit="dimensionless")
+        if isinstance(written, numbers.Arithmetic):
+            return dataclasses.replace(written, result=pure)
+        return pure
+
     def _letter_unit(self, written: numbers.Item, base: str) -> numbers.Item:
         """`0.5 L` for a volume in mL: the prose reader leaves single letters that are more
         often variables (`L`, `T`, `N`) out of units; bound to a quantity of that dimension,
@@ -505,6 +525,8 @@ class LessonClaims:
                 continue
             base = name.split("[", 1)[0]
             written = self._letter_unit(written, base)
+            if options.get("unit") is None:
+                written = self._pure_ratio(name, written, outcome)
             at_number = written.result if isinstance(written, numbers.Arithmetic) else written
             where = self.locator.content(at_number.start)
             unit, presumed = options.get("unit"), False
