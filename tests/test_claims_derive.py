@@ -83,3 +83,47 @@ def test_a_library_failure_is_located_at_the_relation(tmp_path: Path, monkeypatc
     [problem] = result.found("A404")
     assert "relation 0 `y=2x`: SymPy could not finish (StopIteration)" in problem.message
     assert (problem.line, problem.column) == result.lesson_at("y=2x")
+
+
+def _by_claim(tmp_path: Path, other: str) -> Checked:
+    body = (
+        "## Science and assumptions\n\n$$\nd=v t\n$$\n\n$$\nv=\\frac{d}{t},\\qquad "
+        "t=\\frac{d}{2 v}\n$$\n\nWith v = 3 and t = 2 the distance is d = 6.\n"
+    )
+    claims = f"""
+claims:
+  - id: worked
+    kind: formula
+    quote: "With v = 3 and t = 2 the distance is d = 6."
+    bind: [v, t, d]
+    params:
+      values: {{v: 3, t: 2}}
+      use: [{{equation: 0, relation: 0}}]
+{other}
+  - id: rel
+    kind: equation
+    params:
+      equation: 1
+      use: [{{equation: 0, relation: 0}}]
+      relations:
+        - {{relation: 0, check: derive}}
+        - {{relation: 1, check: claim, by: worked}}
+"""
+    return check(write_lesson(tmp_path, "probe", body, claims))
+
+
+def test_a_relation_left_to_a_claim_that_never_checks_it_is_an_error(tmp_path: Path) -> None:
+    result = _by_claim(tmp_path, "")
+    [error] = result.found("A404")
+    assert "claim 'worked' does not check this relation" in error.message
+    statuses = [r["status"] for r in result.record.coverage["relations"]["items"]]
+    assert statuses[2] != "verified" and result.record.coverage["verification"] == "failed"
+
+
+def test_a_relation_left_to_a_claim_that_checks_it_follows_that_claim(tmp_path: Path) -> None:
+    result = _by_claim(tmp_path, "      identities: [{equation: 1, relation: 1}]")
+    [failed] = result.found("A401") or result.found("A403") or [None]
+    assert failed is not None  # t = d/(2v) at v = 3, d = 6 gives 1, not 2: the claim fails
+    assert result.found("A404") == []
+    statuses = [r["status"] for r in result.record.coverage["relations"]["items"]]
+    assert statuses[2] == "failed"

@@ -282,7 +282,17 @@ def run(params: EquationParams, context: Context) -> Outcome:
         elif check.check == "claim":
             if not check.by:
                 raise ClaimError(f"{label}: check `claim` needs `by`")
-            context.resolve(check.by)
+            other = context.resolve(check.by)
+            key = (params.equation, check.relation)
+            if key not in other.covers and key not in other.relations:
+                # Naming a claim is a promise that it checks this relation; one that never
+                # evaluates it would pass the relation unproved.
+                raise ClaimError(
+                    f"{label}: claim {check.by!r} does not check this relation (it uses "
+                    f"{_refs(other)}); name the claim that has it in `use` or `identities`, "
+                    "or derive or sample it here",
+                    where,
+                )
             outcome.relation(params.equation, check.relation, f"claim:{check.by}")
         elif check.check == "derive":
             if stated.op != "=":
@@ -311,3 +321,11 @@ def run(params: EquationParams, context: Context) -> Outcome:
                 where,
             )
     return outcome
+
+
+def _refs(outcome: Outcome) -> str:
+    refs = sorted(
+        {key for key in outcome.covers if key[1] is not None} | set(outcome.relations),
+        key=lambda key: (key[0], key[1] or 0),
+    )
+    return ", ".join(f"equation {e} relation {r}" for e, r in refs) or "no relation"
