@@ -290,3 +290,60 @@ def test_a_long_exact_value_is_shown_by_its_decimal() -> None:
     assert show(long) == "≈ 0.00574755"
     assert show(5000 / sympy.pi) == "5000/pi ≈ 1591.55"  # short exact forms stay
     assert show(sympy.Rational(1, 4)) == "1/4 = 0.25"
+
+
+APPROX = """
+## Science and assumptions
+
+$$
+d=v t
+$$
+
+$$
+d\\approx {stated}\\,\\mathrm{{mm}}
+$$
+
+Symbols and units
+
+d
+
+Distance
+
+m
+
+v
+
+Speed
+
+m/s
+
+t
+
+Time
+
+s
+
+A worked distance.
+"""
+
+
+@pytest.mark.parametrize(("stated", "holds"), [("6", True), ("5.8", True), ("5.7", False),
+                                                ("10", False)])  # fmt: skip
+def test_an_approximate_identity_allows_its_written_precision_not_a_fixed_floor(
+    tmp_path: Path, stated: str, holds: bool
+) -> None:
+    """d = 5.8 mm: `≈ 6 mm` holds (half a millimetre), `≈ 10 mm` does not; before, 0.005 of
+    an SI metre let any millimetre value pass."""
+    body = APPROX.replace("{stated}", stated).replace("{{mm}}", "{mm}")
+    claims = """
+claims:
+  - id: walk
+    kind: formula
+    params:
+      values: {v: 0.0029, t: 2}
+      use: [{equation: 0, relation: 0}]
+      identities: [{equation: 1, relation: 0}]
+"""
+    result = _check(tmp_path, body, claims)
+    [check] = [c for c in result.claim("walk")["checks"] if c["name"] == "identity-1-0"]
+    assert check["ok"] is holds, check["message"]

@@ -16,7 +16,7 @@ from typing import Any
 
 import sympy
 
-from atlas_build.claims import numbers
+from atlas_build.claims import anchors, numbers
 from atlas_build.claims.kinds import _exact
 from atlas_build.claims.registry import ClaimError
 from atlas_build.latex import LatexError, parse_expression
@@ -114,21 +114,26 @@ def names(values: Mapping[str, Any], symbols: list[str]) -> list[str]:
     return [symbol(key, symbols).name for key in values]
 
 
-def same(left: Any, right: Any, op: str) -> bool:
-    """Whether a relation holds at two evaluated sides (exactly, or within 1e-40)."""
+def same(left: Any, right: Any, op: str, written: Any = 0) -> bool:
+    """Whether a relation holds at two evaluated sides (exactly, or within 1e-40). `≈`
+    allows 0.5% of the larger side, or `written`: half a unit in the last digit of the
+    number the relation writes (`V_T ≈ 26 mV` holds for 25.85 mV). Relative, never
+    absolute: in SI units a millimetre is 0.001, and any floor would pass it for any
+    other length of that size."""
     if isinstance(left, _exact.Series) or isinstance(right, _exact.Series):
         return (
             isinstance(left, _exact.Series)
             and isinstance(right, _exact.Series)
             and left.keys() == right.keys()
-            and all(same(left[k], right[k], op) for k in left)
+            and all(same(left[k], right[k], op, written) for k in left)
         )
     difference = sympy.N(left - right, 50)
     if op in ("=", ":=", "<-"):
         return bool(abs(difference) <= sympy.Float("1e-40"))
     if op == "approx":
-        scale = max(abs(sympy.N(left, 30)), abs(sympy.N(right, 30)), sympy.Float(1))
-        return bool(abs(difference) <= scale * sympy.Float("5e-3"))
+        scale = max(abs(sympy.N(left, 30)), abs(sympy.N(right, 30)))
+        allowed = max(scale * sympy.Float("5e-3"), sympy.N(abs(written), 30))
+        return bool(abs(difference) <= allowed)
     relation = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge, "!=": sympy.Ne}.get(
         op
     )
@@ -140,3 +145,21 @@ def same(left: Any, right: Any, op: str) -> bool:
 def _pointer(where: str) -> str:
     """`values.x[1]` -> `/params/values/x/1` (relative to the claim)."""
     return "/params/" + where.replace("[", "/").replace("]", "").replace(".", "/")
+
+
+def written_precision(source: str, lhs: Any, rhs: Any, ratio: Any = 1) -> Any:
+    """Half a unit in the last digit of the one number a `≈` relation writes on a side of
+    its own (`d \\approx 10\\,\\mathrm{mm}`), in the left side's units (`ratio` converts
+    the right side's to them, as the caller compares); 0 when the relation writes no such
+    number (`\\sqrt{1+x} \\approx 1 + x/2`)."""
+    try:
+        items = [i for i in anchors.skeleton(source).items if isinstance(i, numbers.Quantity)]
+    except (ValueError, RecursionError):
+        return 0
+    lone = [(side, scale) for side, scale in ((lhs, 1), (rhs, ratio))
+            if getattr(side, "is_number", False)]  # fmt: skip
+    if len(items) != 1 or len(lone) != 1 or items[0].value == 0:
+        return 0
+    quantity, (side, scale) = items[0], lone[0]
+    written = abs(sympy.N(side, 30) / sympy.N(quantity.value, 30))
+    return sympy.N(quantity.tolerance, 30) * written * abs(sympy.N(scale, 30))

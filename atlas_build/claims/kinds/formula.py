@@ -460,6 +460,11 @@ def _identities(
         worst = ""
         holds = True
         ratio = side_ratio(stated.lhs, stated.rhs, key)
+        written = (
+            _values.written_precision(stated.source, stated.lhs, stated.rhs, ratio)
+            if stated.op == "approx"
+            else 0
+        )
         for at in assignments[:MAX_ELEMENTS]:
             try:
                 left = _exact.evaluate(stated.lhs, env, at)
@@ -471,7 +476,7 @@ def _identities(
                     f"`{stated.source.strip()}`: no value for {unknown.name}",
                     math.offset + stated.start,
                 ) from None
-            if not _values.same(left, right, stated.op):
+            if not _values.same(left, right, stated.op, written):
                 holds, worst = False, f"{left} vs {right}"
                 break
             worst = worst or f"{left} vs {right}"
