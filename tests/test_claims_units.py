@@ -178,6 +178,25 @@ def test_a_claim_that_checked_nothing_is_not_counted_as_passed(tmp_path: Path) -
     assert statuses == ["pass", "pass", "unchecked"]
     assert report.summary()["claimsPassed"] == 2
     assert "claims 2/3 passed" in text.render(report).splitlines()[-1]
+    [warning] = [d for d in report.records[0].diagnostics if d.code == "A414"]
+    assert "claim given" in warning.message and "proves nothing" in warning.message
+    assert warning.line > 0
+    assert report.records[0].coverage["verification"] == "partial"
+
+
+def test_an_expression_that_restates_a_number_is_an_input_not_a_proof(tmp_path: Path) -> None:
+    """`expressions: {six: "6"}` bound to the lesson's 6 compares 6 with 6: an input."""
+    _lesson(tmp_path, "12 W", bound="{value: twelve, unit: W}")
+    claims = tmp_path / "ohm" / "claims.yaml"
+    text = claims.read_text("utf-8").replace("expressions: {", 'expressions: {twelve: "12", ')
+    claims.write_text(text, "utf-8")
+    result = check(tmp_path / "ohm")
+    [value] = [v for v in result.claim("ohm")["values"] if v["name"] == "twelve"]
+    assert value["input"] is True
+    assert (
+        result.record.coverage["numbers"]["verified"]
+        < _numbers(_lesson(tmp_path / "clean", "12 W"))["verified"]
+    )
 
 
 def _with_inline(tmp_path: Path, inline: str, bind: bool) -> Checked:

@@ -145,6 +145,20 @@ INLINE_UNCHECKED = define(
     "under `unchecked: [{inline: ..., reason: ...}]`.",
     stage=STAGE,
 )
+CHECKS_NOTHING = define(
+    "A414",
+    "claim-checks-nothing",
+    Severity.WARNING,
+    "A claim ran and nothing it compared is a proof: every number it binds is an input it "
+    "fixes itself (its `values`, or an expression that restates a number), and it runs no "
+    "identity, derivation or sample; so it proves nothing and the lesson stays partly "
+    "verified.",
+    example="a claim quoting `With v = 3 m/s and t = 2 s, the speed is given.` that binds "
+    "only v and t",
+    fix="Bind a number the claim computes (`d` from `d = v t`), add `identities` it checks "
+    "at its values, or merge it into the claim whose sentence states the result.",
+    stage=STAGE,
+)
 DIMENSION = define(
     "A420",
     "dimension-mismatch",

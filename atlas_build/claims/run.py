@@ -294,6 +294,19 @@ class LessonClaims:
         for claim_id, (index, spec) in self.specs.items():
             results.append(self._run_one(claim_id, index, spec))
         self._credit(results)
+        for result in results:
+            if result.status == "unchecked":
+                index = self.specs[result.claim_id][0]
+                where = result.location or self.file.at(f"/claims/{index}")
+                result.diagnostics.append(
+                    at(
+                        codes.CHECKS_NOTHING,
+                        where,
+                        f"claim {result.claim_id}: {result.message}, so it proves nothing and "
+                        "the lesson stays partly verified; bind a number it computes, add "
+                        "`identities`, or merge it into the claim that states a result",
+                    )
+                )
         return results
 
     def _credit(self, results: list[ClaimResult]) -> None:

@@ -28,6 +28,7 @@ from atlas_build.claims.kinds import _exact, _values
 from atlas_build.claims.kinds._equations import EquationRef, relations
 from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
 from atlas_build.latex import LatexError, Relation, parse_expression, parse_relations
+from atlas_build.latex.functions import WithUnit
 
 MAX_ELEMENTS = 10_000
 DEFINING = ("=", ":=", "<-")
@@ -408,6 +409,8 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         except _exact.Unknown as unknown:
             hint = _subscript_hint(latex)
             raise ClaimError(f"expression {name!r}: no value for {unknown.name}{hint}") from None
+        if _literal(expression):
+            outcome.inputs.add(name)  # `six: "6"` restates a number; it computes nothing
         used = {str(s) for s in expression.free_symbols} | _called(expression)
         used |= {str(i.base.label) for i in expression.atoms(sympy.Indexed)}
         outcome.depends[name] = set().union(*(outcome.depends.get(u, set()) for u in used))
@@ -415,6 +418,14 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         if text is not None:
             outcome.units[name] = text
     return outcome
+
+
+def _literal(expression: sympy.Basic) -> bool:
+    """A number written as it is (`6`, `\\frac{1}{2}`, `6\\,\\mathrm{m}`), with no symbol,
+    function or operation that could come out otherwise."""
+    if isinstance(expression, WithUnit):
+        expression = expression.value
+    return bool(getattr(expression, "is_Number", False))
 
 
 _BARE_SUBSCRIPT = re.compile(r"(?<![\\A-Za-z])([A-Za-z])_([A-Za-z]{2,})")
