@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sympy
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -981,3 +982,36 @@ def test_every_registered_kind_is_exercised_here():
     source = Path(__file__).read_text(encoding="utf-8")
     used = set(re.findall(r"kind: (\w+)", source))
     assert set(KINDS) - {"softmax"} <= used  # softmax: test_claims_binding.py and content/
+
+
+@pytest.mark.parametrize(("words", "holds"), [("nine tenths", True), ("eight tenths", False),
+                                              ("ninety percent", True)])  # fmt: skip
+def test_a_quiz_question_in_words_must_state_the_facts_inputs(lesson, words, holds):
+    """`What is y when x is eight tenths?` answered for x = 0.9 is not verified: the answer
+    is proved for the claim's inputs, and the question states other ones."""
+    body, claims = doubling(y="1.8", option="2.7", answer="1.8")
+    body = body.replace("With x = 3", "With x = 0.9").replace("x is 3?", f"x is {words}?")
+    body = body.replace("1. 5\n2. 6", "1. 0.9\n2. 1.8").replace("Doubling 3 gives 6.", "Double.")
+    claims = claims.replace("x = 3 the output is y = 6.", "x = 0.9 the output is y = 1.8.")
+    result = lesson(body, claims.replace("{x: 3}", "{x: 0.9}"))
+    assert result.status()["quiz"] == ("pass" if holds else "fail")
+    if not holds:
+        [failed] = result.found("A403")
+        assert "the question states 'eight tenths'" in failed.message
+        assert "x = 9/10" in failed.message
+        assert at(failed) == result.lesson_at(words)
+
+
+def test_words_that_state_a_quantity_are_read_and_others_are_not() -> None:
+    from atlas_build.claims.kinds import _words
+
+    said = {q.text: (q.value, q.unit) for q in _words.stated(
+        "In the three seconds after nine tenths, ten percent, twenty-five milliseconds: which"
+        " one of the two probabilities, in two steps, a hundred times?"
+    )}  # fmt: skip
+    assert said == {
+        "three seconds": (3, "seconds"),
+        "nine tenths": (sympy.Rational(9, 10), None),
+        "ten percent": (sympy.Rational(1, 10), None),
+        "twenty-five milliseconds": (25, "milliseconds"),
+    }

@@ -255,7 +255,10 @@ DOCS["quiz"] = KindDoc(
         "claim computed; with `unique`, no other option may state it too. The answer then "
         "counts as verified. With `ratio`, an answer in words states a ratio (`Doubles it` "
         "is 2, `Halves it` 1/2, `Unchanged` 1), for questions on how one quantity scales "
-        "with another. A quiz question no `quiz` claim checks is an A412 warning and keeps "
+        "with another. A quantity the question states in words (`three seconds`, `nine "
+        "tenths`, `ten percent`) must equal an input of the claim `fact` comes from (of its "
+        "dimension), or the claim fails at the question. A quiz question no `quiz` claim "
+        "checks is an A412 warning and keeps "
         "the lesson partly verified, unless `unchecked` lists it with a reason."
     ),
     computes={"fact": "the referenced quantity"},

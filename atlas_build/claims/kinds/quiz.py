@@ -9,8 +9,10 @@ from pydantic import Field
 
 from atlas_build.claims import numbers
 from atlas_build.claims.compare import compare, show
-from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
-from atlas_build.units import convertible
+from atlas_build.claims.kinds import _words
+from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind, quantity_unit
+from atlas_build.lesson.model import Quiz
+from atlas_build.units import DIMENSIONLESS, UnitError, convertible, units_of
 
 
 class QuizParams(Params):
@@ -109,6 +111,7 @@ def run(params: QuizParams, context: Context) -> Outcome:
         for (text, offset), stop in zip(quiz.options, ends, strict=False):
             if (text, offset) in right:
                 outcome.verified_at.append((offset, stop))
+    _question_values(params, context, quiz, outcome)
     if params.unique:
         outcome.check(
             "one-right-option",
@@ -117,3 +120,48 @@ def run(params: QuizParams, context: Context) -> Outcome:
             quiz.offset,
         )
     return outcome
+
+
+def _question_values(params: QuizParams, context: Context, quiz: Quiz, outcome: Outcome) -> None:
+    """A quantity the question states in words (`Nine tenths of the run time`) must be one
+    of the inputs the fact was computed from, where any input has its dimension: the answer
+    is proved for those inputs, not for whatever the question says."""
+    claim_id = params.fact.partition(".")[0]
+    source = context.resolve(claim_id)
+    inputs = []
+    for name in sorted(source.inputs):
+        value = source.quantities.get(name)
+        if getattr(value, "is_number", False):
+            inputs.append((name, value, quantity_unit(context.lesson, source, name)[0]))
+    start = context.lesson.content.find(quiz.question, quiz.offset)
+    for said in _words.stated(quiz.question):
+        dimension = _dimension(said.unit)
+        if dimension is False:
+            continue
+        alike = [(n, v, u) for n, v, u in inputs if u is None or _dimension(u) == dimension]
+        if not alike:
+            continue
+        if any(compare(said, v, unit=u if said.unit and u else None).ok for _, v, u in alike):
+            continue
+        given = ", ".join(f"{n} = {show(v)}{_suffix(u)}" for n, v, u in alike)
+        outcome.check(
+            "question-values",
+            False,
+            f"the question states {said.text!r}, but claim {claim_id!r} computes the answer "
+            f"from {given}; state the question's values as the claim does",
+            start + said.start if start >= 0 else quiz.offset,
+        )
+
+
+def _dimension(unit: str | None) -> object:
+    """The dimension of a unit (None: a pure number); False when it cannot be read."""
+    if unit is None:
+        return DIMENSIONLESS
+    try:
+        return units_of(unit).dimension
+    except UnitError:
+        return False
+
+
+def _suffix(unit: str | None) -> str:
+    return f" {unit}" if unit and unit != "dimensionless" else ""
