@@ -175,6 +175,10 @@ def test_a_wrong_number_alone_does_not_blame_its_relation(tmp_path: Path) -> Non
             "values.epsilon: '2000 ms' carries a unit (ms)",
         ),
         ("{values: {x: [1, 2], epsilon: '5%'}, equations: [0, 1]}", "5% as 0.05"),
+        (
+            "{values: {x: [1, 2], mu: 3, epsilon: 0}, equations: [0, 1]}",
+            "values.mu: mu is what equation 0 relation 0",
+        ),
     ],
 )
 def test_wrong_parameters_get_plain_messages_at_the_parameter(

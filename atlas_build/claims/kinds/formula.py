@@ -380,6 +380,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
     refs = _refs(params, context)
     indices = _indices(params, env, context, refs)
     definitions = _definitions(params, context, refs, indices)
+    _overwritten(params, definitions)
     table, key = lesson_units(context.lesson), units_key(context.lesson)
     for definition in definitions:
         if definition.function is None:
@@ -418,6 +419,26 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         if text is not None:
             outcome.units[name] = text
     return outcome
+
+
+def _overwritten(params: FormulaParams, definitions: list[_Definition]) -> None:
+    """A stated value for a symbol a used relation defines would be replaced by what the
+    relation computes, in silence, and the lesson's number bound to it would count as an
+    input the claim fixed; so it is refused."""
+    defined = {str(d.symbol): d for d in definitions if d.symbol is not None}
+    for key, name in zip(params.values, _values.names(params.values, params.symbols),
+                         strict=True):  # fmt: skip
+        definition = defined.get(name)
+        if definition is None:
+            continue
+        equation, relation = definition.ref
+        raise ClaimError(
+            f"values.{key}: {key} is what equation {equation} relation {relation} "
+            f"`{definition.relation.source.strip()}` computes, so the value given here would "
+            "be replaced; drop it from `values` (the relation computes it), or drop the "
+            "relation from `use` and check it under `identities`",
+            pointer=f"/params/values/{key}",
+        )
 
 
 def _literal(expression: sympy.Basic) -> bool:
