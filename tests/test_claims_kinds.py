@@ -1015,3 +1015,17 @@ def test_words_that_state_a_quantity_are_read_and_others_are_not() -> None:
         "ten percent": (sympy.Rational(1, 10), None),
         "twenty-five milliseconds": (25, "milliseconds"),
     }
+
+
+def test_an_unmarked_rounding_is_the_numbers_fault_not_the_relations(lesson):
+    """y = 6.93 written `6.9` is right to its digits but unmarked: an A401 at the number,
+    and the relation it was computed from is not blamed (no A403, not failed)."""
+    body, claims = doubling(y="6.9")
+    body = body.replace("With x = 3", "With x = 3.465")
+    claims = claims.replace("With x = 3 the", "With x = 3.465 the").replace("y = 6.", "y = 6.9.")
+    result = lesson(body, claims.replace("{x: 3}", "{x: 3.465}").replace("double.y", "double.x"))
+    [mismatch] = result.found("A401")
+    assert "is exact and ends" in mismatch.message
+    assert not [d for d in result.found("A403") if "disagree with the lesson" in d.message]
+    [relation] = result.record.coverage["relations"]["items"]
+    assert relation["status"] != "failed"

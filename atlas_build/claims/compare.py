@@ -32,6 +32,7 @@ class Verdict:
     computed: str
     tolerance: str | None = None
     hint: str = ""  # the computed value rounded as the lesson writes it, on a mismatch
+    unmarked: bool = False  # right to its written digits, but an exact value left unmarked
 
 
 LONG = 48
@@ -234,12 +235,14 @@ def _scalar(
     stated = approximate if isinstance(approximate, Precision) else None
     hint = "" if ok or unit is not None else rounded(computed, quantity, stated)
     converted = unit is not None and quantity.unit is not None and quantity.unit != unit
-    if not ok and allowed == 0 and not converted and close(value, computed, quantity.tolerance):
+    unmarked = not ok and allowed == 0 and not converted
+    unmarked = unmarked and close(value, computed, quantity.tolerance)
+    if unmarked:
         hint = (  # the documented exactness rule, not a wrong number
             f"{shown} is exact and ends, so the lesson must write it in full, or mark "
             f"the rounding: ≈ {quantity.text}, 'about', or 'to N decimals'"
         )
-    return Verdict(ok, quantity.text, shown, show(allowed), hint)
+    return Verdict(ok, quantity.text, shown, show(allowed), hint, unmarked)
 
 
 def _converted(

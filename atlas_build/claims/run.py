@@ -603,7 +603,7 @@ class LessonClaims:
             if verdict.ok:
                 for ref in refs:
                     self.evaluated.setdefault(ref, set()).add(result.claim_id)
-            elif refs:
+            elif refs and not verdict.unmarked:  # a rounding left unmarked is no wrong relation
                 place = f"{where.path}:{where.line}:{where.column}"
                 said = f"{name} = {verdict.computed} where the lesson says {verdict.quoted}"
                 self.contradicted.append((frozenset(refs), f"{said} ({place})"))
