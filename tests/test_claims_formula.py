@@ -351,3 +351,17 @@ claims:
     result = _check(tmp_path, body, claims)
     [check] = [c for c in result.claim("walk")["checks"] if c["name"] == "identity-1-0"]
     assert check["ok"] is holds, check["message"]
+
+
+def test_a_division_by_zero_is_said_plainly_at_the_relation(tmp_path: Path) -> None:
+    """x = [2, 2] with ε = 0 makes σ² zero and x̂ 0/0: a located A404 in words, never
+    SymPy's `zoo` or `nan` in a comparison."""
+    body, claims = layer_norm()
+    claims = claims.replace("x: [1, 2, 4, 9]", "x: [2, 2]").replace(
+        'epsilon: "10^{-5}"', "epsilon: 0"
+    )
+    result = _check(tmp_path, body, claims)
+    [problem] = [d for d in result.errors() if d.code == "A404"]
+    assert "is undefined at the stated values" in problem.message
+    assert "\\hat{x}_i" in problem.message and problem.path.endswith("lesson.md")
+    assert "zoo" not in problem.message and "nan" not in problem.message.lower()

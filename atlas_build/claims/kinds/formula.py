@@ -322,9 +322,25 @@ def _solve(definitions: list[_Definition], params: FormulaParams, env: _exact.En
                 env.scalars.setdefault(sympy.Symbol(definition.name), value)
 
 
+def _finite(value: Any, what: str, offset: int | None = None) -> Any:
+    """`value`, unless it is undefined at the stated values (a division by zero gives
+    SymPy's complex infinity): said plainly, where it is computed."""
+    values = value.values() if isinstance(value, _exact.Series) else [value]
+    for each in values:
+        if isinstance(each, sympy.Basic) and each.has(sympy.zoo, sympy.oo, sympy.nan):
+            raise ClaimError(
+                f"{what} is undefined at the stated values (a division by zero, or an "
+                "infinite or indeterminate result)",
+                offset,
+            )
+    return value
+
+
 def _store(
     definition: _Definition, at: dict[sympy.Symbol, int], value: Any, env: _exact.Env
 ) -> None:
+    relation = f"`{definition.relation.source.strip()}`"
+    value = _finite(value, relation, definition.offset)
     if isinstance(value, _exact.Series):
         raise ClaimError(f"`{definition.relation.source.strip()}` gives a vector; index it")
     if definition.ratio != 1:  # `I_D` in µA from inputs in cm²/(V·s) and fF/µm²
@@ -406,7 +422,9 @@ def run(params: FormulaParams, context: Context) -> Outcome:
     for name, latex in params.expressions.items():
         expression = parse_expression(latex, indices=indices, symbols=params.symbols)
         try:
-            outcome.quantities[name] = _exact.evaluate(expression, env)
+            outcome.quantities[name] = _finite(
+                _exact.evaluate(expression, env), f"expression {name!r}"
+            )
         except _exact.Unknown as unknown:
             hint = _subscript_hint(latex)
             raise ClaimError(f"expression {name!r}: no value for {unknown.name}{hint}") from None
