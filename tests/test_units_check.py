@@ -404,3 +404,13 @@ def kelvin_term() -> sp.Basic:
     from atlas_build.latex import parse_relations
 
     return parse_relations("T=273.15\\,\\mathrm{K}")[0].rhs
+
+
+def test_a_percent_symbol_in_a_sum_says_to_use_a_fraction() -> None:
+    table = units(("A", "ns"), ("h", "ns"), ("m", "%"), ("p", "ns"))
+    A, h, m, p = sp.symbols("A h m p")
+    (finding,) = check(A, h + m * p, "=", table)
+    assert finding.kind == SCALE and "m*p is %·ns, h is ns" in finding.message
+    assert "give it the unit dimensionless and its value as a fraction, 0.05" in finding.message
+    (plain,) = check(tau, tau + t, "=", CIRCUIT)
+    assert "fraction" not in plain.message

@@ -253,6 +253,7 @@ class Walker:
                     message = (
                         f"{what} differ in scale: {_show(terms[k])} is {_format(value)},"
                         f" {_show(terms[first_k])} is {_format(leading)}"
+                        + _percent_hint(value, leading)
                     )
                     self.error(SCALE, message, terms[k], places[k],
                                left=_format(value), right=_format(leading))  # fmt: skip
@@ -394,3 +395,14 @@ def interval(value: UnitProduct) -> UnitProduct:
         for atom, power in value.atoms()
     ]
     return UnitProduct(atoms, value.factor)
+
+
+def _percent_hint(*values: UnitProduct) -> str:
+    """A symbol in `%` multiplies as its number (5 for 5%), which is what puts a sum off by
+    100; the fix authors look for is a fraction, with the prose keeping its percent."""
+    if not any(atom.text == "%" for value in values for atom, _ in value.atoms()):
+        return ""
+    return (
+        " (a symbol in % enters as its number, 5 for 5%: give it the unit dimensionless and"
+        " its value as a fraction, 0.05; the prose may still write 5%)"
+    )
