@@ -294,6 +294,8 @@ def test_a_long_exact_value_is_shown_by_its_decimal() -> None:
     assert show(long) == "≈ 0.00574755"
     assert show(5000 / sympy.pi) == "5000/pi ≈ 1591.55"  # short exact forms stay
     assert show(sympy.Rational(1, 4)) == "1/4 = 0.25"
+    assert show(sympy.Integer(10) ** 999) == "≈ 1e+999"  # `1e999` in values: no 1000 digits
+    assert show(sympy.Integer(2) ** 64) == "18446744073709551616"
 
 
 APPROX = """

@@ -52,8 +52,8 @@ def show(value: Any) -> str:
     if isinstance(value, sympy.Basic):
         exact = str(value)
         if value.is_Rational or value.is_Integer:
-            if value.is_Integer:
-                return exact
+            if value.is_Integer:  # `1e999` in a claim is a thousand digits: show its size
+                return exact if len(exact) <= LONG else f"≈ {_mantissa(value)}"
             decimal = f"{float(value):.6g}"
             return f"{exact} = {decimal}" if len(exact) <= LONG else f"≈ {decimal}"
         if value.is_number:
@@ -65,6 +65,14 @@ def show(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.10g}"
     return str(value)
+
+
+def _mantissa(value: sympy.Integer) -> str:
+    """`≈ 1e+999`: a float would overflow, so the digits are counted instead."""
+    digits = str(abs(int(value)))
+    sign = "-" if value < 0 else ""
+    lead = f"{digits[0]}.{digits[1:6]}".rstrip("0").rstrip(".")
+    return f"{sign}{lead}e+{len(digits) - 1}"
 
 
 def _number(value: Any) -> sympy.Expr | float:
