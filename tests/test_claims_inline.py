@@ -141,5 +141,6 @@ def test_inline_math_that_computes_a_number_is_evaluated(
     assert bool(found) is wrong
     if wrong:
         assert found[0].line == result.lesson_at("Also $")[0]
+        assert "it computes" in found[0].message and "left side" not in found[0].message
         assert result.record.coverage["numbers"]["failed"] == 1
         assert result.record.coverage["verification"] == "failed"

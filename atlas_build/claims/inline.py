@@ -168,8 +168,8 @@ def evaluated(
             wrong.append(math.offset + relation.start + written.start(1))
             where = locator.content(math.offset + relation.start)
             value = sympy.sstr(sympy.N(left, 6))
-            message = (
-                f"`{relation.source.strip()}`: the left side is {value}, not {written.group(1)}"
+            message = (  # in a chain (`G = 20\log_{10}(50) \approx 33.98`) the middle computes
+                f"`{relation.source.strip()}`: it computes {value}, not {written.group(1)}"
             )
             diagnostics.append(at(codes.ARITHMETIC, where, message))
     return tally, wrong
