@@ -58,3 +58,24 @@ def test_the_rounding_hint_is_given_only_for_a_rounding_slip(
     written: str, computed: sympy.Expr, hint: str
 ) -> None:
     assert rounded(computed, numbers.parse_quantity(written)) == hint
+
+
+@pytest.mark.parametrize(
+    ("written", "computed", "hedged", "ok"),
+    [
+        ("900 kHz", 909, True, True),  # `about 900 kHz`: the zeros are not digits
+        ("900 kHz", 909, False, False),  # unhedged, 900 is 900
+        ("60 kHz", sympy.Rational(5787, 100), True, True),
+        ("≈ 1,000", 1024, False, True),
+        ("905", 909, True, False),  # no trailing zero: half a unit in the last digit
+        ("900.0", 909, True, False),  # a decimal point makes the zeros digits
+    ],
+)
+def test_a_hedged_round_number_rounds_to_its_last_nonzero_digit(
+    written: str, computed: object, hedged: bool, ok: bool
+) -> None:
+    from atlas_build.claims import numbers
+    from atlas_build.claims.compare import compare
+
+    quantity = numbers.parse_quantity(written)
+    assert compare(quantity, sympy.Rational(computed), approximate=hedged).ok is ok

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -133,7 +134,21 @@ def auto_tolerance(
         return sympy.Integer(0)
     if decimals is not None and quantity.decimals is not None and decimals > quantity.decimals:
         return sympy.Rational(1, 2) * sympy.Integer(10) ** (quantity.exponent - decimals)
+    zeros = _trailing_zeros(quantity)
+    if zeros and (quantity.approx or approximate):
+        # `about 900 kHz` rounds to the hundreds: its zeros are not digits, as with a
+        # stated number of significant figures
+        return sympy.Rational(1, 2) * sympy.Integer(10) ** (quantity.exponent + zeros)
     return quantity.tolerance
+
+
+def _trailing_zeros(quantity: numbers.Quantity) -> int:
+    """Zeros ending an integer written without a decimal point (`900`: 2; `905`, `9.00`: 0)."""
+    found = re.search(r"\d[\d,]*", quantity.text)
+    digits = found.group().replace(",", "") if found else ""
+    if quantity.decimals != 0 or not digits.isdigit() or not digits.strip("0"):
+        return 0
+    return len(digits) - len(digits.rstrip("0"))
 
 
 def _stated(quantity: numbers.Quantity, precision: Precision) -> sympy.Expr | None:
