@@ -123,6 +123,125 @@ def test_edited_number_keeps_its_anchor(lesson):
     assert at(mismatch) == result.lesson_at("\\[2,7")
 
 
+# --- quotes whose words occur at several places (table rows) ------------------------------
+
+TABLE = """## Worked example
+
+$$
+d = v t
+$$
+
+At v = 3 m/s the distance grows with the time:
+
+| t (s) | d (m) |
+|---|---|
+| 1 | {d1} |
+| 2 | {d2} |
+| 4 | {d4} |
+"""
+
+
+def row_claims(*rows: tuple[str, str], extra: str = "") -> str:
+    """One formula claim per table row, quoting only its row."""
+    claims = "claims:"
+    for t, d in rows:
+        claims += f"""
+  - id: row-{t}
+    kind: formula
+    quote: "| {t} | {d} |"
+    bind: [t, d]
+    params:
+      values: {{v: 3, t: {t}}}
+      use: [{{equation: 0, relation: 0}}]{extra}
+"""
+    return claims
+
+
+def test_a_claim_per_table_row_checks_only_its_row(lesson):
+    """`| 2 | 6 |` has the skeleton of every row; only the row that writes 2 and 6 is its."""
+    body = TABLE.format(d1=3, d2=6, d4=12)
+    result = lesson(body, row_claims(("1", "3"), ("2", "6"), ("4", "12")))
+    assert result.status() == {"row-1": "pass", "row-2": "pass", "row-4": "pass"}
+    assert result.errors() == [] and result.found("A415") == []
+    for t, d in (("1", "3"), ("2", "6"), ("4", "12")):
+        [t_value, d_value] = result.claim(f"row-{t}")["values"]
+        assert (t_value["quoted"], d_value["quoted"]) == (t, d)
+        row = result.lesson_at(f"| {t} | {d} |", shift=len(f"| {t} | "))
+        assert (d_value["line"], d_value["column"]) == row
+    assert number_classes(result)["verified"] == 3
+
+
+def test_an_edited_cell_fails_at_its_row_only(lesson):
+    """The edited row differs from its claim's quote in one cell, every other row in two:
+    one A401, at the edited cell, and the other rows' claims pass."""
+    body = TABLE.format(d1=3, d2=7, d4=12)
+    result = lesson(body, row_claims(("1", "3"), ("2", "6"), ("4", "12")))
+    assert result.status() == {"row-1": "pass", "row-2": "fail", "row-4": "pass"}
+    [mismatch] = result.found("A401")
+    assert "claim row-2: d: the lesson says 7, computed 6" in mismatch.message
+    assert at(mismatch) == result.lesson_at("| 2 | 7 |", shift=len("| 2 | "))
+    assert result.found("A415") == []
+
+
+def test_a_quote_of_two_rows_checks_the_window_that_writes_them(lesson):
+    body = TABLE.format(d1=3, d2=6, d4=12)
+    claims = row_claims(("1", "3")).replace('"| 1 | 3 |"', '"| 1 | 3 | | 2 | 6 |"')
+    result = lesson(body, claims.replace("bind: [t, d]", "bind: [t, d, null, null]"))
+    assert result.status() == {"row-1": "pass"}
+    [spans] = [claim["spans"] for claim in result.record.claims]
+    assert len(spans) == 1  # not also the window of rows 2 and 4
+
+
+def test_a_quote_nearest_to_several_rows_checks_each_and_warns(lesson):
+    """`| 2 | 6 |` against rows `| 2 | 7 |` and `| 4 | 6 |`: each differs in one number, so
+    both are checked, and A415 says the quote is ambiguous and where."""
+    body = TABLE.format(d1=3, d2=7, d4=6)
+    result = lesson(body, row_claims(("2", "6")))
+    assert result.status() == {"row-2": "fail"}
+    [ambiguous] = result.found("A415")
+    assert ambiguous.severity.value == "warning"
+    assert at(ambiguous) == result.claims_at("quote: ", shift=7)
+    two, four = result.lesson_at("| 2 | 7 |")[0], result.lesson_at("| 4 | 6 |")[0]
+    assert f"fits 2 places that write different numbers (line {two}, line {four})" in (
+        ambiguous.message
+    )
+    assert len(result.found("A401")) == 2  # 7 for d at t = 2, and 4 for the fixed t
+
+
+def test_a_verbatim_repeated_sentence_is_checked_at_every_place(lesson):
+    body = f"## Worked example\n\n{WORKED}\n\n## Again\n\n{WORKED}\n"
+    result = lesson(body, "claims:" + mixture_claim("mix", WORKED, "[scores, values, output]"))
+    assert result.status() == {"mix": "pass"}
+    assert len(result.claim("mix")["spans"]) == 2
+    assert len(result.claim("mix")["values"]) == 6
+    assert result.found("A415") == []
+
+
+def test_an_edited_copy_is_checked_only_with_occurrences(lesson):
+    """Without `occurrences`, the copy that writes the quote's numbers is the claim's and
+    the edited copy is another statement (its numbers are unaccounted); `occurrences: 2`
+    says both are the claim's, so the 4 is checked and fails."""
+    body = f"## Worked example\n\n{WORKED}\n\n## Again\n\n{WORKED.replace('5.', '4.')}\n"
+    claim = mixture_claim("mix", WORKED, "[scores, values, output]")
+    alone = lesson(body, "claims:" + claim, slug="alone")
+    assert alone.status() == {"mix": "pass"} and alone.found("A401") == []
+    unaccounted = [n["text"] for n in alone.record.coverage["numbers"]["unaccountedAt"]]
+    assert unaccounted == ["0", "ln3", "2", "6", "4"]  # the second copy's numbers
+    both = lesson(body, "claims:" + claim + "    occurrences: 2\n", slug="both")
+    [mismatch] = both.found("A401")
+    assert at(mismatch) == both.lesson_at("the output is 4", shift=len("the output is "))
+    assert both.found("A415") == []
+
+
+def test_occurrences_takes_the_nearest_places_of_a_table(lesson):
+    """`occurrences: 2` on a row quote: the two rows nearest the quote are checked."""
+    body = TABLE.format(d1=3, d2=6, d4=12) + "\n| 2 | 5 |\n"
+    result = lesson(body, row_claims(("2", "6"), extra="\n    occurrences: 2"))
+    [mismatch] = result.found("A401")
+    assert "the lesson says 5, computed 6" in mismatch.message
+    assert len(result.claim("row-2")["spans"]) == 2
+
+
 # --- tolerance rules ----------------------------------------------------------------------
 
 

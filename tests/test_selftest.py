@@ -85,6 +85,14 @@ def test_mutants_edit_exactly_one_place() -> None:
         assert mutated[: mutant.offset] == content[: mutant.offset]
 
 
+def test_a_row_quote_mutates_its_row_only() -> None:
+    """`| 2 | 6 |` fits every row; the claim checks its own, so only that row is mutated."""
+    content = "## Table\n\n| t | d |\n|---|---|\n| 1 | 3 |\n| 2 | 6 |\n| 4 | 12 |\n"
+    row = content.index("| 2 | 6 |")
+    mutants = generate(["| 2 | 6 |"], lesson.build(content))
+    assert mutants and all(row <= m.offset < row + len("| 2 | 6 |") for m in mutants)
+
+
 def test_number_mutants_change_digits_signs_and_slots() -> None:
     (value,) = numbers.extract("is −0.75 here")
     replacements = {text for text, _ in number_mutants(value)}

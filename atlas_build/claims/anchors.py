@@ -27,6 +27,7 @@ _WORD = re.compile(r"\w+")
 _SPACE = re.compile(r"\s+")
 _RUNS = re.compile(r"(\s+)|\S+")
 _ESCAPABLE = frozenset(string.punctuation)  # what a CommonMark backslash escape can escape
+_ESCAPE = re.compile(r"\\(?=[" + re.escape(string.punctuation) + "])")
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,47 @@ def occurrences(quote: str, content: Skeleton) -> tuple[list[numbers.Item], list
         found.append(Occurrence(start_offset, max(end_offset, last + 1), aligned))
         index = content.text.find(needle, index + 1)
     return pattern.items, found
+
+
+def _written(item: numbers.Item) -> str:
+    """A number as written, white space folded and markdown escapes dropped (as in skeletons)."""
+    text = _SPACE.sub(" ", item.text.strip())
+    return _ESCAPE.sub("", text)
+
+
+def differences(quote_items: list[numbers.Item], occurrence: Occurrence) -> int:
+    """How many of the quote's numbers the place writes otherwise."""
+    pairs = zip(quote_items, occurrence.items, strict=False)
+    written = sum(_written(quoted) != _written(there) for quoted, there in pairs)
+    return written + abs(len(quote_items) - len(occurrence.items))
+
+
+def choose(
+    quote_items: list[numbers.Item], found: list[Occurrence], expected: int | None = None
+) -> list[Occurrence]:
+    """The places a claim checks, of all those its quote's skeleton occurs at.
+
+    A skeleton can fit statements the quote is not about: `| 2 | 6 |` fits every row of a
+    two-column table. The places nearest the quote (fewest numbers written otherwise)
+    are its: where it is written verbatim (every copy of a repeated sentence), or else
+    where the author edited it (an edited row differs in one cell, other rows in more).
+    With `expected` (the claim's `occurrences`) the `expected` nearest are taken, so an
+    edited copy of a repeated sentence stays checked; places tied with the last are too.
+    """
+    if len(found) < 2:
+        return found
+    distances = [differences(quote_items, place) for place in found]
+    rank = min(expected or 1, len(found)) - 1
+    cutoff = sorted(distances)[rank]
+    return [place for place, distance in zip(found, distances, strict=True) if distance <= cutoff]
+
+
+def ambiguous(chosen: list[Occurrence], expected: int | None = None) -> bool:
+    """More places than the claim says it has, and they write different numbers: the quote
+    cannot tell which statement it is about, so each is checked."""
+    if len(chosen) <= (expected or 1):
+        return False
+    return len({tuple(_written(item) for item in place.items) for place in chosen}) > 1
 
 
 def nearest(quote: str, content: str) -> int | None:

@@ -284,10 +284,12 @@ class LessonClaims:
     def _occurrences(
         self, spec: dict[str, Any]
     ) -> tuple[list[numbers.Item], list[anchors.Occurrence]]:
+        """The quote's numbers and the places it checks (anchors.choose)."""
         quote = spec.get("quote")
         if not quote:
             return [], []
-        return anchors.occurrences(quote, self.skeleton)
+        items, found = anchors.occurrences(quote, self.skeleton)
+        return items, anchors.choose(items, found, spec.get("occurrences"))
 
     def run(self) -> list[ClaimResult]:
         results = []
@@ -403,6 +405,15 @@ class LessonClaims:
         if spec.get("quote") and not found:
             self._lost(spec, pointer, found, result)
             return self._finish(result, "fail")
+        if anchors.ambiguous(found, spec.get("occurrences")):
+            places = ", ".join(_line(self.locator.content(place.start)) for place in found)
+            message = (
+                f"claim {claim_id}: the quote fits {len(found)} places that write different "
+                f"numbers ({places}) and none better than the others, so each is checked; "
+                "quote more of the statement (the whole row, a word beside it) to fit one"
+            )
+            quote_at = self.file.at(pointer + "/quote")
+            result.diagnostics.append(at(codes.AMBIGUOUS, quote_at, message))
 
         def fail(code: Code, location: Location, message: str) -> None:
             result.diagnostics.append(at(code, location, f"claim {claim_id}: {message}"))
@@ -667,6 +678,13 @@ class LessonClaims:
             return result
         result.message = f"{plural(checked, 'check')} passed"
         return result
+
+
+def _line(place: Location) -> str:
+    """`line 12`, or `content line 12` in a record, whose content is one JSON string."""
+    if place.content_line is not None:
+        return f"content line {place.content_line}"
+    return f"line {place.line}"
 
 
 def _number_spans(item: numbers.Item) -> list[tuple[int, int]]:

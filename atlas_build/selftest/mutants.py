@@ -72,12 +72,13 @@ def number_mutants(item: numbers.Item, limit: int = 3) -> Iterator[tuple[str, st
 
 
 def quote_mutants(quotes: list[str], lesson: Lesson) -> Iterator[Mutant]:
-    """Numbers and sentences of every occurrence of every claim quote."""
+    """Numbers and sentences of every place a claim quote checks (anchors.choose): the other
+    rows of a table a row quote's skeleton fits are not the claim's, nor its mutants."""
     skeleton = anchors.skeleton(lesson.content)
     seen: set[tuple[int, int]] = set()
     for quote in quotes:
-        _, found = anchors.occurrences(quote, skeleton)
-        for occurrence in found:
+        items, found = anchors.occurrences(quote, skeleton)
+        for occurrence in anchors.choose(items, found):
             span = (occurrence.start, occurrence.end)
             if span in seen:
                 continue
