@@ -260,6 +260,28 @@ claims:
     assert result.record.coverage["verification"] == "failed"
 
 
+def test_binding_a_unit_chain_as_two_numbers_says_it_is_one_entry(tmp_path: Path) -> None:
+    claims = """
+claims:
+  - id: main
+    kind: formula
+    quote: "With v = 3 m/s and t = 2 s the distance is d = 6 m."
+    bind: [v, t, d]
+    params: {values: {v: 3, t: 2}, use: [{equation: 0, relation: 0}]}
+  - id: half
+    kind: formula
+    extends: main
+    quote: "Half of that distance is 6 m/2 = 3 m."
+    bind: [d, half]
+    params: {expressions: {half: "\\\\frac{d}{2}"}}
+"""
+    result = _lesson(tmp_path, HALF.replace("{divisor}", "2"), claims)
+    [binding] = result.found("A409")
+    assert "the quote has 1 numbers (6 m/2 = 3 m) but bind lists 2" in binding.message
+    assert "`{value: name, operands: [...]}`" in binding.message
+    assert result.record.coverage["verification"] == "failed"
+
+
 def test_lessons_without_claims_report_honestly(tmp_path: Path) -> None:
     folder = write_lesson(tmp_path, "bare", DECAY, "claims: []\n")
     (folder / "claims.yaml").unlink()

@@ -462,6 +462,11 @@ class LessonClaims:
             message = (
                 f"the quote has {len(quote_items)} numbers ({listed}) but bind lists {len(binding)}"
             )
+            if any(isinstance(item, numbers.Arithmetic) for item in quote_items):
+                message += (
+                    "; worked arithmetic is one entry, its result, with its operands in "
+                    "`{value: name, operands: [...]}`"
+                )
             fail(codes.BINDING, self.file.at(pointer + "/bind"), message)
             return
         tolerance = spec.get("tolerance", self.tolerance)
