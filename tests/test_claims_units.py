@@ -529,3 +529,94 @@ claims:
     assert value["ok"] is verified
     assert (result.found("A423") == []) is verified
     assert result.record.coverage["verification"] == ("verified" if verified else "partial")
+
+
+GAIN = """
+## Science and assumptions
+
+$$
+G=1+\\frac{R_f}{R_g}
+$$
+
+Symbols and units
+
+G
+
+Closed-loop voltage gain
+
+{unit}
+
+R\\_f
+
+Feedback resistor
+
+kΩ
+
+R\\_g
+
+Ground resistor
+
+kΩ
+
+{sentence}
+"""
+
+
+def _gain(tmp_path: Path, unit: str, gain: str) -> Checked:
+    sentence = f"With R\\_g = 1 kΩ and R\\_f = 10 kΩ the gain is G = {gain}."
+    claims = f"""
+claims:
+  - id: gain
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [R_g, R_f, G]
+    params: {{values: {{R_f: 10, R_g: 1}}, use: [{{equation: 0, relation: 0}}]}}
+"""
+    body = GAIN.replace("{unit}", unit).replace("{sentence}", sentence)
+    return check(write_lesson(tmp_path, "gain", body, claims))
+
+
+@pytest.mark.parametrize("unit", ["V/V", "dimensionless", "ratio"])
+def test_a_level_in_db_on_a_plain_ratio_fails_and_says_what_to_bind(
+    tmp_path: Path, unit: str
+) -> None:
+    """`G = 11 dB` for a gain of 11 (20.83 dB, or 10.41 dB of power) agreed as a bare
+    number and read verified. A level is not the ratio, and which logarithm is meant
+    cannot be read, so it is neither converted nor compared bare."""
+    result = _gain(tmp_path, unit, "11 dB")
+    assert result.status() == {"gain": "fail"}
+    [mismatch] = result.found("A401")
+    assert "the lesson says 11 dB" in mismatch.message
+    assert "20\\log_{10} G" in mismatch.message and "dimensionless (dB)" in mismatch.message
+    assert result.record.coverage["verification"] == "failed"
+
+
+@pytest.mark.parametrize("unit", ["dimensionless (decibels)", "dimensionless (dB)"])
+def test_a_symbol_whose_table_unit_names_a_level_is_written_in_db(
+    tmp_path: Path, unit: str
+) -> None:
+    result = _gain(tmp_path, unit, "11 dB")
+    assert result.errors() == [] and result.status() == {"gain": "pass"}
+    assert result.record.coverage["verification"] == "verified"
+
+
+def test_a_table_unit_db_keeps_its_warning_and_its_bare_comparison(tmp_path: Path) -> None:
+    result = _gain(tmp_path, "dB", "11 dB")
+    assert result.errors() == [] and result.status() == {"gain": "pass"}
+    assert [d.code for d in result.record.diagnostics if d.severity.value == "warning"] == ["A421"]
+
+
+@pytest.mark.parametrize(
+    ("unit", "gain", "status"),
+    [("V/V", "11 V/V", "pass"), ("dimensionless", "11 V/V", "pass"), ("V/V", "12 V/V", "fail"),
+     ("V/V", "11", "pass"), ("V/V", "11 V", "fail")],
+)  # fmt: skip
+def test_a_gain_in_v_per_v_is_a_pure_number(
+    tmp_path: Path, unit: str, gain: str, status: str
+) -> None:
+    """`G = 11 V/V` (the table's own unit) was read as `11 V` and failed to convert."""
+    result = _gain(tmp_path, unit, gain)
+    assert result.status() == {"gain": status}
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        assert f"the lesson says {gain}," in mismatch.message

@@ -160,6 +160,128 @@ def test_worked_arithmetic_is_checked_without_any_claim(tmp_path: Path) -> None:
     assert numbers["verified"] == 1 and numbers["failed"] == 1
 
 
+@pytest.mark.parametrize(
+    ("work", "wrong", "message"),
+    [
+        ("6 m/3 = 3 m", "3 m", "the left side is 2 m, not 3 m"),
+        ("10 MHz/12 = 909.1 kHz", "909.1 kHz", "the left side is 2500/3 = 833.333 kHz"),
+        ("5.5 V/2 = 2 V", "2 V", "the left side is 11/4 = 2.75 V, not 2 V"),
+        ("3 m/s × 2 s = 7 m", "7 m", "the left side is 6 m, not 7 m"),
+        ("3 m/s × 2 s = 6 s", "6 s", "the left side is in m, the result in s"),
+    ],
+)
+def test_worked_arithmetic_with_units_is_checked_at_its_result(
+    tmp_path: Path, work: str, wrong: str, message: str
+) -> None:
+    """A chain with units was two or three loose quantities (an A410 info, or nothing at
+    all for the `3` of `m/3`): now each operand counts and a wrong result is A408."""
+    result = _lesson(tmp_path, f"## Work\n\nAs a check, {work}.\n", "claims: []\n")
+    [found] = result.found("A408")
+    assert (found.line, found.column) == result.lesson_at(wrong, occurrence=work.count(wrong) - 1)
+    assert message in found.message
+    numbers = result.record.coverage["numbers"]
+    assert numbers["arithmetic"] == {"checked": 1, "wrong": 1}
+    assert numbers["total"] == len(numbers["unaccountedAt"]) + 1 == 3
+    assert result.record.coverage["verification"] == "failed"
+
+
+@pytest.mark.parametrize("work", ["6 m/2 = 3 m", "10 MHz/12 = 833.3 kHz", "3 m/s × 2 s = 6 m"])
+def test_right_worked_arithmetic_with_units_verifies_its_result(tmp_path: Path, work: str) -> None:
+    result = _lesson(tmp_path, f"## Work\n\nAs a check, {work}.\n", "claims: []\n")
+    assert result.found("A408") == [] and result.errors() == []
+    assert result.record.coverage["numbers"]["arithmetic"] == {"checked": 1, "wrong": 0}
+    assert _numbers(result) == {"verified": 1, "unaccounted": 2}
+
+
+HALF = """
+## Science and assumptions
+
+$$
+d=v t
+$$
+
+Symbols and units
+
+d
+
+Distance travelled
+
+m
+
+v
+
+Constant speed
+
+m/s
+
+t
+
+Time elapsed
+
+s
+
+With v = 3 m/s and t = 2 s the distance is d = 6 m.
+
+Half of that distance is 6 m/{divisor} = 3 m.
+"""
+
+
+@pytest.mark.parametrize("divisor", ["2", "3"])
+def test_a_claim_binding_a_unit_chain_checks_its_working_too(tmp_path: Path, divisor: str) -> None:
+    """trial7/repro-5: `6 m/3 = 3 m` with both ends bound read verified, its `3` never
+    counted. Now the claim binds the chain (its result and first operand) and the working
+    is checked on its own; the divisor is a number of the text like any other."""
+    claims = """
+claims:
+  - id: main
+    kind: formula
+    quote: "With v = 3 m/s and t = 2 s the distance is d = 6 m."
+    bind: [v, t, d]
+    params: {values: {v: 3, t: 2}, use: [{equation: 0, relation: 0}]}
+  - id: half
+    kind: formula
+    extends: main
+    quote: "Half of that distance is 6 m/2 = 3 m."
+    bind: [{value: half, operands: [d]}]
+    params: {expressions: {half: "\\\\frac{d}{2}"}}
+"""
+    result = _lesson(tmp_path, HALF.replace("{divisor}", divisor), claims)
+    assert result.status() == {"main": "pass", "half": "pass"}  # d and d/2 are as stated
+    at_divisor = result.lesson_at(f"m/{divisor}", shift=2)
+    unaccounted = result.record.coverage["numbers"]["unaccountedAt"]
+    if divisor == "2":
+        assert [(n["text"], n["line"], n["column"]) for n in unaccounted] == [("2", *at_divisor)]
+        assert result.errors() == [] and result.record.coverage["verification"] == "partial"
+        return
+    [wrong] = result.found("A408")  # the claim proved 6 m and 3 m: the divisor is wrong
+    assert (wrong.line, wrong.column) == at_divisor
+    assert "the left side is 2 m, not 3 m" in wrong.message
+    assert unaccounted == [] and _numbers(result)["failed"] == 1
+    assert result.record.coverage["verification"] == "failed"
+
+
+def test_binding_a_unit_chain_as_two_numbers_says_it_is_one_entry(tmp_path: Path) -> None:
+    claims = """
+claims:
+  - id: main
+    kind: formula
+    quote: "With v = 3 m/s and t = 2 s the distance is d = 6 m."
+    bind: [v, t, d]
+    params: {values: {v: 3, t: 2}, use: [{equation: 0, relation: 0}]}
+  - id: half
+    kind: formula
+    extends: main
+    quote: "Half of that distance is 6 m/2 = 3 m."
+    bind: [d, half]
+    params: {expressions: {half: "\\\\frac{d}{2}"}}
+"""
+    result = _lesson(tmp_path, HALF.replace("{divisor}", "2"), claims)
+    [binding] = result.found("A409")
+    assert "the quote has 1 numbers (6 m/2 = 3 m) but bind lists 2" in binding.message
+    assert "`{value: name, operands: [...]}`" in binding.message
+    assert result.record.coverage["verification"] == "failed"
+
+
 def test_lessons_without_claims_report_honestly(tmp_path: Path) -> None:
     folder = write_lesson(tmp_path, "bare", DECAY, "claims: []\n")
     (folder / "claims.yaml").unlink()

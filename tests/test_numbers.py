@@ -407,6 +407,72 @@ def test_arithmetic(
 
 
 @pytest.mark.parametrize(
+    ("text", "operands", "lhs", "unit", "consistent"),
+    [
+        ("6 m/2 = 3 m", ["6 m", "2"], 3, "m", True),
+        ("6 m/3 = 3 m", ["6 m", "3"], 2, "m", False),  # the divisor was not even counted
+        ("10 MHz/12 = 833.3 kHz", ["10 MHz", "12"], R(2500, 3), "kHz", True),
+        ("10 MHz/12 = 909.1 kHz", ["10 MHz", "12"], R(2500, 3), "kHz", False),
+        ("5.5 V/2 = 2 V", ["5.5 V", "2"], R(11, 4), "V", False),
+        ("3 m/s × 2 s = 6 m", ["3 m/s", "2 s"], 6, "m", True),
+        ("3 m/s × 2 s = 7 m", ["3 m/s", "2 s"], 6, "m", False),
+        ("6 m/3 s = 2 m/s", ["6 m", "3 s"], 2, "m/s", True),
+        ("1.5 km + 500 m = 2 km", ["1.5 km", "500 m"], 2, "km", True),
+        ("50% × 2 = 100%", ["50%", "2"], 100, "%", True),
+        ("2 ms × 500 Hz = 1", ["2 ms", "500 Hz"], 1, "", True),
+        ("√(4 m²) = 2 m", ["4 m²"], 2, "m", True),
+    ],
+)
+def test_arithmetic_with_units_is_worked_in_the_results_unit(
+    text: str, operands: list[str], lhs: sympy.Expr, unit: str, consistent: bool
+) -> None:
+    """`6 m/3 = 3 m` read as two quantities: the `3` after `m/` was no number, and the
+    wrong working was not checked. Operands keep their units; the left side is computed
+    with them and expressed in the result's unit."""
+    item = only(text)
+    assert isinstance(item, Arithmetic) and item.text == text
+    assert [q.text for q in item.operands] == operands
+    assert item.lhs == lhs and item.unit == unit and item.problem == ""
+    assert item.consistent() is consistent
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("3 m + 2 s = 5 m", "terms in m and s differ in dimension"),
+        ("6 m/3 = 2", "the left side is in m, the result without a unit"),
+        ("3 m/s × 2 s = 6 s", "the left side is in m, the result in s"),
+    ],
+)
+def test_arithmetic_whose_dimensions_disagree_never_holds(text: str, problem: str) -> None:
+    item = only(text)
+    assert isinstance(item, Arithmetic) and item.problem == problem
+    assert not item.consistent()
+
+
+@pytest.mark.parametrize(
+    ("text", "texts"),
+    [
+        ("at 3 m/s = 10.8 km/h", ["3 m/s", "10.8 km/h"]),  # a conversion, no arithmetic
+        ("a slew of 3 V/µs", ["3 V/µs"]),
+        ("at 5 km/h", ["5 km/h"]),
+        ("water is 1000 kg/m³", ["1000 kg/m³"]),
+        ("64 bytes per token", ["64 bytes per token"]),
+        ("6 m/3 is 2 m", ["6 m", "3", "2 m"]),  # a divisor after a unit is a number
+        ("10 MHz/12", ["10 MHz", "12"]),
+        ("20 °C × 2 = 40 °C", ["20 °C", "2", "40 °C"]),  # another zero: not worked out
+        ("3 × 2 = 6 m", ["3 × 2 = 6 m"]),  # no operand with a unit: compared as written
+    ],
+)
+def test_units_with_a_slash_are_units_and_a_divisor_after_one_is_a_number(
+    text: str, texts: list[str]
+) -> None:
+    items = extract(text)
+    assert_spans(text, items)
+    assert [i.text for i in items] == texts
+
+
+@pytest.mark.parametrize(
     ("text", "texts"),
     [
         ("is 2 × 3 heads", ["2", "3"]),  # no stated result: just numbers
@@ -454,6 +520,9 @@ GRAMMAR = st.lists(
             "\\]",
             "x",
             "T",
+            " m",
+            " m/s",
+            " kHz",
             "\n",
             "\u00a0",
         ]

@@ -76,6 +76,21 @@ def test_words_that_are_not_units_are_not_taken(text: str) -> None:
     assert find_quantities(text) == []
 
 
+@pytest.mark.parametrize("unit", ["V/V", "A/A", "W/W", "V per V"])
+def test_a_ratio_of_one_unit_reads_as_dimensionless(unit: str) -> None:
+    """`G = 11 V/V`, a gain in its table's unit, was read as `11 V`: units that cancel
+    are a pure number, not the numerator's unit."""
+    (quantity,) = find_quantities(f"the gain is G = 11 {unit}.")
+    assert quantity.unit_text == unit
+    assert quantity.units.dimension.is_dimensionless and quantity.units.scale == 1
+    assert convert(11, quantity.units, "dimensionless") == 11
+
+
+@pytest.mark.parametrize("text", ["5 elements/elements", "3 T/T"])
+def test_a_cancelling_ratio_of_words_prose_keeps_out_is_not_a_unit(text: str) -> None:
+    assert find_quantities(text) == []
+
+
 def test_several_quantities_in_order() -> None:
     text = "A 32 MB buffer is not 32 MiB; 0.0259 V equals 25.9 mV."
     found = find_quantities(text)

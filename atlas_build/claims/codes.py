@@ -88,9 +88,10 @@ ARITHMETIC = define(
     "A408",
     "arithmetic-inconsistent",
     Severity.ERROR,
-    "Worked arithmetic in the lesson does not evaluate to the result it states.",
-    example="`0.25×(2−4)=−0.75`",
-    fix="Correct the operands or the result.",
+    "Worked arithmetic in the lesson does not evaluate to the result it states (with units:"
+    " in the result's unit), or its units' dimensions disagree.",
+    example="`0.25×(2−4)=−0.75`; `3 m/s × 2 s = 7 m`",
+    fix="Correct the operands, the result or its unit.",
     stage=STAGE,
 )
 BINDING = define(

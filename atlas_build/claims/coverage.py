@@ -301,7 +301,7 @@ def _numbers(
         if key not in counted:
             continue
         tally["checked"] += 1
-        if compare(item.result, item.lhs).ok:
+        if not item.problem and compare(item.result, item.lhs).ok:
             classes.setdefault(key, "verified")
             continue
         tally["wrong"] += 1
@@ -313,7 +313,8 @@ def _numbers(
                     wrong = item.operands[kinds.index(suspect)]
                     break
         classes[(wrong.start, wrong.end)] = "failed"
-        lhs = f"the left side is {show(item.lhs)}, not {item.result.text}"
+        unit = f" {item.unit}" if item.unit else ""
+        lhs = item.problem or f"the left side is {show(item.lhs)}{unit}, not {item.result.text}"
         diagnostics.append(
             at(codes.ARITHMETIC, locator.content(wrong.start), f"{item.text}: {lhs}")
         )

@@ -18,6 +18,7 @@ from typing import Literal
 
 import sympy
 
+from atlas_build.claims import worked
 from atlas_build.units import UnitSpec, parse_unit
 from atlas_build.units.prose import unit_after
 from atlas_build.units.spec import ABSTRACT
@@ -150,7 +151,9 @@ class SlotSet:
 class Arithmetic:
     """A worked computation ``lhs = result`` (or ``≈``). ``lhs`` is evaluated exactly by this
     module's parser, so a caller can check the working (``consistent``) and the stated result
-    against its own computed value separately."""
+    against its own computed value separately. When operands carry units (``6 m/3 = 2 m``),
+    ``lhs`` is in the result's unit, shown as ``unit``; ``problem`` says why it cannot be
+    (dimensions that disagree), and such arithmetic never holds."""
 
     lhs: sympy.Expr
     operands: tuple[Quantity, ...]
@@ -159,10 +162,14 @@ class Arithmetic:
     text: str
     start: int
     end: int
+    unit: str = ""
+    problem: str = ""
     kind: Literal["arithmetic"] = "arithmetic"
 
     def consistent(self) -> bool:
         """Whether the stated result equals the left side within the result's tolerance."""
+        if self.problem:
+            return False
         diff = self.lhs - self.result.value
         if not diff.is_finite:
             return False
@@ -287,20 +294,24 @@ def _quantity(
     literal = _literal(text, j, end, grouped=grouped)
     if literal is None:
         return None
-    k, unit = literal.end, None
+    unit, k = _suffix(text, literal.end, end)
+    value = -literal.value if negative else literal.value
+    return Quantity(value, text[i:k], i, k, literal.decimals, literal.exponent, unit, approx)
+
+
+def _suffix(text: str, k: int, end: int) -> tuple[str | None, int]:
+    """The unit written after a number ending at ``k`` (or None), and where it ends."""
     if suffix := _UNIT.match(text, k, end):
         # `bytes per second` is one unit: the vocabulary's reading wins when it is longer
         after = unit_after(text[:end], k)
         if after is not None and after[1] > suffix.end():
-            unit, k = after
-        else:
-            k, unit = suffix.end(), suffix.group(1) + (suffix.group(2) or "")
-    elif _UNIT_START.match(text, k, end) and (after := unit_after(text[:end], k)) is not None:
-        unit, k = after  # any unit the units vocabulary reads: 0.7 V, 2.1 ms, 10¹⁶ cm⁻³
-    elif (latex := _LATEX_UNIT.match(text, k, end)) and (read := _latex_unit(latex)):
-        unit, k = read, latex.end()
-    value = -literal.value if negative else literal.value
-    return Quantity(value, text[i:k], i, k, literal.decimals, literal.exponent, unit, approx)
+            return after
+        return suffix.group(1) + (suffix.group(2) or ""), suffix.end()
+    if _UNIT_START.match(text, k, end) and (after := unit_after(text[:end], k)) is not None:
+        return after  # any unit the units vocabulary reads: 0.7 V, 2.1 ms, 10¹⁶ cm⁻³
+    if (latex := _LATEX_UNIT.match(text, k, end)) and (read := _latex_unit(latex)):
+        return read, latex.end()
+    return None, k
 
 
 _LATEX_WRAPPER = re.compile(r"\\(?:mathrm|text|textrm|rm|operatorname)\{((?:[^{}]|\{[^{}]*\})*)\}")
@@ -340,6 +351,17 @@ def _readable(unit: str) -> bool:
 def _glued(text: str, i: int) -> bool:
     """Whether ``text[i]`` continues an identifier or number: ``fp16``, ``x_2``, ``1/2/2020``."""
     return i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_./")
+
+
+def _divides(items: list[Item], text: str, i: int) -> bool:
+    """Whether the number at ``i`` divides a quantity written with a unit (``6 m/3``,
+    ``10 MHz/12``): a number of the text, though glued to the ``/`` (``m/s`` is a unit
+    and ends in no digit, so it never gets here)."""
+    last = items[-1] if items else None
+    return (
+        text[i - 1] == "/" and isinstance(last, Quantity) and last.unit is not None
+        and last.end == i - 1
+    )  # fmt: skip
 
 
 def _attached(text: str, i: int) -> bool:
@@ -409,12 +431,14 @@ def _slot_set(text: str, i: int, pattern: re.Pattern[str]) -> SlotSet | None:
 
 class _Expression:
     """Recursive-descent parser for the left side of ``lhs = result``: sums and products of
-    signed literals and parentheses, ``^`` on literals only (to bound the size of results)."""
+    signed literals and parentheses, ``^`` on literals only (to bound the size of results).
+    An operand may carry a unit (``3 m/s × 2 s``): values are ``worked.Measure``s."""
 
     def __init__(self, text: str, end: int) -> None:
         self.text, self.end = text, end
         self.operands: list[Quantity] = []
         self.operations = 0
+        self.united = False  # whether an operand is written with a unit
 
     def _chain(self, i: int, depth: int, operator: re.Pattern[str], operand: _Parse) -> _Parsed:
         """The longest valid chain from ``i``; a dangling operator ends it before the operator."""
@@ -443,18 +467,27 @@ class _Expression:
     def term(self, i: int, depth: int) -> _Parsed:
         return self._chain(i, depth, _MUL, self.factor)
 
+    def _operand(self, i: int, literal: _Literal, value: sympy.Expr) -> _Parsed:
+        """One written operand, with the unit after it if any (`6 m` in `6 m/3`)."""
+        unit, end = _suffix(self.text, literal.end, self.end)
+        measure = worked.Measure(value)
+        if unit is not None:
+            units = worked.units(unit)
+            if units is None:
+                return None
+            measure, self.united = worked.Measure(value, units), True
+        self.operands.append(
+            Quantity(value, self.text[i:end], i, end, literal.decimals, literal.exponent, unit)
+        )
+        self.operations += literal.power
+        return measure, end
+
     def _signed_literal(self, i: int, sign: re.Match[str]) -> _Parsed:
         """`−0.1` in `0.9×(−0.1)`: one operand written with its sign, quoted as such."""
         literal = _literal(self.text, sign.end(), self.end, fractions=False)
         if literal is None:
             return None
-        value = literal.value if sign.group() == "+" else -literal.value
-        self.operands.append(
-            Quantity(value, self.text[i : literal.end], i, literal.end, literal.decimals,
-                     literal.exponent)
-        )  # fmt: skip
-        self.operations += literal.power
-        return value, literal.end
+        return self._operand(i, literal, literal.value if sign.group() == "+" else -literal.value)
 
     def factor(self, i: int, depth: int) -> _Parsed:
         if depth > MAX_DEPTH:
@@ -473,22 +506,17 @@ class _Expression:
         if root := _ROOT_PAREN.match(self.text, i, self.end):  # `√(9.5 + 10⁻⁵)`
             inner = self.expr(root.end(), depth + 1)
             close = inner and _CLOSE_PAREN.match(self.text, inner[1], self.end)
-            if not (inner and close) or inner[0].is_negative:
+            if not (inner and close) or inner[0].value.is_negative:
                 return None
             self.operations += 1
-            return sympy.sqrt(inner[0]), close.end()
+            return inner[0].sqrt(), close.end()
         literal = _literal(self.text, i, self.end, fractions=False)
         if literal is None:
             return None
-        source = self.text[i : literal.end]
-        self.operands.append(
-            Quantity(literal.value, source, i, literal.end, literal.decimals, literal.exponent)
-        )
-        self.operations += literal.power
-        return literal.value, literal.end
+        return self._operand(i, literal, literal.value)
 
 
-_Parsed = tuple[sympy.Expr, int] | None
+_Parsed = tuple[worked.Measure, int] | None
 _Parse = Callable[[int, int], _Parsed]
 
 
@@ -519,8 +547,14 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
             parser = _Expression(text, lhs_end)
             parsed = parser.expr(k, 0)
             if parsed is not None and parsed[1] == lhs_end and parser.operations:
-                lhs, operands, end = parsed[0], tuple(parser.operands), stated.end
-                found[k] = Arithmetic(lhs, operands, stated, relation.group(), text[k:end], k, end)
+                measure, operands, end = parsed[0], tuple(parser.operands), stated.end
+                settled = worked.settle(measure, stated.unit) if parser.united else None
+                if parser.united and settled is None:
+                    break  # a result in a unit that cannot be computed with
+                lhs, unit, problem = settled or (measure.value, "", "")
+                found[k] = Arithmetic(
+                    lhs, operands, stated, relation.group(), text[k:end], k, end, unit, problem
+                )
                 break
             k = parsed[1] if parsed is not None and parsed[1] > k else k + 1
     return found
@@ -538,7 +572,7 @@ def extract(text: str, *, slot_nouns: Iterable[str] = DEFAULT_SLOT_NOUNS) -> lis
         i, c = start.start(), text[start.start()]
         item: Item | None = None
         if c in _DIGITS:
-            if not _glued(text, i):
+            if not _glued(text, i) or _divides(items, text, i):
                 item = worked.get(i) or _quantity(text, i, len(text), signed=False)
         elif c in "\\[(":
             item = _number_list(text, i) or worked.get(i)

@@ -36,7 +36,7 @@ from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 from atlas_build.text import plural
 from atlas_build.units import UnitError, convertible, units_of
-from atlas_build.units.prose import excluded_unit_after, level_after
+from atlas_build.units.prose import excluded_unit_after, is_level, level_after, names_level
 
 Fail = Callable[[Code, Location, str], None]
 FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
@@ -364,7 +364,9 @@ class LessonClaims:
         """`0.5 L` for a volume in mL: the prose reader leaves single letters that are more
         often variables (`L`, `T`, `N`) out of units; bound to a quantity of that dimension,
         the letter is its unit, so it is converted rather than compared bare. A level in
-        dB after a number of a dimensioned quantity is kept as written, and fails."""
+        dB is kept as written, and fails, after a number of a dimensioned quantity or of a
+        plain ratio (`G = 11 dB` for a gain of 11 is 20.83 dB, or 10.41 dB of power): only
+        a table unit that names a level (`dimensionless (dB)`) lets dB stand bare."""
         if not isinstance(written, numbers.Quantity) or written.unit is not None:
             return written
         spec = lesson_units(self.lesson).get(base)
@@ -372,7 +374,7 @@ class LessonClaims:
             return written
         content = self.lesson.content
         found = excluded_unit_after(content, written.end, spec.units.dimension)
-        if found is None and not spec.units.dimension.is_dimensionless:
+        if found is None and not names_level(spec.text):
             found = level_after(content, written.end)  # `0.05 dB` for a voltage: not bare
         if found is None:
             return written
@@ -504,6 +506,11 @@ class LessonClaims:
             message = (
                 f"the quote has {len(quote_items)} numbers ({listed}) but bind lists {len(binding)}"
             )
+            if any(isinstance(item, numbers.Arithmetic) for item in quote_items):
+                message += (
+                    "; worked arithmetic is one entry, its result, with its operands in "
+                    "`{value: name, operands: [...]}`"
+                )
             fail(codes.BINDING, self.file.at(pointer + "/bind"), message)
             return
         tolerance = spec.get("tolerance", self.tolerance)
@@ -622,6 +629,8 @@ class LessonClaims:
                 said = "the claim fixes" if base in outcome.inputs else "computed"
                 message = f"{name}: the lesson says {verdict.quoted}, {said} {verdict.computed}"
                 hint = verdict.hint
+                if is_level(getattr(at_number, "unit", None)):
+                    hint = _level_hint(name)
                 worked = outcome.units.get(base)
                 if options.get("unit") and worked and convertible(options["unit"], worked):
                     if against(worked).ok:  # the bind's unit was read as a conversion
@@ -694,6 +703,16 @@ def _number_spans(item: numbers.Item) -> list[tuple[int, int]]:
     if isinstance(item, numbers.Arithmetic):
         return [(item.result.start, item.result.end)]
     return [(item.start, item.end)]
+
+
+def _level_hint(name: str) -> str:
+    """What to do about a level in dB written for a quantity that is not one."""
+    return (
+        f"a level in dB is not {name} itself, and whether it is 20 log10 (amplitude) or "
+        f"10 log10 (power) of it cannot be told, so it is not converted: bind a level "
+        f"expression such as `20\\log_{{10}} {name}`, or, if {name} is a level, give it the "
+        f"unit `dimensionless (dB)` in the symbol table"
+    )
 
 
 def _dimensioned(unit: str) -> bool:

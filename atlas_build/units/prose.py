@@ -4,7 +4,8 @@ Conservative by design: the word after a number is a unit only when the whole
 word reads as a unit of the vocabulary (`5 layers`, `3 heads`, `4 is` are not),
 is not a count word (`3 elements`), and is not one of the single letters prose
 uses as a variable or an English word (`PROSE_EXCLUDED`). Without a space only
-multi-character units attach (`2.1ms`, `50%`, but not `7B`).
+multi-character units attach (`2.1ms`, `50%`, but not `7B`). A ratio of one unit
+(`11 V/V`) is a pure number.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ _RUN = re.compile(rf"[^\s]{{1,{MAX_UNIT}}}")
 _PER = re.compile(r"\s+per\s+([^\W\d_]+)")
 _TRAILING = ".,;:!?\"'”’»"
 _CUTS = "/·⋅*("
+_OVER = re.compile(r"/|\s+per\s+")
 
 
 @dataclass(frozen=True)
@@ -58,10 +60,15 @@ def _trim(run: str) -> str:
 
 
 def _acceptable(text: str, units: UnitProduct) -> bool:
+    """A unit of prose: not a variable letter, abstract unit or bare count. Units that
+    cancel (`V/V`, `W/W`: a gain written in its table's unit) read as dimensionless."""
     if text in PROSE_EXCLUDED:
         return False
     atoms = list(units.atoms())
-    if not atoms or any(atom.key.startswith("abstract:") for atom, _ in atoms):
+    if not atoms:
+        numerator = _OVER.split(text, maxsplit=1)[0]
+        return numerator != text and _read(numerator) is not None
+    if any(atom.key.startswith("abstract:") for atom, _ in atoms):
         return False
     return not all(atom.silent for atom, _ in atoms)
 
@@ -156,6 +163,18 @@ def excluded_unit_after(text: str, end: int, dimension: object) -> tuple[str, in
 
 
 _LEVEL = re.compile(r"dB[A-Za-z]{0,3}(?!\w)")
+_LEVEL_NAMED = re.compile(r"(?<![A-Za-z])dB|decibel", re.IGNORECASE)
+
+
+def is_level(unit: str | None) -> bool:
+    """Whether a unit written after a number is a logarithmic level (`dB`, `dBm`)."""
+    return unit is not None and _LEVEL.fullmatch(unit) is not None
+
+
+def names_level(table_unit: str) -> bool:
+    """Whether a symbol table's unit says its quantity is a level (`dimensionless
+    (decibels)`, `dimensionless (dB)`), so the dB after its numbers is its own unit."""
+    return _LEVEL_NAMED.search(table_unit) is not None
 
 
 def level_after(text: str, end: int) -> tuple[str, int] | None:
