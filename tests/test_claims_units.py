@@ -620,3 +620,32 @@ def test_a_gain_in_v_per_v_is_a_pure_number(
     if status == "fail":
         [mismatch] = result.found("A401")
         assert f"the lesson says {gain}," in mismatch.message
+
+
+@pytest.mark.parametrize(
+    ("stated", "bound", "status"),
+    [("20.83 dB", "level", "pass"), ("11 dB", "ratio", "fail"), ("11", "ratio", "pass")],
+)
+def test_an_expression_in_db_must_compute_a_level(
+    tmp_path: Path, stated: str, bound: str, status: str
+) -> None:
+    """An expression the table does not name, `R_f/R_g + 1 = 11`, is no level: `11 dB`
+    for it fails as it does for a table symbol; `20\\log_{10} G` is one, and takes dB."""
+    sentence = f"With R\\_g = 1 kΩ and R\\_f = 10 kΩ the gain is G = 11, and {bound} is {stated}."
+    claims = f"""
+claims:
+  - id: gain
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [R_g, R_f, G, {bound}]
+    params:
+      values: {{R_f: 10, R_g: 1}}
+      use: [{{equation: 0, relation: 0}}]
+      expressions: {{ratio: "1+\\\\frac{{R_f}}{{R_g}}", level: "20\\\\log_{{10}} G"}}
+"""
+    body = GAIN.replace("{unit}", "V/V").replace("{sentence}", sentence)
+    result = check(write_lesson(tmp_path, "gain", body, claims))
+    assert result.status() == {"gain": status}
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        assert "a level in dB is not ratio itself" in mismatch.message

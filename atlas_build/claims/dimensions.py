@@ -51,6 +51,11 @@ def _names(named: dict[tuple[str, str], tuple[str, ...]], text: str) -> tuple[st
     return ()
 
 
+def named(lesson: Lesson) -> frozenset[str]:
+    """Every symbol name the lesson's tables list, whether or not its unit reads."""
+    return frozenset(name for _, names in _pairs(lesson) for name in names)
+
+
 def lesson_units(lesson: Lesson) -> dict[str, units.UnitSpec]:
     """Symbol name -> unit, for every glossary entry whose unit reads, and under the
     variant spelling of its Greek letter too (`phi` for `\\varphi`) unless the table

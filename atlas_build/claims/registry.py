@@ -44,6 +44,9 @@ class Check:
 
 
 RELATION_OUTCOMES = ("verified", "defined", "failed")
+LEVEL = "dB"
+"""`Outcome.units` of a quantity computed as a logarithm (`20\\log_{10} G`): a level,
+which a lesson may write in dB; any other pure number written in dB is not bare."""
 
 
 @dataclass

@@ -17,11 +17,12 @@ from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.claims import anchors, codec, codes, messages, numbers
 from atlas_build.claims.compare import Verdict, compare, parse_tolerance
-from atlas_build.claims.dimensions import lesson_units
+from atlas_build.claims.dimensions import lesson_units, named
 from atlas_build.claims.file import ClaimsFile
 from atlas_build.claims.registry import (
     DEFAULT_TIMEOUT,
     KINDS,
+    LEVEL,
     ClaimError,
     ClaimTimeout,
     Context,
@@ -336,6 +337,9 @@ class LessonClaims:
         found = quantity_unit(self.lesson, outcome, name)
         computed = name.split("[", 1)[0] not in outcome.inputs  # an input proves nothing
         tabled = bool(self.lesson.glossaries)  # without a symbol table no unit is claimed
+        untabled = name.split("[", 1)[0] not in named(self.lesson)
+        if found == (None, False) and computed and untabled and tabled and is_level(quoted.unit):
+            return "dimensionless", False  # `ratio = 11 dB` for a pure number: not a level
         if found == (None, False) and computed and tabled and _dimensioned(quoted.unit):
             return None, True  # `0.0014 mS` for a value nothing gives a unit: bare at best
         return found
@@ -360,7 +364,7 @@ class LessonClaims:
             return dataclasses.replace(written, result=pure)
         return pure
 
-    def _letter_unit(self, written: numbers.Item, base: str) -> numbers.Item:
+    def _letter_unit(self, written: numbers.Item, base: str, outcome: Outcome) -> numbers.Item:
         """`0.5 L` for a volume in mL: the prose reader leaves single letters that are more
         often variables (`L`, `T`, `N`) out of units; bound to a quantity of that dimension,
         the letter is its unit, so it is converted rather than compared bare. A level in
@@ -370,12 +374,20 @@ class LessonClaims:
         if not isinstance(written, numbers.Quantity) or written.unit is not None:
             return written
         spec = lesson_units(self.lesson).get(base)
-        if spec is None or spec.units is None:
-            return written
         content = self.lesson.content
-        found = excluded_unit_after(content, written.end, spec.units.dimension)
-        if found is None and not names_level(spec.text):
-            found = level_after(content, written.end)  # `0.05 dB` for a voltage: not bare
+        if spec.units is None if spec is not None else base in named(self.lesson):
+            return written  # a unit the table cannot read (A421): compared bare, as before
+        if spec is None or spec.units is None:
+            # An expression the table does not name (`ratio = 10 dB` for f/f_0 = 10) is a
+            # level only when it computes one (`20\log_{10} G`; the claim marks it "dB")
+            computed = base not in outcome.inputs and bool(self.lesson.glossaries)
+            if not computed or outcome.units.get(base) == LEVEL:
+                return written
+            found = level_after(content, written.end)
+        else:
+            found = excluded_unit_after(content, written.end, spec.units.dimension)
+            if found is None and not names_level(spec.text):
+                found = level_after(content, written.end)  # `0.05 dB` for a voltage: not bare
         if found is None:
             return written
         letter, end = found  # the span stays the number's: coverage counts numbers
@@ -555,7 +567,7 @@ class LessonClaims:
                 fail(codes.ERROR, self.file.at(pointer + "/bind"), str(error))
                 continue
             base = name.split("[", 1)[0]
-            written = self._letter_unit(written, base)
+            written = self._letter_unit(written, base, outcome)
             if options.get("unit") is None:
                 written = self._pure_ratio(name, written, outcome)
             at_number = written.result if isinstance(written, numbers.Arithmetic) else written

@@ -26,7 +26,7 @@ from sympy.core.function import AppliedUndef
 from atlas_build.claims.dimensions import lesson_units, side_ratio, unit_text, units_key
 from atlas_build.claims.kinds import _exact, _values
 from atlas_build.claims.kinds._equations import EquationRef, relations
-from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
+from atlas_build.claims.registry import LEVEL, ClaimError, Context, Outcome, Params, kind
 from atlas_build.latex import LatexError, Relation, parse_expression, parse_relations
 from atlas_build.latex.functions import WithUnit
 
@@ -417,6 +417,8 @@ def run(params: FormulaParams, context: Context) -> Outcome:
             text = unit_text(definition.relation.rhs, key)
             if text is not None:
                 outcome.units[definition.name] = text
+            elif _level(definition.relation.rhs):
+                outcome.units[definition.name] = LEVEL
     outcome.depends = _dependencies(definitions)
     _identities(params, context, indices, env, outcome, key)
     for name, latex in params.expressions.items():
@@ -436,6 +438,8 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         text = unit_text(expression, key)
         if text is not None:
             outcome.units[name] = text
+        elif _level(expression):
+            outcome.units[name] = LEVEL
     return outcome
 
 
@@ -457,6 +461,18 @@ def _overwritten(params: FormulaParams, definitions: list[_Definition]) -> None:
             "relation from `use` and check it under `identities`",
             pointer=f"/params/values/{key}",
         )
+
+
+def _level(expression: sympy.Basic) -> bool:
+    """A number times a logarithm (`20\\log_{10} G`, `10\\log_{10}(P/P_0)`): a level."""
+    factors = sympy.Mul.make_args(expression)
+    logs = [f for f in factors if isinstance(f, sympy.log)]
+    rest = [f for f in factors if not isinstance(f, sympy.log)]
+    return (
+        bool(logs)
+        and all(getattr(f, "is_number", False) for f in rest)
+        and any(f.free_symbols for f in logs)
+    )
 
 
 def _literal(expression: sympy.Basic) -> bool:
