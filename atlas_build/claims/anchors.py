@@ -171,19 +171,29 @@ def differences(quote_items: list[numbers.Item], occurrence: Occurrence) -> int:
     return written + abs(len(quote_items) - len(occurrence.items))
 
 
+def table_row(quote: str) -> bool:
+    """A quote of table rows (`| 2 | 6 |`), whose skeleton fits every row of its shape."""
+    return quote.lstrip().startswith("|")
+
+
 def choose(
-    quote_items: list[numbers.Item], found: list[Occurrence], expected: int | None = None
+    quote_items: list[numbers.Item],
+    found: list[Occurrence],
+    expected: int | None = None,
+    *,
+    row: bool,
 ) -> list[Occurrence]:
     """The places a claim checks, of all those its quote's skeleton occurs at.
 
-    A skeleton can fit statements the quote is not about: `| 2 | 6 |` fits every row of a
-    two-column table. The places nearest the quote (fewest numbers written otherwise)
-    are its: where it is written verbatim (every copy of a repeated sentence), or else
-    where the author edited it (an edited row differs in one cell, other rows in more).
-    With `expected` (the claim's `occurrences`) the `expected` nearest are taken, so an
-    edited copy of a repeated sentence stays checked; places tied with the last are too.
+    A prose quote checks every place it fits: a sentence repeated with one copy edited
+    is a wrong number at that copy, whatever the other says. A row quote's skeleton fits
+    statements the quote is not about: `| 2 | 6 |` fits every row of a two-column table.
+    There the places nearest the quote (fewest numbers written otherwise) are its: where
+    it is written verbatim, or else where the author edited it (an edited row differs in
+    one cell, other rows in more). With `expected` (the claim's `occurrences`) the
+    `expected` nearest are taken; places tied with the last are too.
     """
-    if len(found) < 2:
+    if len(found) < 2 or not row:
         return found
     distances = [differences(quote_items, place) for place in found]
     rank = min(expected or 1, len(found)) - 1
@@ -191,10 +201,10 @@ def choose(
     return [place for place, distance in zip(found, distances, strict=True) if distance <= cutoff]
 
 
-def ambiguous(chosen: list[Occurrence], expected: int | None = None) -> bool:
-    """More places than the claim says it has, and they write different numbers: the quote
+def ambiguous(chosen: list[Occurrence], expected: int | None = None, *, row: bool) -> bool:
+    """More rows than the claim says it has, and they write different numbers: the quote
     cannot tell which statement it is about, so each is checked."""
-    if len(chosen) <= (expected or 1):
+    if not row or len(chosen) <= (expected or 1):
         return False
     return len({tuple(_written(item) for item in place.items) for place in chosen}) > 1
 

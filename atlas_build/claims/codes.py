@@ -164,14 +164,14 @@ AMBIGUOUS = define(
     "A415",
     "claim-quote-ambiguous",
     Severity.WARNING,
-    "The claim's quote, its numbers read as slots, fits several places of the lesson that "
+    "The claim's quote of table rows, its numbers read as slots, fits several rows that "
     "write different numbers, and none fits better than the others (none writes the quote's "
-    "numbers, and they differ from it in as many): each is checked, so a correct place can "
-    "be reported wrong. A table row quoted alone fits every row of its shape.",
+    "numbers, and they differ from it in as many): each is checked, so a correct row can "
+    "be reported wrong. A row quoted alone fits every row of its shape.",
     example="quote `| 2 | 6 |` where the table has rows `| 2 | 7 |` and `| 4 | 6 |`",
-    fix="Correct the number the quote states in the lesson, or quote more of the statement "
-    "(a whole row, a neighbouring cell or word) so it fits one place; `occurrences: N` says "
-    "the statement is meant to occur N times.",
+    fix="Correct the number the quote states in the lesson, or quote more of the table "
+    "(a neighbouring row, or the whole row with its label) so it fits one row; "
+    "`occurrences: N` says the row is meant to occur N times.",
     stage=STAGE,
 )
 DIMENSION = define(

@@ -290,7 +290,8 @@ class LessonClaims:
         if not quote:
             return [], []
         items, found = anchors.occurrences(quote, self.skeleton)
-        return items, anchors.choose(items, found, spec.get("occurrences"))
+        row = anchors.table_row(quote)
+        return items, anchors.choose(items, found, spec.get("occurrences"), row=row)
 
     def run(self) -> list[ClaimResult]:
         results = []
@@ -419,7 +420,8 @@ class LessonClaims:
         if spec.get("quote") and not found:
             self._lost(spec, pointer, found, result)
             return self._finish(result, "fail")
-        if anchors.ambiguous(found, spec.get("occurrences")):
+        row = anchors.table_row(spec.get("quote") or "")
+        if anchors.ambiguous(found, spec.get("occurrences"), row=row):
             places = ", ".join(_line(self.locator.content(place.start)) for place in found)
             message = (
                 f"claim {claim_id}: the quote fits {len(found)} places that write different "

@@ -78,7 +78,7 @@ def quote_mutants(quotes: list[str], lesson: Lesson) -> Iterator[Mutant]:
     seen: set[tuple[int, int]] = set()
     for quote in quotes:
         items, found = anchors.occurrences(quote, skeleton)
-        for occurrence in anchors.choose(items, found):
+        for occurrence in anchors.choose(items, found, row=anchors.table_row(quote)):
             span = (occurrence.start, occurrence.end)
             if span in seen:
                 continue
