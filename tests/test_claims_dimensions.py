@@ -135,3 +135,16 @@ def test_a_table_letter_matches_its_variant_in_the_equation(tmp_path: Path) -> N
     result = _lesson(tmp_path, body)
     assert [d["status"] for d in _dimensions(result)] == ["consistent", "consistent"]
     assert "A422" not in _codes(result)
+
+
+def test_a_symbol_given_two_units_is_a_warning_at_the_second(tmp_path: Path) -> None:
+    """V in V and again in mV: the claims compute V in volts, so a reader of the second
+    table would read the worked numbers off by a factor of 1000."""
+    second = "\nSymbols and units\n\nV\n\nVoltage again\n\nmV\n"
+    result = _lesson(tmp_path, _body("V=I\\cdot R", extra=second))
+    [warning] = [d for d in result.record.diagnostics if d.code == "A424"]
+    assert warning.severity.value == "warning"
+    assert "claims compute it in 'V', not 'mV'" in warning.message
+    assert result.lesson_text.splitlines()[warning.line - 1] == "mV"
+    same = _lesson(tmp_path / "same", _body("V=I\\cdot R", extra=second.replace("mV", "V")))
+    assert [d for d in same.record.diagnostics if d.code == "A424"] == []

@@ -108,6 +108,7 @@ def test_units_mapping_from_a_glossary() -> None:
             ("L", "furlong per fortnight"),
             ("V\\_bi", "V (at 300 K)"),
             ("n\\_i", "s"),
+            ("k\\_B", "mJ/K"),
         ]
     )
     assert sorted(built.units) == ["T_k", "T_q", "V_bi", "k_B", "mu_n", "n_i"]
@@ -115,7 +116,8 @@ def test_units_mapping_from_a_glossary() -> None:
     assert built.units["V_bi"].text == "V"  # the first entry wins
     assert isinstance(built.units["mu_n"], UnitSpec)
     problems = [(p.entry, p.field) for p in built.problems]
-    assert problems == [(5, "symbol"), (6, "unit"), (8, "conflict")]
+    assert problems == [(5, "symbol"), (6, "unit"), (8, "conflict"), (9, "conflict")]
+    assert "another size of that dimension" in built.problems[3].message
     assert "cannot read unit 'furlong per fortnight': unknown unit 'furlong'" in (
         built.problems[1].message
     )

@@ -75,4 +75,13 @@ def units_from_glossary(
                     " dimension (the first is used)"
                 )
                 result.problems.append(GlossaryProblem(index, CONFLICT, message))
+            elif (known.scale, known.offset) != (spec.scale, spec.offset):
+                # one dimension, another size: claims compute in the first table's unit, so
+                # the second table's reader would read the worked numbers off by a factor
+                message = (
+                    f"{name} is already given unit {known.text!r}; {unit_text!r} is another "
+                    f"size of that dimension (the first is used: the claims compute {name} "
+                    f"in {known.text})"
+                )
+                result.problems.append(GlossaryProblem(index, CONFLICT, message))
     return result
