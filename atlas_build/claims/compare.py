@@ -252,6 +252,8 @@ def _scalar(
         except UnitError as error:
             return Verdict(False, quantity.text, f"{shown} {unit} ({error})")
         shown = f"{shown} {unit}"
+    elif unit is not None and quantity.unit == unit and unit != "dimensionless":
+        shown = f"{shown} {unit}"  # `computed ≈ 31.1154 Ω`: the unit the lesson wrote
     ok = close(value, computed, allowed)
     if not ok and quantity.unit is not None and unit is not None and quantity.unit != unit:
         shown += f" (the lesson's {quantity.text} is {show(value)} {unit})"

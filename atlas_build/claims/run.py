@@ -637,7 +637,8 @@ class LessonClaims:
                     self.evaluated.setdefault(ref, set()).add(result.claim_id)
             elif refs and not verdict.unmarked:  # a rounding left unmarked is no wrong relation
                 place = f"{where.path}:{where.line}:{where.column}"
-                said = f"{name} = {verdict.computed} where the lesson says {verdict.quoted}"
+                sign = "" if verdict.computed.startswith("≈") else "= "  # not `r_d = ≈ 0.03`
+                said = f"{name} {sign}{verdict.computed} where the lesson says {verdict.quoted}"
                 self.contradicted.append((frozenset(refs), f"{said} ({place})"))
             if not verdict.ok:
                 said = "the claim fixes" if base in outcome.inputs else "computed"
