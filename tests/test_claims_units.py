@@ -649,3 +649,22 @@ claims:
     if status == "fail":
         [mismatch] = result.found("A401")
         assert "a level in dB is not ratio itself" in mismatch.message
+
+
+def test_a_constant_logarithm_is_a_level_too(tmp_path: Path) -> None:
+    """`20\\log_{10} 2` computes a level (6.02 dB per bit) as much as `20\\log_{10} G`."""
+    sentence = "With R\\_g = 1 kΩ and R\\_f = 10 kΩ the gain is G = 11, and a bit is 6.02 dB."
+    claims = f"""
+claims:
+  - id: gain
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [R_g, R_f, G, bit]
+    params:
+      values: {{R_f: 10, R_g: 1}}
+      use: [{{equation: 0, relation: 0}}]
+      expressions: {{bit: "20\\\\log_{{10}} 2"}}
+"""
+    body = GAIN.replace("{unit}", "V/V").replace("{sentence}", sentence)
+    result = check(write_lesson(tmp_path, "gain", body, claims))
+    assert result.status() == {"gain": "pass"} and result.errors() == []

@@ -23,6 +23,7 @@ import sympy
 from pydantic import Field
 from sympy.core.function import AppliedUndef
 
+from atlas_build.claims.compare import show
 from atlas_build.claims.dimensions import lesson_units, side_ratio, unit_text, units_key
 from atlas_build.claims.kinds import _exact, _values
 from atlas_build.claims.kinds._equations import EquationRef, relations
@@ -468,11 +469,7 @@ def _level(expression: sympy.Basic) -> bool:
     factors = sympy.Mul.make_args(expression)
     logs = [f for f in factors if isinstance(f, sympy.log)]
     rest = [f for f in factors if not isinstance(f, sympy.log)]
-    return (
-        bool(logs)
-        and all(getattr(f, "is_number", False) for f in rest)
-        and any(f.free_symbols for f in logs)
-    )
+    return bool(logs) and all(getattr(f, "is_number", False) for f in rest)
 
 
 def _literal(expression: sympy.Basic) -> bool:
@@ -543,9 +540,9 @@ def _identities(
                     math.offset + stated.start,
                 ) from None
             if not _values.same(left, right, stated.op, written):
-                holds, worst = False, f"{left} vs {right}"
+                holds, worst = False, f"{show(left)} vs {show(right)}"
                 break
-            worst = worst or f"{left} vs {right}"
+            worst = worst or f"{show(left)} vs {show(right)}"
         outcome.relation(ref.equation, ref.relation, "verified" if holds else "failed")
         outcome.check(
             f"identity-{ref.equation}-{ref.relation}",
