@@ -668,3 +668,69 @@ claims:
     body = GAIN.replace("{unit}", "V/V").replace("{sentence}", sentence)
     result = check(write_lesson(tmp_path, "gain", body, claims))
     assert result.status() == {"gain": "pass"} and result.errors() == []
+
+
+GAIN_QUIZ = """
+## Check your understanding
+
+### What is the gain of the stage?
+
+1. 10
+2. {option}
+3. 12
+
+Answer and reasoning
+
+{answer}
+
+One plus the resistor ratio.
+"""
+
+
+@pytest.mark.parametrize(
+    ("option", "answer", "status"),
+    [("11", "11", "pass"), ("11 kHz", "11 kHz", "fail"), ("1100%", "1100%", "pass"),
+     ("11%", "11%", "fail")],
+)  # fmt: skip
+def test_a_quiz_on_a_pure_number_takes_no_dimensioned_unit(
+    tmp_path: Path, option: str, answer: str, status: str
+) -> None:
+    """A gain of 11 is not stated by `11 kHz`, and `11%` is 0.11 of it, not 11."""
+    sentence = "With R\\_g = 1 kΩ and R\\_f = 10 kΩ the gain is G = 11."
+    claims = f"""
+claims:
+  - id: gain
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [R_g, R_f, G]
+    params: {{values: {{R_f: 10, R_g: 1}}, use: [{{equation: 0, relation: 0}}]}}
+  - id: quiz-gain
+    kind: quiz
+    params: {{question: "What is the gain", fact: gain.G}}
+"""
+    body = GAIN.replace("{unit}", "V/V").replace("{sentence}", sentence)
+    body += GAIN_QUIZ.replace("{option}", option).replace("{answer}", answer)
+    result = check(write_lesson(tmp_path, "gain", body, claims))
+    assert result.status()["quiz-gain"] == status
+
+
+def test_a_quiz_on_a_value_the_claim_fixes_proves_nothing(tmp_path: Path) -> None:
+    sentence = "With R\\_g = 1 kΩ and R\\_f = 10 kΩ the gain is G = 11."
+    claims = f"""
+claims:
+  - id: gain
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [R_g, R_f, G]
+    params: {{values: {{R_f: 10, R_g: 1}}, use: [{{equation: 0, relation: 0}}],
+              expressions: {{eleven: "11"}}}}
+  - id: quiz-gain
+    kind: quiz
+    params: {{question: "What is the gain", fact: gain.eleven}}
+"""
+    body = GAIN.replace("{unit}", "V/V").replace("{sentence}", sentence)
+    body += GAIN_QUIZ.replace("{option}", "11").replace("{answer}", "11")
+    result = check(write_lesson(tmp_path, "gain", body, claims))
+    assert result.status()["quiz-gain"] == "error"
+    [error] = [d for d in result.found("A404") if "quiz-gain" in d.message]
+    assert "is a value claim 'gain' fixes itself" in error.message

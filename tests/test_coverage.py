@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import sympy
 from test_claims_kinds import Checked, check, write_lesson, yaml_string
 
 from atlas_build import pipeline
@@ -523,3 +524,40 @@ def test_a_heading_that_starts_with_a_quantity_is_not_numbering() -> None:
     body = "# T\n\n### 7 s of travel\n\n### 2 Setup\n"
     spots = {spot.text: spot.exempt for spot in prose.spots(build_lesson(body))}
     assert spots == {"7 s": "", "2": "numbering"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [("To 200% of it", "pass"), ("Doubles it", "pass"), ("Quarters it", "fail"),
+     ("Cuts it in half", "fail")],
+)  # fmt: skip
+def test_ratio_answers_in_percent_and_more_words(tmp_path: Path, answer: str, status: str) -> None:
+    """`To 200% of it` states 2 (not 200); `Quarters it` and `Cuts it in half` are read as
+    1/4 and 1/2, so they state the wrong ratio here and fail, rather than reading as no
+    ratio at all."""
+    mark = "Answer and reasoning\n\n"
+    body = DOUBLING.replace("2. Doubles it", f"2. {answer}").replace(
+        mark + "Doubles it", mark + answer
+    )
+    result = _lesson(tmp_path, body, BASE + RATIO)
+    assert result.status()["quiz-doubling"] == status
+    if status == "fail":
+        message = result.claim("quiz-doubling")["message"]
+        assert "should state 2" in message
+
+
+def test_a_percent_option_equal_to_the_ratio_is_a_second_right_option(tmp_path: Path) -> None:
+    body = DOUBLING.replace("1. Halves it", "1. To 200% of it")
+    result = _lesson(tmp_path, body, BASE + RATIO)
+    assert result.status()["quiz-doubling"] == "fail"
+    assert "found 2" in result.claim("quiz-doubling")["message"]
+
+
+def test_ratio_words_for_quarters_and_halves() -> None:
+    from atlas_build.claims.kinds.quiz import _ratio_word
+
+    words = ("Quarters it", "Cuts it to a quarter", "Cuts it in half", "Falls to an eighth")
+    values = [_ratio_word(text) for text in words]
+    assert [v.value if v else None for v in values] == [
+        sympy.Rational(1, 4), sympy.Rational(1, 4), sympy.Rational(1, 2), sympy.Rational(1, 8)
+    ]  # fmt: skip

@@ -257,7 +257,11 @@ DOCS["quiz"] = KindDoc(
         "is 2, `Halves it` 1/2, `Unchanged` 1), for questions on how one quantity scales "
         "with another. A quantity the question states in words (`three seconds`, `nine "
         "tenths`, `ten percent`) must equal an input of the claim `fact` comes from (of its "
-        "dimension), or the claim fails at the question. A quiz question no `quiz` claim "
+        "dimension), or the claim fails at the question. The fact must be computed: one the "
+        "claim fixes itself (its `values`, or an expression that restates a number) is an "
+        "A404. For a pure number (a ratio, a level), an option in a unit with a dimension "
+        "(`6.02 kHz`) does not state it, and a percentage is read as the fraction it is. "
+        "A quiz question no `quiz` claim "
         "checks is an A412 warning and keeps "
         "the lesson partly verified, unless `unchecked` lists it with a reason."
     ),

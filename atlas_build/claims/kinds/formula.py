@@ -30,6 +30,7 @@ from atlas_build.claims.kinds._equations import EquationRef, relations
 from atlas_build.claims.registry import LEVEL, ClaimError, Context, Outcome, Params, kind
 from atlas_build.latex import LatexError, Relation, parse_expression, parse_relations
 from atlas_build.latex.functions import WithUnit
+from atlas_build.units.prose import names_level
 
 MAX_ELEMENTS = 10_000
 DEFINING = ("=", ":=", "<-")
@@ -418,7 +419,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
             text = unit_text(definition.relation.rhs, key)
             if text is not None:
                 outcome.units[definition.name] = text
-            elif _level(definition.relation.rhs):
+            elif _level(definition.relation.rhs, {**_tabled_levels(table), **outcome.units}):
                 outcome.units[definition.name] = LEVEL
     outcome.depends = _dependencies(definitions)
     _identities(params, context, indices, env, outcome, key)
@@ -431,7 +432,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         except _exact.Unknown as unknown:
             hint = _subscript_hint(latex)
             raise ClaimError(f"expression {name!r}: no value for {unknown.name}{hint}") from None
-        if _literal(expression):
+        if _literal(expression, latex):
             outcome.inputs.add(name)  # `six: "6"` restates a number; it computes nothing
         used = {str(s) for s in expression.free_symbols} | _called(expression)
         used |= {str(i.base.label) for i in expression.atoms(sympy.Indexed)}
@@ -439,7 +440,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         text = unit_text(expression, key)
         if text is not None:
             outcome.units[name] = text
-        elif _level(expression):
+        elif _level(expression, {**_tabled_levels(table), **outcome.units}):
             outcome.units[name] = LEVEL
     return outcome
 
@@ -464,20 +465,32 @@ def _overwritten(params: FormulaParams, definitions: list[_Definition]) -> None:
         )
 
 
-def _level(expression: sympy.Basic) -> bool:
-    """A number times a logarithm (`20\\log_{10} G`, `10\\log_{10}(P/P_0)`): a level."""
+def _tabled_levels(table: dict[str, Any]) -> dict[str, str]:
+    """Symbols whose table unit names a level (`dimensionless (decibels)`)."""
+    return {name: LEVEL for name, spec in table.items() if names_level(spec.text)}
+
+
+def _level(expression: sympy.Basic, levels: dict[str, str] | None = None) -> bool:
+    """A number times a logarithm (`20\\log_{10} G`, `10\\log_{10}(P/P_0)`), a number times
+    a quantity already known to be a level, or a sum of levels (`20\\log_{10}(kG) - G_dB`)."""
+    if isinstance(expression, sympy.Add):
+        return all(_level(term, levels) for term in expression.args)
     factors = sympy.Mul.make_args(expression)
-    logs = [f for f in factors if isinstance(f, sympy.log)]
-    rest = [f for f in factors if not isinstance(f, sympy.log)]
-    return bool(logs) and all(getattr(f, "is_number", False) for f in rest)
+    known = levels or {}
+    named = [f for f in factors if isinstance(f, sympy.Symbol) and known.get(f.name) == LEVEL]
+    logs = [f for f in factors if isinstance(f, sympy.log)] + named
+    rest = [f for f in factors if f not in logs]
+    return len(logs) == 1 and all(getattr(f, "is_number", False) for f in rest)
 
 
-def _literal(expression: sympy.Basic) -> bool:
-    """A number written as it is (`6`, `\\frac{1}{2}`, `6\\,\\mathrm{m}`), with no symbol,
-    function or operation that could come out otherwise."""
+def _literal(expression: sympy.Basic, latex: str) -> bool:
+    """A number written as it is (`6`, `\\frac{1}{2}`, `6\\,\\mathrm{m}`): no symbol or
+    function that could come out otherwise. Read on the text as written too, since SymPy
+    cancels `\\frac{A \\cdot 2f}{A f}` to 2 while the author computed it from symbols."""
     if isinstance(expression, WithUnit):
         expression = expression.value
-    return bool(getattr(expression, "is_Number", False))
+    written = re.sub(r"\\(?:mathrm|text|operatorname)\{[^{}]*\}|\\[dt]?frac|\\[,;!]", "", latex)
+    return bool(getattr(expression, "is_Number", False)) and not re.search(r"[A-Za-z]", written)
 
 
 _BARE_SUBSCRIPT = re.compile(r"(?<![\\A-Za-z])([A-Za-z])_([A-Za-z]{2,})")

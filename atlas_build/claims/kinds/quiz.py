@@ -10,7 +10,15 @@ from pydantic import Field
 from atlas_build.claims import numbers
 from atlas_build.claims.compare import compare, show
 from atlas_build.claims.kinds import _words
-from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind, quantity_unit
+from atlas_build.claims.registry import (
+    LEVEL,
+    ClaimError,
+    Context,
+    Outcome,
+    Params,
+    kind,
+    quantity_unit,
+)
 from atlas_build.lesson.model import Quiz
 from atlas_build.units import DIMENSIONLESS, UnitError, convertible, units_of
 
@@ -35,7 +43,8 @@ class QuizParams(Params):
         default=False,
         description="the fact is a ratio, and an option without a number that is only a"
         " ratio in words states it: `Doubles it` 2, `Triples it` 3, `Quadruples it` 4,"
-        " `Halves it` 1/2, `Unchanged` 1",
+        " `Halves it` or `Cuts it in half` 1/2, `Quarters it` 1/4, `Falls to an eighth` 1/8,"
+        " `Unchanged` 1; `To 50% of it` states 1/2",
     )
 
 
@@ -43,7 +52,9 @@ _WORDS = (
     (r"doubles|doubled|twice as (?:large|much|long)", sympy.Integer(2)),
     (r"triples|tripled", sympy.Integer(3)),
     (r"quadruples|quadrupled", sympy.Integer(4)),
-    (r"halves|halved|half as (?:large|much|long)", sympy.Rational(1, 2)),
+    (r"halves|halved|half as (?:large|much|long)|cuts it in half", sympy.Rational(1, 2)),
+    (r"quarters|quartered|(?:cuts it to|falls to) a quarter(?: of it)?", sympy.Rational(1, 4)),
+    (r"(?:cuts it to|falls to) an eighth(?: of it)?", sympy.Rational(1, 8)),
     (r"(?:is |stays |remains |leaves it )?unchanged|(?:stays|remains) the same|does not change"
      r"|no change",
      sympy.Integer(1)),
@@ -74,12 +85,21 @@ def run(params: QuizParams, context: Context) -> Outcome:
         raise ClaimError(f"{len(matches)} quizzes have a question containing {params.question!r}")
     quiz = matches[0]
     fact = context.quantity(params.fact)
+    claim_id, _, name = params.fact.partition(".")
+    if name.split("[", 1)[0] in context.resolve(claim_id).inputs:
+        raise ClaimError(
+            f"fact {params.fact} is a value claim {claim_id!r} fixes itself (its `values`, or "
+            "an expression that restates a number), so the answer would only be compared "
+            "with the claims file; make the fact a quantity the claim computes"
+        )
     if params.ratio:  # a ratio has no unit, whatever its expression's symbols carry
         unit, presumed = None, False
     else:
         unit, presumed = (params.unit, False) if params.unit else context.unit(params.fact)
     stated = f"{show(fact)} {unit}" if unit else show(fact)
     outcome = Outcome(quantities={"fact": fact})
+    tabled = bool(context.lesson.glossaries)  # without a symbol table no unit is claimed
+    pure = unit is None or unit == LEVEL or _dimension(unit) == DIMENSIONLESS
 
     def agrees(text: str) -> bool:
         items: list[numbers.Item] = list(numbers.extract(text))
@@ -89,6 +109,13 @@ def run(params: QuizParams, context: Context) -> Outcome:
         if len(items) != 1:
             return False
         written = getattr(items[0], "unit", None)
+        if pure and written is not None:
+            # A pure number (a ratio, a level in dB) is not stated by `6.02 kHz`, and `50%`
+            # states 0.5 of it, not 50.
+            if written == "%":
+                return compare(items[0], fact, tolerance=params.tolerance, unit="1").ok
+            if tabled and _dimension(written) not in (DIMENSIONLESS, False):
+                return False
         # A unit worked out from the fact's symbols converts an answer of its dimension (so
         # `795.8 kHz` for 795.8 Hz is wrong); an answer in another dimension is compared bare.
         use = unit if not presumed or convertible(written, unit) else None
