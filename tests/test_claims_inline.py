@@ -144,3 +144,10 @@ def test_inline_math_that_computes_a_number_is_evaluated(
         assert "it computes" in found[0].message and "left side" not in found[0].message
         assert result.record.coverage["numbers"]["failed"] == 1
         assert result.record.coverage["verification"] == "failed"
+
+
+def test_inline_math_that_computes_its_number_right_verifies_that_number(tmp_path: Path) -> None:
+    result = _lesson(tmp_path, "Also $\\sqrt{2} \\approx 1.414$.")
+    unaccounted = [n["text"] for n in result.record.coverage["numbers"]["unaccountedAt"]]
+    assert "1.414" not in unaccounted and result.found("A408") == []
+    assert "2" in unaccounted  # an operand is not proved by the result, as in prose arithmetic

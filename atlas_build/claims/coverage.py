@@ -84,12 +84,14 @@ def measure(
     diagnostics += _dimensions(lesson, locator, entries, table)
     spots = prose.spots(lesson)
     classes, arithmetic = _numbers(lesson, locator, given, spots, diagnostics)
-    computed, wrong = inline.evaluated(lesson, locator, diagnostics)
+    computed, wrong, right = inline.evaluated(lesson, locator, diagnostics)
     for name in arithmetic:
         arithmetic[name] += computed[name]
     for spot in spots:
         if spot.start in wrong:
             classes[(spot.start, spot.end)] = "failed"
+        elif spot.start in right:
+            classes.setdefault((spot.start, spot.end), "verified")
     summary = {name: 0 for name in CLASSES}
     exempted: dict[str, int] = {}
     unaccounted = []

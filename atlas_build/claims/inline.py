@@ -136,14 +136,16 @@ _MAX_EXPONENT = 400
 
 def evaluated(
     lesson: Lesson, locator: Locator, diagnostics: list[Diagnostic]
-) -> tuple[dict[str, int], list[int]]:
+) -> tuple[dict[str, int], list[int], list[int]]:
     """Inline math that computes a number (`$G = 20\\log_{10}(50) \\approx 33.98$`): each
     relation between a closed expression holding a function or constant (log, √, π...)
     and the number it ends in is evaluated, to half a unit in that number's last digit; a
     wrong one is A408, like prose arithmetic (plain arithmetic is prose's own check).
-    Returns the tally and the content offsets of the wrong numbers."""
+    Returns the tally and the content offsets of the wrong numbers and of the right ones
+    (a result that holds is verified, as the result of prose arithmetic is)."""
     tally = {"checked": 0, "wrong": 0}
     wrong: list[int] = []
+    held: list[int] = []
     for math in lesson.inline_math:
         if not RELATION.search(math.latex):
             continue
@@ -163,6 +165,7 @@ def evaluated(
             tally["checked"] += 1
             allowed = sympy.Rational(1, 2) * sympy.Integer(10) ** -len(written.group(2) or "")
             if abs(left - right) <= allowed * (1 + sympy.Rational(1, 10**9)):
+                held.append(math.offset + relation.start + written.start(1))
                 continue
             tally["wrong"] += 1
             wrong.append(math.offset + relation.start + written.start(1))
@@ -172,7 +175,7 @@ def evaluated(
                 f"`{relation.source.strip()}`: it computes {value}, not {written.group(1)}"
             )
             diagnostics.append(at(codes.ARITHMETIC, where, message))
-    return tally, wrong
+    return tally, wrong, held
 
 
 def _bare(side: Any) -> Any:
