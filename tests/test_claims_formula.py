@@ -367,3 +367,24 @@ def test_a_division_by_zero_is_said_plainly_at_the_relation(tmp_path: Path) -> N
     assert "is undefined at the stated values" in problem.message
     assert "\\hat{x}_i" in problem.message and problem.path.endswith("lesson.md")
     assert "zoo" not in problem.message and "nan" not in problem.message.lower()
+
+
+def test_a_failed_check_inherited_through_extends_is_told_once(tmp_path: Path) -> None:
+    body = APPROX.replace("{stated}", "10").replace("{{mm}}", "{mm}")
+    claims = """
+claims:
+  - id: walk
+    kind: formula
+    params:
+      values: {v: 0.0029, t: 2}
+      use: [{equation: 0, relation: 0}]
+      identities: [{equation: 1, relation: 0}]
+  - id: walk-again
+    kind: formula
+    extends: walk
+"""
+    result = _check(tmp_path, body, claims)
+    assert result.status() == {"walk": "fail", "walk-again": "fail"}
+    [told] = [d for d in result.errors() if "identity-1-0" in d.message]
+    assert "claim walk:" in told.message
+    assert "fails claim 'walk'" in result.claim("walk-again")["message"]

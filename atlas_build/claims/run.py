@@ -133,6 +133,7 @@ class LessonClaims:
         self.outcomes: dict[str, Outcome | Exception] = {}
         self.evaluated: dict[tuple[int, int], set[str]] = {}  # relation -> claims binding it
         self.contradicted: list[tuple[frozenset[tuple[int, int]], str]] = []  # wrong numbers
+        self.told: dict[tuple[str, str, int | None], str] = {}  # failed check -> claim told
         self._running: list[str] = []
         self.uses: dict[str, set[str]] = {}  # claim -> the claims whose quantities it read
         defaults = claims.data.get("defaults", {})
@@ -457,15 +458,25 @@ class LessonClaims:
                 f"evaluation failed: {type(error).__name__}: {error}",
             )
             return self._finish(result, "error")
+        repeated = []
         for check in outcome.checks:
             result.checks.append({"name": check.name, "ok": check.ok, "message": check.message})
             if not check.ok:
+                # claims that `extends` one inherit its identities: the same failed check at
+                # the same place is told once, at the first claim, not once per variant
+                told = self.told.setdefault((check.name, check.message, check.offset), claim_id)
+                if told != claim_id:
+                    repeated.append(told)
+                    continue
                 where = self._content_at(check.offset) or result.location or claim_at
                 fail(codes.FAILED, where, f"{check.name}: {check.message}")
         self._bind(spec, pointer, quote_items, found, outcome, result, fail)
-        failing = any(d.code in FAILING for d in result.diagnostics)
+        failing = bool(repeated) or any(d.code in FAILING for d in result.diagnostics)
         erroring = any(d.severity is Severity.ERROR for d in result.diagnostics)
-        return self._finish(result, "fail" if failing else "error" if erroring else "pass")
+        finished = self._finish(result, "fail" if failing else "error" if erroring else "pass")
+        if repeated and not result.diagnostics:
+            finished.message = f"the check that fails claim {repeated[0]!r} fails here too"
+        return finished
 
     def _allowance(self, own: float) -> tuple[float, str, str]:
         """Seconds this claim may run (its own timeout, capped by what is left of the
