@@ -177,3 +177,11 @@ def test_a_short_sentence_after_the_block_ends_it_quietly(check):
     )
     diagnostics, _ = check(text)
     assert diagnostics == []
+
+
+def test_words_introducing_what_follows_end_the_block_quietly(check):
+    text = body(["y=a x"], ENTRIES).replace(
+        "units\n\nAssumptions", "units\n\nNow the example:\n\nAssumptions"
+    )
+    diagnostics, _ = check(text)
+    assert diagnostics == []

@@ -121,8 +121,9 @@ def sentences(text: str) -> int:
 
 
 def is_prose(text: str) -> bool:
-    """Prose, not a symbol or a label: several sentences, long, or a sentence of five or
-    more words ending with a full stop."""
+    """Prose, not a symbol or a label: several sentences, long, a sentence of five or
+    more words ending with a full stop, or words introducing what follows (`Now the
+    example:`), which no symbol cell ends with."""
     body = text.strip()
     count = len(body.split())
     return (
@@ -130,6 +131,7 @@ def is_prose(text: str) -> bool:
         or count > 40
         or len(body) > 250
         or (body.endswith((".", "!", "?")) and count >= 5)
+        or (body.endswith(":") and count >= 2)
     )
 
 
