@@ -31,7 +31,9 @@ class QuizParams(Params):
         description="`claim-id.quantity` (indexed as `id.name[0]`) the right answer states"
     )
     tolerance: float | None = Field(
-        default=None, description="absolute tolerance (default: from the digits written)"
+        default=None,
+        description="absolute tolerance, in the unit the option is written in (0.05 for"
+        " `16.1 mV`; default: from the digits written)",
     )
     unit: str | None = Field(
         default=None,
