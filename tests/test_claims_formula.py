@@ -388,3 +388,51 @@ claims:
     [told] = [d for d in result.errors() if "identity-1-0" in d.message]
     assert "claim walk:" in told.message
     assert "fails claim 'walk'" in result.claim("walk-again")["message"]
+
+
+AMPLIFIER = """
+## Science and assumptions
+
+$$
+{gain}
+$$
+
+$$
+G_{\\mathrm{dB}}=20\\log_{10} G
+$$
+
+With R\\_g = 1 and R\\_f = 9 the gain is G = 10, or G\\_dB = 20.
+
+A decibel gain is 20 times the common logarithm of the voltage gain.
+"""
+AMPLIFIER_CLAIMS = """
+claims:
+  - id: design
+    kind: formula
+    quote: "With R\\\\_g = 1 and R\\\\_f = 9 the gain is G = 10, or G\\\\_dB = 20."
+    bind: [R_g, R_f, G, G_dB]
+    params:
+      values: {R_f: 9, R_g: 1}
+      equations: [0, 1]
+      expressions:
+        factor: "\\\\frac{G_{\\\\mathrm{dB}}}{\\\\log_{10} G}"
+  - id: factor
+    kind: formula
+    extends: design
+    quote: "A decibel gain is 20 times the common logarithm of the voltage gain."
+    bind: [factor]
+"""
+
+
+def test_a_number_that_no_relation_moves_is_no_evidence_for_it(tmp_path: Path) -> None:
+    """`G_dB / log10 G` is 20 whatever G is: it matching the lesson's "20 times" does not
+    make a wrong `G = R_f/R_g` verified, and the A403 falls on that relation."""
+    right = _check(tmp_path / "right", AMPLIFIER.replace("{gain}", "G=1+\\frac{R_f}{R_g}"),
+                   AMPLIFIER_CLAIMS)  # fmt: skip
+    assert right.errors() == []
+    body = AMPLIFIER.replace("{gain}", "G=\\frac{R_f}{R_g}")
+    result = _check(tmp_path / "wrong", body, AMPLIFIER_CLAIMS)
+    statuses = [r["status"] for r in result.record.coverage["relations"]["items"]]
+    assert statuses[0] == "failed" and statuses[1] == "verified"
+    [blamed] = [d for d in result.found("A403") if "disagree with the lesson" in d.message]
+    assert "G=\\frac{R_f}{R_g}" in blamed.message

@@ -25,7 +25,7 @@ from sympy.core.function import AppliedUndef
 
 from atlas_build.claims.compare import show
 from atlas_build.claims.dimensions import lesson_units, side_ratio, unit_text, units_key
-from atlas_build.claims.kinds import _exact, _values
+from atlas_build.claims.kinds import _exact, _sensitivity, _values
 from atlas_build.claims.kinds._equations import EquationRef, relations
 from atlas_build.claims.registry import LEVEL, ClaimError, Context, Outcome, Params, kind
 from atlas_build.latex import LatexError, Relation, parse_expression, parse_relations
@@ -423,6 +423,8 @@ def run(params: FormulaParams, context: Context) -> Outcome:
                 outcome.units[definition.name] = LEVEL
     outcome.depends = _dependencies(definitions)
     _identities(params, context, indices, env, outcome, key)
+    named = set(_values.names(params.values, params.symbols))
+    given = {symbol: value for symbol, value in env.scalars.items() if symbol.name in named}
     for name, latex in params.expressions.items():
         expression = parse_expression(latex, indices=indices, symbols=params.symbols)
         try:
@@ -436,7 +438,8 @@ def run(params: FormulaParams, context: Context) -> Outcome:
             outcome.inputs.add(name)  # `six: "6"` restates a number; it computes nothing
         used = {str(s) for s in expression.free_symbols} | _called(expression)
         used |= {str(i.base.label) for i in expression.atoms(sympy.Indexed)}
-        outcome.depends[name] = set().union(*(outcome.depends.get(u, set()) for u in used))
+        through = set().union(*(outcome.depends.get(u, set()) for u in used))
+        outcome.depends[name] = _sensitivity.sensitive(expression, definitions, given, through)
         text = unit_text(expression, key)
         if text is not None:
             outcome.units[name] = text
@@ -483,14 +486,17 @@ def _level(expression: sympy.Basic, levels: dict[str, str] | None = None) -> boo
     return len(logs) == 1 and all(getattr(f, "is_number", False) for f in rest)
 
 
+_NUMERAL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)|\\[dt]?frac\{\d+\}\{\d+\}")
+
+
 def _literal(expression: sympy.Basic, latex: str) -> bool:
-    """A number written as it is (`6`, `\\frac{1}{2}`, `6\\,\\mathrm{m}`): no symbol or
-    function that could come out otherwise. Read on the text as written too, since SymPy
-    cancels `\\frac{A \\cdot 2f}{A f}` to 2 while the author computed it from symbols."""
+    """A number written as it is (`6`, `0.5`, `\\frac{1}{2}`, `6\\,\\mathrm{m}`): nothing is
+    computed, so a prose number bound to it is an input. `2^{10}`, `\\ln 10` or `\\frac{A \\cdot
+    2f}{A f}` compute (SymPy cancels the last to 2, but the author wrote symbols)."""
     if isinstance(expression, WithUnit):
         expression = expression.value
-    written = re.sub(r"\\(?:mathrm|text|operatorname)\{[^{}]*\}|\\[dt]?frac|\\[,;!]", "", latex)
-    return bool(getattr(expression, "is_Number", False)) and not re.search(r"[A-Za-z]", written)
+    written = re.sub(r"\\(?:mathrm|text|operatorname)\{[^{}]*\}|\\[,;!]|\s", "", latex)
+    return bool(getattr(expression, "is_Number", False)) and bool(_NUMERAL.fullmatch(written))
 
 
 _BARE_SUBSCRIPT = re.compile(r"(?<![\\A-Za-z])([A-Za-z])_([A-Za-z]{2,})")
