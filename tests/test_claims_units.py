@@ -734,3 +734,102 @@ claims:
     assert result.status()["quiz-gain"] == "error"
     [error] = [d for d in result.found("A404") if "quiz-gain" in d.message]
     assert "is a value claim 'gain' fixes itself" in error.message
+
+
+WALL = """
+## Science
+
+$$
+{equation}
+$$
+
+Symbols and units
+
+{rows}
+
+{sentence}
+"""
+
+
+def _wall(tmp_path: Path, equation: str, rows: dict[str, str], sentence: str, claim: str):
+    table = "\n\n".join(f"{symbol}\n\nWhat {symbol} is\n\n{unit}" for symbol, unit in rows.items())
+    body = WALL.format(equation=equation, rows=table, sentence=sentence)
+    claims = f"""
+claims:
+  - id: wall
+    kind: formula
+    quote: {yaml_string(sentence)}
+{claim}
+"""
+    return check(write_lesson(tmp_path, "wall", body, claims))
+
+
+def _interface(tmp_path: Path, unit: str) -> Checked:
+    sentence = f"With T\\_in = 20 °C and ΔT\\_b = 4 K the interface is at T\\_1 = 16 {unit}."
+    claim = """    bind: [T_in, DeltaT_b, T_1]
+    params:
+      values: {T_in: 20, DeltaT_b: 4}
+      use: [{equation: 0, relation: 0}]"""
+    rows = {"T\\_1": unit, "T\\_in": "°C", "ΔT\\_b": "K"}
+    return _wall(tmp_path, "T_1=T_{in}-\\Delta T_b", rows, sentence, claim)
+
+
+def test_a_celsius_value_less_a_kelvin_interval_is_computed_in_celsius(tmp_path: Path) -> None:
+    """20 °C − 4 K is 16 °C: with T_1 in °C the relation is consistent and 16 °C verified."""
+    result = _interface(tmp_path, "°C")
+    assert result.errors() == [] and result.status() == {"wall": "pass"}
+    assert result.record.coverage["verification"] == "verified"
+
+
+def test_a_kelvin_symbol_is_not_computed_from_a_celsius_side(tmp_path: Path) -> None:
+    """With T_1 in K the claim computed 20 − 4 and verified "16 K" (it is 289.15 K): an
+    offset is not a ratio, so the claim refuses to compute, beside the relation's A420."""
+    result = _interface(tmp_path, "K")
+    assert result.status() == {"wall": "error"}
+    assert "left side is in K and the right side in °C" in result.claim("wall")["message"]
+    [affine] = result.found("A420")
+    assert "left side K, right side °C" in affine.message
+    assert _numbers(result)["verified"] == 0
+
+
+@pytest.mark.parametrize(
+    ("difference", "status"), [("25 K", "pass"), ("298.15 K", "fail"), ("77 °F", "fail")]
+)
+def test_a_difference_of_celsius_values_is_an_interval_in_kelvin(
+    tmp_path: Path, difference: str, status: str
+) -> None:
+    """T_in − T_out with both in °C is 25 K: a prose 25 K verifies (it was an A423 warning)
+    and 298.15 K or 77 °F, the temperature 25 °C, fail (they were verified)."""
+    sentence = (
+        "With T\\_in = 20 °C, T\\_out = −5 °C and R = 0.025 K/W the difference is"
+        f" {difference} and the wall loses q = 1000 W."
+    )
+    claim = """    bind: [T_in, T_out, R, dT, q]
+    params:
+      values: {T_in: 20, T_out: -5, R: 0.025}
+      use: [{equation: 0, relation: 0}]
+      expressions: {dT: "T_{in}-T_{out}"}"""
+    rows = {"q": "W", "T\\_in": "°C", "T\\_out": "°C", "R": "K/W"}
+    result = _wall(tmp_path, "q=\\frac{T_{in}-T_{out}}{R}", rows, sentence, claim)
+    assert result.status() == {"wall": status}
+    assert result.found("A423") == [] and result.found("A420") == []
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        assert f"dT: the lesson says {difference}, computed 25 K" in mismatch.message
+
+
+@pytest.mark.parametrize(("kelvin", "status"), [("293.15 K", "pass"), ("20 K", "fail")])
+def test_a_celsius_value_plus_273_15_kelvin_converts_it(
+    tmp_path: Path, kelvin: str, status: str
+) -> None:
+    """`T = θ + 273.15 K` is an explicit conversion: consistent, and computed in K."""
+    sentence = f"At θ = 20 °C the absolute temperature is T = {kelvin}."
+    claim = """    bind: [theta, T]
+    params:
+      values: {theta: 20}
+      use: [{equation: 0, relation: 0}]"""
+    rows = {"T": "K", "θ": "°C"}
+    result = _wall(tmp_path, "T=\\theta+273.15\\,\\mathrm{K}", rows, sentence, claim)
+    assert result.status() == {"wall": status}
+    assert result.found("A420") == []
+    assert result.record.coverage["dimensions"]["consistent"] == 1

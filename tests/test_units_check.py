@@ -23,6 +23,7 @@ from atlas_build.units import (
     unit_of,
     units_from_glossary,
     unknowns,
+    zero_mismatch,
 )
 
 
@@ -400,10 +401,84 @@ def test_a_celsius_value_is_never_multiplied_or_set_equal_to_kelvin() -> None:
     assert check(theta, theta_1, "=", GAS) == []
 
 
-def kelvin_term() -> sp.Basic:
+def kelvin_term(value: str = "273.15") -> sp.Basic:
     from atlas_build.latex import parse_relations
 
-    return parse_relations("T=273.15\\,\\mathrm{K}")[0].rhs
+    return parse_relations(f"T={value}\\,\\mathrm{{K}}")[0].rhs
+
+
+HEAT = units(
+    ("T", "K"), ("T_1", "K"), ("θ", "°C"), ("θ_in", "°C"), ("θ_out", "°C"), ("ΔT_b", "K"),
+    ("Δθ", "°C"), ("k", "W/K"), ("q", "W"), ("R_th", "°C/W"), ("φ", "°F"), ("φ_2", "°F"),
+    ("C", "J/K"), ("t", "s"),
+)  # fmt: skip
+T1, th, th_in, th_out, dT_b, dth, k_, q_, R_th, phi, phi_2, C_, t_ = sp.symbols(
+    "T_1 theta theta_in theta_out DeltaT_b Deltatheta k q R_th phi phi_2 C t"
+)
+
+
+def test_a_celsius_value_shifted_by_an_interval_is_still_celsius() -> None:
+    """θ_in − ΔT_b is a temperature in °C (20 °C − 4 K is 16 °C, not 16 K): it equals a
+    °C symbol, and setting a kelvin one equal to it is an affine finding."""
+    assert check(th, th_in - dT_b, "=", HEAT) == []
+    assert check(th, th_in + dT_b, "=", HEAT) == []
+    assert str(unit_of(th_in - dT_b, HEAT)) == "°C"
+    (finding,) = check(T1, th_in - dT_b, "=", HEAT)
+    assert finding.kind == AFFINE and "left side K, right side °C" in finding.message
+    assert kinds(check(q_, k_ * (th_in - dT_b), "=", HEAT)) == [AFFINE]  # still a point
+    assert kinds(check(T1, th_in + kelvin_term("5"), "=", HEAT)) == [AFFINE]  # 5 K: a shift
+
+
+def test_a_difference_of_two_celsius_values_is_an_interval_in_kelvin() -> None:
+    """θ_in − θ_out is an interval: it is a kelvin (so a claim compares it with 25 K, never
+    25 °C), may be multiplied, and is not a °C temperature; 2θ₁ − 2θ₂ is one too."""
+    assert str(unit_of(th_in - th_out, HEAT)) == "K"
+    assert check(q_, k_ * (th_in - th_out), "=", HEAT) == []
+    assert check(q_, (th_in - th_out) / R_th, "=", HEAT) == []
+    assert check(dT_b, 2 * th_in - 2 * th_out, "=", HEAT) == []
+    (finding,) = check(th, th_in - th_out, "=", HEAT)
+    assert finding.kind == AFFINE and "left side °C, right side K" in finding.message
+    assert str(unit_of(phi - phi_2, HEAT)) == "Δ°F"  # 5/9 K: not a kelvin
+    assert unit_of(phi - phi_2, HEAT).scale == sp.Rational(5, 9)
+
+
+def test_two_celsius_values_do_not_add_but_their_mean_is_one() -> None:
+    (finding,) = check(th, th_in + th_out, "=", HEAT)
+    assert finding.kind == AFFINE and "adds temperatures in °C" in finding.message
+    assert check(th, (th_in + th_out) / 2, "=", HEAT) == []  # weights ½ + ½
+    assert check(th, th_in + th_out - th, "=", HEAT) == []  # weights 1 + 1 − 1
+
+
+def test_only_a_constant_at_the_zero_converts_celsius_to_kelvin() -> None:
+    assert check(T1, th + kelvin_term(), "=", HEAT) == []
+    assert check(T1, th + kelvin_term("273"), "=", HEAT) == []
+    assert check(T1, th - dT_b + kelvin_term(), "=", HEAT) == []
+    assert kinds(check(T1, th + kelvin_term("300"), "=", HEAT)) == [AFFINE]
+
+
+def test_intervals_in_celsius_units_are_kelvin_sized() -> None:
+    """A symbol named as a difference in °C, a unit holding °C (°C/W) and the rate dθ/dt
+    are intervals, so they add to a °C value and may be multiplied."""
+    assert check(dth, th_in - th_out, "=", HEAT) == []
+    assert check(th, th_in - dth, "=", HEAT) == []
+    assert check(th, th_in + R_th * q_, "=", HEAT) == []
+    assert str(unit_of(R_th * q_, HEAT)) == "K"
+    assert check(q_, C_ * sp.Derivative(th, t_), "=", HEAT) == []
+
+
+def test_branches_and_arguments_are_all_temperatures_or_none() -> None:
+    assert str(unit_of(sp.Max(th_in, th_out), HEAT)) == "°C"
+    assert check(th, sp.Max(th_in, th_out), "=", HEAT) == []
+    (finding,) = check(T1, sp.Max(th_in, T1), "=", HEAT)
+    assert finding.kind == AFFINE and "arguments of Max mix a temperature in °C" in finding.message
+
+
+def test_sides_with_different_zeros_have_no_ratio() -> None:
+    assert zero_mismatch(T1, th_in - dT_b, HEAT) == ("K", "°C")
+    assert zero_mismatch(th, th_in - dT_b, HEAT) is None
+    assert zero_mismatch(dT_b, th_in - th_out, HEAT) is None
+    assert zero_mismatch(T1, th + kelvin_term(), HEAT) is None
+    assert side_ratio(T1, th_in - dT_b, HEAT) == 1
 
 
 def test_a_percent_symbol_in_a_sum_says_to_use_a_fraction() -> None:

@@ -76,6 +76,12 @@ def side_ratio(lhs: Any, rhs: Any, key: Hashable) -> Any:
 
 
 @lru_cache(maxsize=8192)
+def zero_mismatch(lhs: Any, rhs: Any, key: Hashable) -> tuple[str, str] | None:
+    """`units.zero_mismatch` in the lesson's units, memoised like `side_ratio`."""
+    return units.zero_mismatch(lhs, rhs, _with_variants(key))
+
+
+@lru_cache(maxsize=8192)
 def unit_text(expr: Any, key: Hashable) -> str | None:
     """The unit worked out for `expr` from the lesson's units, as text; None for none or
     a pure number (which says nothing of units)."""

@@ -8,7 +8,7 @@ handle numbers with units in prose; `mutants` makes dimension-breaking edits for
 selftest. See `docs/units.md`.
 """
 
-from .check import UNCOMPARED, check, dimension_of, side_ratio, unit_of
+from .check import UNCOMPARED, check, dimension_of, side_ratio, unit_of, zero_mismatch
 from .convert import UnitError, convert, convertible, exact, same_dimension, to_base, units_of
 from .dimension import DIMENSIONLESS, Dimension
 from .findings import (
@@ -76,4 +76,5 @@ __all__ = [
     "units_from_glossary",
     "units_of",
     "unknowns",
+    "zero_mismatch",
 ]

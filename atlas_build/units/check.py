@@ -69,6 +69,20 @@ def side_ratio(lhs: sympy.Basic, rhs: sympy.Basic, units: Mapping[str, UnitSpec]
     return sympy.nsimplify(right.scale / left.scale)
 
 
+def zero_mismatch(
+    lhs: sympy.Basic, rhs: sympy.Basic, units: Mapping[str, UnitSpec]
+) -> tuple[str, str] | None:
+    """The two sides' units when they share a dimension but not a zero (K and °C), else
+    None. No factor turns one side's number into the other's then (T = θ is 293.15 for θ
+    = 20), so a claim must not compute one from the other."""
+    left, right = unit_of(lhs, units), unit_of(rhs, units)
+    if left is None or right is None or left.dimension != right.dimension:
+        return None
+    if left.offset == right.offset:
+        return None
+    return left.format(), right.format()
+
+
 def _other(other: sympy.Basic, side: sympy.Basic, units: Mapping[str, UnitSpec]) -> object:
     """The dimension of `other`, needed only to place blame within a sum on `side`."""
     return dimension_of(other, units) if isinstance(side, sympy.Add) else None

@@ -12,7 +12,7 @@ TERMS = "terms"  # terms of a sum (or branches, or arguments of max/min) differ
 ARGUMENT = "argument"  # exp/log/sin/softmax... of a dimensioned argument
 EXPONENT = "exponent"  # symbolic or dimensioned exponent on a dimensioned base
 SCALE = "scale"  # one dimension, different units (µA and fF·cm²·V/(µm²·s)): numbers off by a factor
-AFFINE = "affine"  # a °C value multiplied, raised or set equal to kelvin: its zero is not 0 K
+AFFINE = "affine"  # a °C value multiplied, raised, added to another or set equal to kelvin
 UNKNOWN = "unknown"  # a symbol or function without a unit: part of the relation is not checked
 KINDS = (RELATION, TERMS, ARGUMENT, EXPONENT, SCALE, AFFINE, UNKNOWN)
 

@@ -10,7 +10,6 @@ does not import the parser.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,12 +19,14 @@ from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.function import AppliedUndef
 
 from . import functions as roles
+from .affine import combine, interval, is_point, problem_units, settle, split_weight
 from .findings import AFFINE, ARGUMENT, EXPONENT, SCALE, TERMS, UNKNOWN, Finding
 from .grammar import UnitSyntaxError, read_unit
 from .product import ONE, UnitProduct
 from .spec import UnitSpec
 
 MAX_DEPTH = 150
+SUM = "terms of a sum"
 MAX_DENOMINATOR = 1000
 
 
@@ -128,7 +129,7 @@ class Walker:
         """
         if isinstance(expr, sympy.Add):
             places = [Place(side, term, k) for k, term in enumerate(expr.args)]
-            return self._terms(expr, list(expr.args), places, "terms of a sum", prefer)
+            return self._terms(expr, list(expr.args), places, SUM, prefer)
         return self.value(expr, Place(side))
 
     def value(self, expr: sympy.Basic, place: Place) -> Value:
@@ -154,7 +155,7 @@ class Walker:
         if type(expr).__name__ == "WithUnit":
             return self._with_unit(expr, place)
         if isinstance(expr, sympy.Add):
-            return self._terms(expr, list(expr.args), [place] * len(expr.args), "terms of a sum")
+            return self._terms(expr, list(expr.args), [place] * len(expr.args), SUM)
         if isinstance(expr, sympy.Mul):
             values = [self.value(arg, place) for arg in expr.args]
             negation = len(expr.args) == 2 and sympy.S.NegativeOne in expr.args
@@ -185,28 +186,29 @@ class Walker:
 
     def _scaled_affine(self, arg: sympy.Basic, value: Value, place: Place, how: str) -> None:
         """°C and °F have their zero elsewhere than 0 K, so a value in them cannot be
-        multiplied or raised (P V = n R θ with θ in °C is wrong by 273.15 K). A symbol named
-        as a difference (`\\Delta T`, an interval) is exempt."""
-        if not isinstance(value, UnitProduct) or not affine(value):
-            return
-        if not (isinstance(arg, sympy.Symbol | sympy.Indexed) or type(arg).__name__ == "WithUnit"):
-            return  # a power or sum holding one is judged where its base or terms are
-        if isinstance(arg, sympy.Symbol) and arg.name.startswith(("Delta", "delta", "Δ")):
-            return
+        multiplied or raised (P V = n R θ with θ in °C is wrong by 273.15 K); nor can a
+        sum that is still one (θ − ΔT)."""
+        if not is_point(value) or isinstance(arg, sympy.Mul | sympy.Pow):
+            return  # a product or power holding one is judged at its own factors
+        shown = f"({_show(arg)})" if isinstance(arg, sympy.Add) else _show(arg)
         message = (
-            f"{_show(arg)} is in {value}, a scale whose zero is not absolute zero: it cannot be"
-            f" {how}; convert it to kelvin first ({_show(arg)} + 273.15 K for °C)"
+            f"{shown} is in {value}, a scale whose zero is not absolute zero: it cannot be"
+            f" {how}; convert it to kelvin first ({shown} + 273.15 K for °C)"
         )
         self.error(AFFINE, message, arg, place, left=value.format())
 
     def _spec(self, spec: UnitSpec | None, name: str, expr: sympy.Basic, place: Place) -> Value:
+        """A symbol's table unit. One named as a difference (`\\Delta T`, `\\Delta\\theta`)
+        is an interval even in °C, and a unit holding °C (`°C/W`) one of intervals."""
         if spec is None:
             self.unknown(name, f"{name} has no unit in the glossary", expr, place)
             return None
         if spec.units is None:
             self.unknown(name, f"the unit of {name} is not specified ({spec.text})", expr, place)
             return None
-        return spec.units
+        if is_point(spec.units) and name.startswith(("Delta", "delta", "Δ")):
+            return interval(spec.units)
+        return settle(spec.units)
 
     def _with_unit(self, expr: sympy.Basic, place: Place) -> Value:
         value, unit = expr.args[0], expr.args[1]
@@ -229,7 +231,7 @@ class Walker:
                 wildcard = True
             else:
                 result = result * value
-        return ANY if wildcard else result
+        return ANY if wildcard else settle(result)
 
     def _terms(
         self,
@@ -241,7 +243,12 @@ class Walker:
     ) -> Value:
         """Terms that must share one dimension; the largest agreeing group is the reference
         (on a tie, the group with dimension `prefer`, else the first)."""
-        values = [self.value(term, where) for term, where in zip(terms, places, strict=True)]
+        weights, values = [], []
+        for term, where in zip(terms, places, strict=True):
+            weight, rest = split_weight(term) if what == SUM else (sympy.Integer(1), term)
+            value = self.value(rest, where)  # c·θ is judged by its weight c in the sum
+            weights.append(weight)
+            values.append(value)
         known = [(k, v) for k, v in enumerate(values) if isinstance(v, UnitProduct)]
         groups: dict[object, list[int]] = {}
         for k, value in known:
@@ -281,11 +288,27 @@ class Walker:
             return None
         if not known:
             return ANY
-        plain = [value for _, value in known if not affine(value)]
-        if len(known) > 1 and (plain or all(affine(value) for _, value in known)):
-            # θ + 273.15 K is a kelvin value; θ₂ − θ₁ an interval: neither keeps °C's zero
-            return plain[0] if plain else interval(known[0][1])
-        return known[0][1]
+        return self._zero(expr, terms, weights, known, places, what)
+
+    def _zero(
+        self,
+        expr: sympy.Basic,
+        terms: Sequence[sympy.Basic],
+        weights: Sequence[sympy.Expr],
+        known: Sequence[tuple[int, UnitProduct]],
+        places: Sequence[Place],
+        what: str,
+    ) -> Value:
+        """What terms of one unit make when some are °C points (`affine.combine`)."""
+        values = [value for _, value in known]
+        picked = [weights[k] for k, _ in known], [terms[k] for k, _ in known]
+        result, problem = combine(values, *picked, summed=what == SUM)
+        if problem is None:
+            return result
+        where = places[0] if len(set(places)) == 1 else Place(places[0].side)
+        message = f"{_show(expr) if what == SUM else what} {problem}"
+        self.error(AFFINE, message, expr, where, **problem_units(values))
+        return None
 
     def _power(self, expr: sympy.Pow, place: Place) -> Value:
         base, exponent = expr.args
@@ -308,7 +331,7 @@ class Walker:
             exact = Fraction(float(exponent)).limit_denominator(MAX_DENOMINATOR)
             power = sympy.Rational(exact.numerator, exact.denominator)
         if isinstance(power, sympy.Rational):
-            return base_value**power
+            return settle(base_value**power)
         if base_value.dimension.is_dimensionless:
             return ONE
         message = (
@@ -381,20 +404,6 @@ class Walker:
         if role == roles.PRODUCT:
             return self._product(values)
         return self._inverse(values[0]) if values else None
-
-
-def affine(value: UnitProduct) -> bool:
-    """Whether a unit has its zero elsewhere (°C, °F): an atom with an offset."""
-    return any(atom.offset != 0 for atom, _ in value.atoms())
-
-
-def interval(value: UnitProduct) -> UnitProduct:
-    """The same unit as a difference (a °C interval is a kelvin): no offset."""
-    atoms = [
-        (dataclasses.replace(atom, key=f"{atom.key}:interval", offset=sympy.Rational(0)), power)
-        for atom, power in value.atoms()
-    ]
-    return UnitProduct(atoms, value.factor)
 
 
 def _percent_hint(*values: UnitProduct) -> str:

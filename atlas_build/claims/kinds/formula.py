@@ -24,7 +24,13 @@ from pydantic import Field
 from sympy.core.function import AppliedUndef
 
 from atlas_build.claims.compare import show
-from atlas_build.claims.dimensions import lesson_units, side_ratio, unit_text, units_key
+from atlas_build.claims.dimensions import (
+    lesson_units,
+    side_ratio,
+    unit_text,
+    units_key,
+    zero_mismatch,
+)
 from atlas_build.claims.kinds import _exact, _sensitivity, _values
 from atlas_build.claims.kinds._equations import EquationRef, relations
 from atlas_build.claims.registry import LEVEL, ClaimError, Context, Outcome, Params, kind
@@ -403,6 +409,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
     for definition in definitions:
         if definition.function is None:
             relation = definition.relation
+            _same_zero(relation, key, definition.offset)
             definition.ratio = side_ratio(relation.lhs, relation.rhs, key)
     _infer_bounds(definitions, env)
     _solve(definitions, params, env)
@@ -446,6 +453,21 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         elif _level(expression, {**_tabled_levels(table), **outcome.units}):
             outcome.units[name] = LEVEL
     return outcome
+
+
+def _same_zero(relation: Relation, key: Hashable, offset: int) -> None:
+    """A side in K and one in °C differ by 273.15, not by a factor (an offset is not a
+    ratio), so computing one from the other would give a number off by the zero: refused,
+    as the dimension check refuses the relation (A420)."""
+    found = zero_mismatch(relation.lhs, relation.rhs, key)
+    if found is not None:
+        left, right = found
+        raise ClaimError(
+            f"`{relation.source.strip()}`: the left side is in {left} and the right side in"
+            f" {right}, temperatures with different zeros, so the claim does not compute one"
+            " from the other; convert one of them (θ + 273.15 K for °C) or give both one unit",
+            offset,
+        )
 
 
 def _overwritten(params: FormulaParams, definitions: list[_Definition]) -> None:
@@ -541,6 +563,7 @@ def _identities(
             assignments = [{**a, letter: v} for a in assignments for v in values]
         worst = ""
         holds = True
+        _same_zero(stated, key, math.offset + stated.start)
         ratio = side_ratio(stated.lhs, stated.rhs, key)
         written = (
             _values.written_precision(stated.source, stated.lhs, stated.rhs, ratio)
