@@ -42,6 +42,11 @@ R = sp.Rational
         ("64 bytes per token", 64, "bytes per token"),
         ("989 TFLOPS peak", 989, "TFLOPS"),
         ("a 4 µs pulse", 4, "µs"),
+        ("stores 8.64 kWh a day", R(864, 100), "kWh"),
+        ("a 3000 mAh cell", 3000, "mAh"),
+        ("about 2 kilowatt-hours.", 2, "kilowatt-hours"),
+        ("burns 250 kcal", 250, "kcal"),
+        ("12 BTU per", 12, "BTU"),
     ],
 )
 def test_a_unit_after_a_number_is_found_with_its_span(text: str, value: object, unit: str) -> None:
@@ -70,6 +75,8 @@ def test_a_unit_after_a_number_is_found_with_its_span(text: str, value: object, 
         "d_k 64",
         "5 nats",
         "scores [0,ln3]",
+        "eats 2000 Calories",
+        "5 ah well",
     ],
 )
 def test_words_that_are_not_units_are_not_taken(text: str) -> None:
