@@ -166,6 +166,19 @@ def test_a_food_calorie_is_refused_as_ambiguous() -> None:
         assert isinstance(problem, UnitProblem) and "kcal" in problem.message
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("kwh", "did you mean kWh?"), ("Nm", "N·m?"), ("psi", "another system")],
+)
+def test_a_word_meant_as_a_unit_is_a_problem_not_an_abstract_unit(text: str, message: str) -> None:
+    """One plain word is a lesson's own unit (`logits`), unless it is a unit the vocabulary
+    does not read: as abstract `kwh` it would be a dimension that hides the mistake."""
+    problem = parse_unit(text)
+    assert isinstance(problem, UnitProblem) and message in problem.message
+    assert problem.column == 0
+    assert spec("logits").kind == "abstract"
+
+
 def test_electron_volt_is_exact() -> None:
     assert spec("eV").scale == R("1.602176634e-19")
     assert spec("meV").scale == R("1.602176634e-22")

@@ -37,7 +37,14 @@ from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 from atlas_build.text import plural
 from atlas_build.units import UnitError, convertible, units_of
-from atlas_build.units.prose import excluded_unit_after, is_level, level_after, names_level
+from atlas_build.units.prose import (
+    excluded_unit_after,
+    is_level,
+    level_after,
+    names_level,
+    unit_attempt,
+    unread_unit_after,
+)
 
 Fail = Callable[[Code, Location, str], None]
 FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
@@ -371,7 +378,10 @@ class LessonClaims:
         the letter is its unit, so it is converted rather than compared bare. A level in
         dB is kept as written, and fails, after a number of a dimensioned quantity or of a
         plain ratio (`G = 11 dB` for a gain of 11 is 20.83 dB, or 10.41 dB of power): only
-        a table unit that names a level (`dimensionless (dB)`) lets dB stand bare."""
+        a table unit that names a level (`dimensionless (dB)`) lets dB stand bare. A word
+        meant as a unit that the vocabulary does not read (`10.8 mw`, `5 Nm`:
+        `unit_attempt`) is kept too, after a number of a quantity with a dimension, so it
+        fails rather than passing as a bare number."""
         if not isinstance(written, numbers.Quantity) or written.unit is not None:
             return written
         spec = lesson_units(self.lesson).get(base)
@@ -389,6 +399,9 @@ class LessonClaims:
             found = excluded_unit_after(content, written.end, spec.units.dimension)
             if found is None and not names_level(spec.text):
                 found = level_after(content, written.end)  # `0.05 dB` for a voltage: not bare
+            if found is None and not spec.units.dimension.is_dimensionless:
+                unread = unread_unit_after(content, written.end)  # `10.8 mw`: not bare
+                found = unread[:2] if unread is not None else None
         if found is None:
             return written
         letter, end = found  # the span stays the number's: coverage counts numbers
@@ -644,8 +657,14 @@ class LessonClaims:
                 said = "the claim fixes" if base in outcome.inputs else "computed"
                 message = f"{name}: the lesson says {verdict.quoted}, {said} {verdict.computed}"
                 hint = verdict.hint
-                if is_level(getattr(at_number, "unit", None)):
+                written_unit = getattr(at_number, "unit", None)
+                if is_level(written_unit):
                     hint = _level_hint(name)
+                elif written_unit is not None and unit_attempt(written_unit) is not None:
+                    hint = (
+                        f"a number is compared bare in {name}'s unit only when nothing after "
+                        "it is meant as a unit; write one that docs/units.md lists"
+                    )
                 worked = outcome.units.get(base)
                 if options.get("unit") and worked and convertible(options["unit"], worked):
                     if against(worked).ok:  # the bind's unit was read as a conversion
