@@ -756,3 +756,73 @@ def test_a_table_unit_meant_as_a_unit_is_a_warning_not_a_dimension_of_its_own(
     [warning] = result.found("A421")
     assert "did you mean kWh?" in warning.message
     assert result.found("A420") == []
+
+
+WALL = """
+## Science and assumptions
+
+$$
+q=\\frac{T_{in}-T_{out}}{R}
+$$
+
+Symbols and units
+
+q
+
+Heat flow
+
+W
+
+T\\_in
+
+Inside temperature
+
+°C
+
+T\\_out
+
+Outside temperature
+
+°C
+
+R
+
+Thermal resistance
+
+K/W
+
+{sentence}
+"""
+
+
+@pytest.mark.parametrize(
+    ("inside", "outside", "status"),
+    [
+        (r"20^\circ\mathrm{C}", r"-5^\circ\mathrm{C}", "pass"),
+        (r"68^\circ\mathrm{F}", r"23^\circ\mathrm{F}", "pass"),  # 20 °C and −5 °C
+        (r"20\,^{\circ}\mathrm{C}", r"-5\,\mathrm{^\circ C}", "pass"),
+        (r"20^\circ\mathrm{F}", r"-5^\circ\mathrm{F}", "fail"),  # was verified
+        (r"20\,\mathrm{^\circ F}", r"-5\,^{\circ}\mathrm{F}", "fail"),
+    ],
+)
+def test_a_latex_degree_sign_is_a_temperature_unit(
+    tmp_path: Path, inside: str, outside: str, status: str
+) -> None:
+    """`$T = 20^\\circ\\mathrm{F}$` was read as a bare 20 and verified against 20 °C."""
+    sentence = (
+        f"With $T_{{in}} = {inside}$, $T_{{out}} = {outside}$ and R = 0.025 K/W "
+        "the wall loses q = 1000 W."
+    )
+    claims = f"""
+claims:
+  - id: flow
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [T_in, T_out, R, q]
+    params:
+      values: {{T_in: 20, T_out: -5, R: 0.025}}
+      use: [{{equation: 0, relation: 0}}]
+"""
+    result = check(write_lesson(tmp_path, "wall", WALL.replace("{sentence}", sentence), claims))
+    assert result.status() == {"flow": status}
+    assert len(result.found("A401")) == (2 if status == "fail" else 0)
