@@ -845,3 +845,78 @@ def test_claims_carry_where_they_were_found(tmp_path):
     assert found["mix"]["anchor"] is None
     assert found["doubling"]["spans"] == [] and found["doubling"]["anchor"] == {"equation": 0}
     assert list(report_validator().iter_errors(report.to_json())) == []
+
+
+TABLE_WITH_UNITS = """## Worked example
+
+$$
+d = v t
+$$
+
+Symbols and units
+
+d
+
+Distance
+
+m
+
+v
+
+Speed
+
+m/s
+
+t
+
+Time
+
+s
+
+At v = 3 m/s the distance grows with the time:
+
+| {t_head} | {d_head} |
+|---|---|
+| {t} | {d} |
+"""
+
+
+def header_lesson(lesson, t_head: str, d_head: str, t: str, d: str) -> Checked:
+    body = TABLE_WITH_UNITS.format(t_head=t_head, d_head=d_head, t=t, d=d)
+    claims = f"""claims:
+  - id: row
+    kind: formula
+    quote: "| {t} | {d} |"
+    bind: [t, d]
+    params:
+      values: {{v: 3, t: 2}}
+      use: [{{equation: 0, relation: 0}}]
+"""
+    return lesson(body, claims)
+
+
+@pytest.mark.parametrize(
+    ("t_head", "d_head", "t", "d", "status"),
+    [
+        ("t (s)", "d (m)", "2", "6", "pass"),
+        ("t [ms]", "d [mm]", "2000", "6000", "pass"),
+        ("t (s)", "d (km)", "2", "0.006", "pass"),
+        ("t (s)", "d (cm)", "2", "600", "pass"),
+        ("t", "d", "2", "6", "pass"),  # no header unit: compared in the table's unit
+        ("t (s)", "d (see text)", "2", "6", "pass"),  # not a unit: compared bare
+        ("t (s)", "d (m)", "2", "600 cm", "pass"),  # the cell's own unit wins
+        ("t (s)", "d (cm)", "2", "6", "fail"),  # 6 cm is not 6 m
+        ("t (s)", "d (km)", "2", "6", "fail"),
+        ("t (ms)", "d (m)", "2", "6", "fail"),  # t is 2 ms, not the 2 s the claim fixes
+        ("t (bits)", "d (m)", "2", "6", "fail"),  # a time in bits does not convert
+    ],
+)
+def test_a_bare_cell_is_in_its_column_header_unit(lesson, t_head, d_head, t, d, status):
+    """`q (kW)` over a bare `161.3` was compared as 161.3 in the table's W, and passed."""
+    result = header_lesson(lesson, t_head, d_head, t, d)
+    assert result.status() == {"row": status}
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        assert "as its column's header says" in mismatch.message
+        shift = len("| ") if t_head != "t (s)" else len(f"| {t} | ")  # at the wrong cell
+        assert at(mismatch) == result.lesson_at(f"| {t} | {d} |", shift=shift)

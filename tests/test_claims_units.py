@@ -833,3 +833,181 @@ def test_a_celsius_value_plus_273_15_kelvin_converts_it(
     assert result.status() == {"wall": status}
     assert result.found("A420") == []
     assert result.record.coverage["dimensions"]["consistent"] == 1
+
+
+BATTERY = """
+## Science and assumptions
+
+$$
+E=P t
+$$
+
+Symbols and units
+
+E
+
+Energy drawn from the cell
+
+{unit}
+
+P
+
+Power drawn
+
+W
+
+t
+
+Time
+
+h
+
+{sentence}
+"""
+
+
+def _battery(tmp_path: Path, energy: str, unit: str = "Wh") -> Checked:
+    sentence = f"Drawing P = 0.54 W for t = 20 h uses E = {energy} of the charge."
+    claims = f"""
+claims:
+  - id: energy
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [P, t, E]
+    params: {{values: {{P: 0.54, t: 20}}, use: [{{equation: 0, relation: 0}}]}}
+"""
+    body = BATTERY.replace("{unit}", unit).replace("{sentence}", sentence)
+    return check(write_lesson(tmp_path, "battery", body, claims))
+
+
+@pytest.mark.parametrize(
+    ("energy", "unit", "status"),
+    [
+        ("10.8 Wh", "Wh", "pass"),
+        ("10.8 W·h", "Wh", "pass"),
+        ("0.0108 kWh", "Wh", "pass"),
+        ("38.88 kJ", "Wh", "pass"),
+        ("10.8", "Wh", "pass"),
+        ("10.8 Wh", "W·h", "pass"),
+        ("0.03888 MJ", "kJ", "pass"),
+        ("10.8 kWh", "Wh", "fail"),
+        ("10.8 BTU", "Wh", "fail"),
+        ("10.8 kcal", "Wh", "fail"),
+        ("10.8 mWh", "Wh", "fail"),
+    ],
+)
+def test_watt_hours_and_other_energy_units_convert(
+    tmp_path: Path, energy: str, unit: str, status: str
+) -> None:
+    """`E = 10.8 kWh` for 10.8 W·h was compared as a bare 10.8 and verified."""
+    result = _battery(tmp_path, energy, unit)
+    assert result.found("A420") == [] and result.found("A421") == []
+    assert result.status() == {"energy": status}
+
+
+@pytest.mark.parametrize(
+    ("energy", "unread"), [("10.8 mw", "mw"), ("10.8 kwh.", "kwh"), ("10.8 Nm", "Nm"),
+                           ("10.8 KJ", "KJ"), ("10.8 therms", "therms")],
+)  # fmt: skip
+def test_a_unit_the_vocabulary_does_not_read_fails_instead_of_passing_bare(
+    tmp_path: Path, energy: str, unread: str
+) -> None:
+    """A word meant as a unit after a number of a quantity with a dimension is kept as
+    written and cannot convert (A401 naming it and docs/units.md); the bare 10.8 agrees."""
+    result = _battery(tmp_path, energy)
+    assert result.status() == {"energy": "fail"}
+    [mismatch] = result.found("A401")
+    assert f"the lesson says 10.8 {unread}" in mismatch.message
+    assert f"cannot read unit {unread!r}" in mismatch.message
+    assert "docs/units.md" in mismatch.message
+    assert (mismatch.line, mismatch.column) == result.lesson_at("10.8")
+
+
+@pytest.mark.parametrize("after", ["and", "or so", "of", "in all", "at most"])
+def test_english_words_after_a_bare_number_still_compare_it_bare(
+    tmp_path: Path, after: str
+) -> None:
+    result = _battery(tmp_path, f"10.8 {after}")
+    assert result.status() == {"energy": "pass"} and result.errors() == []
+
+
+def test_a_table_unit_meant_as_a_unit_is_a_warning_not_a_dimension_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """`kwh` in the symbol table was read as a made-up unit `kwh` (A420 at `E = P t`);
+    it is A421, naming kWh, and E's numbers are compared bare, as for any unread unit."""
+    result = _battery(tmp_path, "10.8", unit="kwh")
+    [warning] = result.found("A421")
+    assert "did you mean kWh?" in warning.message
+    assert result.found("A420") == []
+
+
+HEADED_WALL = """
+## Science and assumptions
+
+$$
+q=\\frac{T_{in}-T_{out}}{R}
+$$
+
+Symbols and units
+
+q
+
+Heat flow
+
+W
+
+T\\_in
+
+Inside temperature
+
+°C
+
+T\\_out
+
+Outside temperature
+
+°C
+
+R
+
+Thermal resistance
+
+K/W
+
+{sentence}
+"""
+
+
+@pytest.mark.parametrize(
+    ("inside", "outside", "status"),
+    [
+        (r"20^\circ\mathrm{C}", r"-5^\circ\mathrm{C}", "pass"),
+        (r"68^\circ\mathrm{F}", r"23^\circ\mathrm{F}", "pass"),  # 20 °C and −5 °C
+        (r"20\,^{\circ}\mathrm{C}", r"-5\,\mathrm{^\circ C}", "pass"),
+        (r"20^\circ\mathrm{F}", r"-5^\circ\mathrm{F}", "fail"),  # was verified
+        (r"20\,\mathrm{^\circ F}", r"-5\,^{\circ}\mathrm{F}", "fail"),
+    ],
+)
+def test_a_latex_degree_sign_is_a_temperature_unit(
+    tmp_path: Path, inside: str, outside: str, status: str
+) -> None:
+    """`$T = 20^\\circ\\mathrm{F}$` was read as a bare 20 and verified against 20 °C."""
+    sentence = (
+        f"With $T_{{in}} = {inside}$, $T_{{out}} = {outside}$ and R = 0.025 K/W "
+        "the wall loses q = 1000 W."
+    )
+    claims = f"""
+claims:
+  - id: flow
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [T_in, T_out, R, q]
+    params:
+      values: {{T_in: 20, T_out: -5, R: 0.025}}
+      use: [{{equation: 0, relation: 0}}]
+"""
+    body = HEADED_WALL.replace("{sentence}", sentence)
+    result = check(write_lesson(tmp_path, "wall", body, claims))
+    assert result.status() == {"flow": status}
+    assert len(result.found("A401")) == (2 if status == "fail" else 0)

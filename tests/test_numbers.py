@@ -642,6 +642,16 @@ def test_large_powers_and_spaced_logarithms_are_one_number(text, expected):
         ("q = 3\\,\\mathrm{furlongs}", "furlongs"),  # upright and unread: kept, to be reported
         ("a = 3 \\text{ if } i > 2", None),  # prose in math, not a unit
         ("n = 3\\,\\text{foo bar}", None),
+        ("T = 20^\\circ\\mathrm{F}", "°F"),  # LaTeX degree signs were dropped: a bare 20
+        ("T = 20^{\\circ}\\mathrm{F}", "°F"),
+        ("T = 20\\,^{\\circ}\\mathrm{C}", "°C"),
+        ("T = 20\\,\\mathrm{^\\circ C}", "°C"),
+        ("T = 20^\\circ\\text{C}", "°C"),
+        ("T = 20^\\circ C", "°C"),
+        ("T = 20\\,\\degree\\mathrm{C}", "°C"),
+        ("T = -5^\\circ\\mathrm{F}", "°F"),
+        ("\\theta = 90^\\circ", "°"),
+        ("T = 20\\,\\text{°F}", "°F"),
     ],
 )
 def test_units_written_in_latex(text: str, unit: str | None) -> None:

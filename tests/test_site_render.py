@@ -232,6 +232,10 @@ def test_links_to_lessons_in_content_become_local(tmp_path: Path) -> None:
         ("a\\, b", "a, b"),  # prose: markdown's escaped comma
         ("12.5\\%", "12.5%"),
         ("\\[0.25,0.75\\]", "[0.25,0.75]"),
+        ("T = 20^\\circ\\mathrm{F}", "T = 20°F"),  # LaTeX degree signs
+        ("20\\,^{\\circ}\\mathrm{C}", "20 °C"),
+        ("20\\,\\mathrm{^\\circ C}", "20 °C"),
+        ("a 90^\\circ turn", "a 90° turn"),
     ],
 )
 def test_quoted_values_read_as_the_reader_sees_them(quoted: str, shown: str) -> None:

@@ -127,6 +127,58 @@ def test_prefixes_decimal_and_binary_differ() -> None:
     assert str(spec("Gbps").units) == "Gbit/s"
 
 
+@pytest.mark.parametrize(
+    ("text", "joules"),
+    [
+        ("Wh", 3600),
+        ("kWh", 3_600_000),
+        ("MWh", 3_600_000_000),
+        ("mWh", R(18, 5)),
+        ("W·h", 3600),
+        ("kW·h", 3_600_000),
+        ("watt-hours", 3600),
+        ("kilowatt-hour", 3_600_000),
+        ("cal", R(4184, 1000)),
+        ("kcal", 4184),
+        ("kilocalories", 4184),
+        ("BTU", R(1055056, 1000)),
+        ("Btu", R(1055056, 1000)),
+    ],
+)
+def test_energy_units_of_batteries_and_heat(text: str, joules: object) -> None:
+    """Watt-hours, calories and BTU read as energies (they were abstract or dropped)."""
+    read = spec(text)
+    assert read.kind == "unit" and read.dimension == JOULE and read.scale == joules
+
+
+@pytest.mark.parametrize(
+    ("text", "coulombs"),
+    [("Ah", 3600), ("mAh", R(18, 5)), ("mA·h", R(18, 5)), ("milliamp-hours", R(18, 5))],
+)
+def test_ampere_hours_are_charge(text: str, coulombs: object) -> None:
+    read = spec(text)
+    assert read.dimension == Dimension({I_: 1, TIME: 1}) and read.scale == coulombs
+
+
+def test_a_food_calorie_is_refused_as_ambiguous() -> None:
+    for text in ("Cal", "Calorie", "Calories"):
+        problem = parse_unit(text)
+        assert isinstance(problem, UnitProblem) and "kcal" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("kwh", "did you mean kWh?"), ("Nm", "N·m?"), ("psi", "another system")],
+)
+def test_a_word_meant_as_a_unit_is_a_problem_not_an_abstract_unit(text: str, message: str) -> None:
+    """One plain word is a lesson's own unit (`logits`), unless it is a unit the vocabulary
+    does not read: as abstract `kwh` it would be a dimension that hides the mistake."""
+    problem = parse_unit(text)
+    assert isinstance(problem, UnitProblem) and message in problem.message
+    assert problem.column == 0
+    assert spec("logits").kind == "abstract"
+
+
 def test_electron_volt_is_exact() -> None:
     assert spec("eV").scale == R("1.602176634e-19")
     assert spec("meV").scale == R("1.602176634e-22")

@@ -16,6 +16,8 @@ from atlas_build.units import (
     same_dimension,
     to_base,
 )
+from atlas_build.units.numbers import NUMBER
+from atlas_build.units.prose import unit_attempt, unread_unit_after
 
 R = sp.Rational
 
@@ -42,6 +44,11 @@ R = sp.Rational
         ("64 bytes per token", 64, "bytes per token"),
         ("989 TFLOPS peak", 989, "TFLOPS"),
         ("a 4 µs pulse", 4, "µs"),
+        ("stores 8.64 kWh a day", R(864, 100), "kWh"),
+        ("a 3000 mAh cell", 3000, "mAh"),
+        ("about 2 kilowatt-hours.", 2, "kilowatt-hours"),
+        ("burns 250 kcal", 250, "kcal"),
+        ("12 BTU per", 12, "BTU"),
     ],
 )
 def test_a_unit_after_a_number_is_found_with_its_span(text: str, value: object, unit: str) -> None:
@@ -70,6 +77,8 @@ def test_a_unit_after_a_number_is_found_with_its_span(text: str, value: object, 
         "d_k 64",
         "5 nats",
         "scores [0,ln3]",
+        "eats 2000 Calories",
+        "5 ah well",
     ],
 )
 def test_words_that_are_not_units_are_not_taken(text: str) -> None:
@@ -172,3 +181,54 @@ def test_numbers_out_of_bounds_or_malformed(text: str) -> None:
 def test_float_values_use_their_shortest_decimal() -> None:
     assert exact(0.1) == R(1, 10)
     assert exact(Fraction(2, 3)) == R(2, 3)
+
+
+@pytest.mark.parametrize(
+    ("word", "why"),
+    [
+        ("mw", "did you mean mW or MW?"),
+        ("kwh", "did you mean kWh?"),
+        ("KJ", "did you mean kJ or K·J?"),
+        ("hz", "did you mean Hz?"),
+        ("Nm", "did you mean nm or N·m?"),
+        ("kVA", "did you mean kV·A?"),
+        ("mins", "did you mean min·s or min?"),
+        ("KB", "ambiguous"),
+        ("psi", "another system"),
+        ("therms", "another system"),
+    ],
+)
+def test_a_word_meant_as_a_unit_is_recognised(word: str, why: str) -> None:
+    found = unit_attempt(word)
+    assert found is not None and why in found
+
+
+@pytest.mark.parametrize(
+    "word",
+    # English words, units that read, counts, abstract words, single letters, acronyms
+    "and or of is the in at to for so as am an by it on us PM US hm sum Sum gas has "
+    "layers heads nats logits elements V mW kWh T h GBW FFT".split(),
+)
+def test_words_prose_writes_after_numbers_are_not_unit_attempts(word: str) -> None:
+    assert unit_attempt(word) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("uses 10.8 mw.", ("mw", 12)),
+        ("is 8.64 kwh, so", ("kwh", 11)),
+        ("a 20 °f day", ("°f", 7)),
+        ("10.8mw", ("mw", 6)),
+        ("6 m and", None),
+        ("is 5 or 6", None),
+        ("3 of the", None),
+        ("5 kv-cache heads", None),
+        ("5 Nm-ish", None),
+        ("4 t² here", None),
+    ],
+)
+def test_an_unread_unit_right_after_a_number(text: str, found: tuple[str, int] | None) -> None:
+    end = next(m.end() for m in NUMBER.finditer(text))
+    read = unread_unit_after(text, end)
+    assert (read[:2] if read else None) == found

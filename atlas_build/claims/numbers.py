@@ -66,10 +66,13 @@ _APPROX = re.compile(r"[≈~∼]" + _WS + "*")
 _UNIT = re.compile(_WS + r"?(%|[KMGTP]iB|[KkMGTP]B|bytes|byte|B)(/s)?(?!\w)")
 _UNIT_START = re.compile(_WS + r"?[^\W\d_°µΩ]|" + _WS + r"?[°µΩ]")
 # A unit as inline LaTeX writes it: `1600\,\mathrm{Hz}`, `1.4\,\mathrm{\mu S}`,
-# `1400\,\mu\mathrm{S}`, `2\,\mathrm{k}\Omega`, `10^{16}\,\mathrm{cm}^{-3}`, `12.5\%`.
+# `1400\,\mu\mathrm{S}`, `2\,\mathrm{k}\Omega`, `10^{16}\,\mathrm{cm}^{-3}`, `12.5\%`,
+# and degrees: `20^\circ\mathrm{F}`, `20\,^{\circ}\mathrm{C}`, `20\,\mathrm{^\circ C}`, `90^\circ`.
+_DEGREE = r"(?:\^\{\\circ\}|\^\\circ(?![A-Za-z])|\\degree(?![A-Za-z]))"
 _LATEX_UNIT = re.compile(
     r"(?:\\[,;: ]|~|" + _WS + r")*"
     r"((?:\\(?:mathrm|text|textrm|rm|operatorname)\{(?:[^{}]|\{[^{}]*\}){1,40}\}"
+    r"|" + _DEGREE + r"(?:" + _WS + r"?[CF](?![A-Za-z]))?"
     r"|\\(?:mu|Omega)(?![A-Za-z])" + _WS + r"?)"
     r"(?:\\(?:mathrm|text|textrm|rm|operatorname)\{(?:[^{}]|\{[^{}]*\}){1,40}\}"
     r"|\\(?:mu|Omega)(?![A-Za-z])|\^\{?[-−]?[0-9]\}?|/|\\cdot" + _WS + r"?){0,8})"
@@ -317,12 +320,14 @@ def _suffix(text: str, k: int, end: int) -> tuple[str | None, int]:
 _LATEX_WRAPPER = re.compile(r"\\(?:mathrm|text|textrm|rm|operatorname)\{((?:[^{}]|\{[^{}]*\})*)\}")
 _LATEX_SYMBOLS = ((re.compile(r"\\mu\s*"), "µ"), (re.compile(r"\\Omega\s*"), "Ω"),
                   (re.compile(r"\\cdot\s*"), "·"), (re.compile(r"\\[,; ]"), ""))  # fmt: skip
+_DEGREE_SIGN = re.compile(r"(?:\^\{\\circ\}|\^\\circ|\\degree)\s*")
 _UPRIGHT = re.compile(r"\\(?:mathrm|rm|mu|Omega)(?![A-Za-z])")
 
 
 def _latex_unit_text(latex: str) -> str:
-    """`\\mathrm{\\mu S}` -> `µS`, `\\mu\\mathrm{A}` -> `µA`, `\\mathrm{cm}^{-3}` -> `cm^{-3}`."""
-    text = _LATEX_WRAPPER.sub(r"\1", latex)
+    """`\\mathrm{\\mu S}` -> `µS`, `\\mu\\mathrm{A}` -> `µA`, `\\mathrm{cm}^{-3}` -> `cm^{-3}`,
+    `^\\circ\\mathrm{F}` and `\\mathrm{^\\circ F}` -> `°F`."""
+    text = _LATEX_WRAPPER.sub(r"\1", _DEGREE_SIGN.sub("°", latex))
     for command, plain in _LATEX_SYMBOLS:
         text = command.sub(plain, text)
     return text.strip()

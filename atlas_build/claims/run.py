@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from atlas_build import engine
 from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
-from atlas_build.claims import anchors, codec, codes, messages, numbers
+from atlas_build.claims import anchors, codec, codes, messages, numbers, tables
 from atlas_build.claims.compare import Verdict, compare, parse_tolerance
 from atlas_build.claims.dimensions import lesson_units, named
 from atlas_build.claims.file import ClaimsFile
@@ -37,7 +37,14 @@ from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 from atlas_build.text import plural
 from atlas_build.units import UnitError, convertible, units_of
-from atlas_build.units.prose import excluded_unit_after, is_level, level_after, names_level
+from atlas_build.units.prose import (
+    excluded_unit_after,
+    is_level,
+    level_after,
+    names_level,
+    unit_attempt,
+    unread_unit_after,
+)
 
 Fail = Callable[[Code, Location, str], None]
 FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
@@ -366,13 +373,38 @@ class LessonClaims:
             return dataclasses.replace(written, result=pure)
         return pure
 
+    def _header_unit(
+        self, written: numbers.Item, name: str, bound: str | None, outcome: Outcome
+    ) -> numbers.Item:
+        """A bare number in a table cell under `q (kW)` is in kW (tables.header_unit), and
+        is converted like a unit written after it. A header unit of another dimension than
+        a count's (`N (bits)` for a number of bits) names what is counted, not a unit."""
+        if not isinstance(written, numbers.Quantity) or written.unit is not None:
+            return written
+        unit = tables.header_unit(self.lesson.content, written.start)
+        if unit is None:
+            return written
+        target = bound or quantity_unit(self.lesson, outcome, name)[0]
+        if unit == target:
+            return written  # compared in that unit anyway
+        if target is not None and not convertible(unit, target):
+            try:
+                if units_of(target).dimension.is_dimensionless:
+                    return written
+            except UnitError:
+                return written  # a table unit that does not read (A421): compared bare
+        return dataclasses.replace(written, unit=unit)
+
     def _letter_unit(self, written: numbers.Item, base: str, outcome: Outcome) -> numbers.Item:
         """`0.5 L` for a volume in mL: the prose reader leaves single letters that are more
         often variables (`L`, `T`, `N`) out of units; bound to a quantity of that dimension,
         the letter is its unit, so it is converted rather than compared bare. A level in
         dB is kept as written, and fails, after a number of a dimensioned quantity or of a
         plain ratio (`G = 11 dB` for a gain of 11 is 20.83 dB, or 10.41 dB of power): only
-        a table unit that names a level (`dimensionless (dB)`) lets dB stand bare."""
+        a table unit that names a level (`dimensionless (dB)`) lets dB stand bare. A word
+        meant as a unit that the vocabulary does not read (`10.8 mw`, `5 Nm`:
+        `unit_attempt`) is kept too, after a number of a quantity with a dimension, so it
+        fails rather than passing as a bare number."""
         if not isinstance(written, numbers.Quantity) or written.unit is not None:
             return written
         spec = lesson_units(self.lesson).get(base)
@@ -390,6 +422,9 @@ class LessonClaims:
             found = excluded_unit_after(content, written.end, spec.units.dimension)
             if found is None and not names_level(spec.text):
                 found = level_after(content, written.end)  # `0.05 dB` for a voltage: not bare
+            if found is None and not spec.units.dimension.is_dimensionless:
+                unread = unread_unit_after(content, written.end)  # `10.8 mw`: not bare
+                found = unread[:2] if unread is not None else None
         if found is None:
             return written
         letter, end = found  # the span stays the number's: coverage counts numbers
@@ -580,6 +615,7 @@ class LessonClaims:
                 fail(codes.ERROR, self.file.at(pointer + "/bind"), str(error))
                 continue
             base = name.split("[", 1)[0]
+            written = self._header_unit(written, name, options.get("unit"), outcome)
             written = self._letter_unit(written, base, outcome)
             if options.get("unit") is None:
                 written = self._pure_ratio(name, written, outcome)
@@ -655,8 +691,16 @@ class LessonClaims:
                 said = "the claim fixes" if base in outcome.inputs else "computed"
                 message = f"{name}: the lesson says {verdict.quoted}, {said} {verdict.computed}"
                 hint = verdict.hint
-                if is_level(getattr(at_number, "unit", None)):
+                written_unit = getattr(at_number, "unit", None)
+                if is_level(written_unit):
                     hint = _level_hint(name)
+                elif written_unit is not None and _from_header(self.lesson.content, at_number):
+                    hint = f"{at_number.text} is in {written_unit}, as its column's header says"
+                elif written_unit is not None and unit_attempt(written_unit) is not None:
+                    hint = (
+                        f"a number is compared bare in {name}'s unit only when nothing after "
+                        "it is meant as a unit; write one that docs/units.md lists"
+                    )
                 worked = outcome.units.get(base)
                 if options.get("unit") and worked and convertible(options["unit"], worked):
                     if against(worked).ok:  # the bind's unit was read as a conversion
@@ -739,6 +783,14 @@ def _level_hint(name: str) -> str:
         f"expression such as `20\\log_{{10}} {name}`, or, if {name} is a level, give it the "
         f"unit `dimensionless (dB)` in the symbol table"
     )
+
+
+def _from_header(content: str, number: object) -> bool:
+    """Whether a number's unit is the one its table column's header gives (`q (kW)`)."""
+    if not isinstance(number, numbers.Quantity) or number.unit is None:
+        return False
+    written = number.text.endswith(number.unit)
+    return not written and tables.header_unit(content, number.start) == number.unit
 
 
 def _dimensioned(unit: str) -> bool:

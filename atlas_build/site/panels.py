@@ -39,6 +39,7 @@ _LATEX_SPACE = re.compile(r"\\[,;:! ]|~")
 _LATEX_SYMBOLS = {"approx": "≈", "sim": "∼", "times": "×", "cdot": "·", "le": "≤", "ge": "≥",
                   "leq": "≤", "geq": "≥", "pm": "±", "%": "%"}  # fmt: skip
 _LATEX_SYMBOL = re.compile(r"\\(%|[a-z]+)(?![A-Za-z])")
+_LATEX_DEGREE = re.compile(r"(?:\^\{\\circ\}|\^\\circ|\\degree)(?:\s+(?=[CF](?![A-Za-z])))?")
 
 
 def unescape(text: object) -> str:
@@ -48,7 +49,8 @@ def unescape(text: object) -> str:
     escaped `,`."""
     text = str(text)
     if _COMMAND.search(text):
-        text = _LATEX_SPACE.sub(" ", _LATEX_WRAPPED.sub(r"\1", text))
+        text = _LATEX_WRAPPED.sub(r"\1", _LATEX_DEGREE.sub("°", text))  # `20^\circ\mathrm{F}`
+        text = _LATEX_SPACE.sub(" ", text)
         text = _LATEX_SYMBOL.sub(lambda m: _LATEX_SYMBOLS.get(m[1], m[0]), text)
     return _ESCAPED.sub(r"\1", text)
 

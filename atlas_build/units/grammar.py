@@ -28,7 +28,7 @@ MINUS = frozenset("-−")
 
 _TOKEN = re.compile(
     r"(?P<space>\s+)"
-    r"|(?P<word>°?[^\W\d_⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉]+|°|℃|%)"
+    r"|(?P<word>°?[^\W\d_⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉]+(?:-hours?)?|°|℃|%)"  # kilowatt-hours
     r"|(?P<number>\d+(?:\.\d+)?)"
     r"|(?P<super>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
     r"|(?P<op>[·⋅∙*×/^(){}+\-−])"

@@ -14,6 +14,7 @@ from functools import lru_cache
 from .dimension import Dimension
 from .grammar import UnitSyntaxError, read_unit
 from .product import ONE, UnitAtom, UnitProduct
+from .prose import unit_attempt
 from .spec import ABSTRACT, COUNT, DIMENSIONLESS, UNIT, UNSPECIFIED, UnitProblem, UnitSpec
 from .vocabulary import AMBIGUOUS, COUNT_WORDS, lookup
 
@@ -149,7 +150,10 @@ def _shape_note(core: str, text: str, remark: str | None) -> UnitSpec | None:
     return UnitSpec(text, kind, units, shape, "; ".join(notes) or None)
 
 
-def _abstract(core: str, text: str, remark: str | None) -> UnitSpec | None:
+def _abstract(core: str, text: str, remark: str | None) -> UnitSpec | UnitProblem | None:
+    """`score units`, or one plain word (`logits`); a word meant as a unit that the
+    vocabulary does not read (`kwh`, `Nm`, `psi`: `unit_attempt`) is a problem, never a
+    made-up dimension that would hide it."""
     match = _ABSTRACT.fullmatch(core)
     if match is not None:
         power_word, name = match.groups()
@@ -158,6 +162,8 @@ def _abstract(core: str, text: str, remark: str | None) -> UnitSpec | None:
         units = abstract_unit("_".join(name.lower().split()), written, power)
         return UnitSpec(text, ABSTRACT, units, remark=remark)
     if _WORD.fullmatch(core) and core not in AMBIGUOUS:
+        if (why := unit_attempt(core)) is not None:
+            return UnitProblem(text, f"not a unit of the vocabulary: {why}", 0)
         units = abstract_unit(singular(core.lower()), core)
         return UnitSpec(text, ABSTRACT, units, remark=remark)
     return None
@@ -185,6 +191,8 @@ def parse_unit(text: str) -> UnitSpec | UnitProblem:
         units = read_unit(core)
     except UnitSyntaxError as error:
         abstract = _abstract(core, text, remark)
+        if isinstance(abstract, UnitProblem):
+            return UnitProblem(text, abstract.message, columns[lead] if lead < len(columns) else 0)
         if abstract is not None:
             return abstract
         at = lead + error.column

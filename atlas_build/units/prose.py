@@ -18,6 +18,7 @@ import sympy
 from .grammar import UnitSyntaxError, read_unit
 from .numbers import NUMBER, number_value
 from .product import UnitProduct
+from .vocabulary import AMBIGUOUS
 
 MAX_UNIT = 40
 PROSE_EXCLUDED = frozenset({"T", "N", "L", "H", "C", "F", "S", "g", "h", "pm"})
@@ -184,3 +185,80 @@ def level_after(text: str, end: int) -> tuple[str, int] | None:
     start = gap.end() if gap is not None else end
     found = _LEVEL.match(text, start)
     return (found.group(), found.end()) if found else None
+
+
+FOREIGN_UNITS = frozenset(
+    "psi ksi mph kph ft lb lbs lbf oz gal yd Torr torr mmHg inHg hp therm therms thm".split()
+)
+"""Units of other systems the vocabulary does not read: after a number they are units."""
+
+CAPITALS = frozenset({"PM", "US"})
+"""Capitalised words prose writes after numbers (`5 PM`, `20 US states`), though a change
+of case would make them units (petametres, microseconds)."""
+
+_LETTER = r"[^\W\d_⁰¹²³⁴⁵⁶⁷⁸⁹]"
+_ATTEMPT = re.compile(rf"(?:°{_LETTER}{{1,15}}|{_LETTER}{{2,16}})(?=[\s.,;:!?\"'”’»)\]]|$)")
+_MAX_VARIANTS = 5  # letters up to which every upper/lower-case spelling is tried
+
+
+def _case_variants(word: str) -> list[str]:
+    if len(word) > _MAX_VARIANTS:
+        return [word.lower(), word.upper(), word.capitalize()]
+    variants = [""]
+    for char in word:
+        variants = [v + c for v in variants for c in dict.fromkeys((char.lower(), char.upper()))]
+    return variants
+
+
+def _one_unit(text: str) -> bool:
+    """Whether `text` alone reads as a unit with a dimension or scale (`h`, `kW`; not a
+    count word or an abstract unit)."""
+    try:
+        units = read_unit(text, spaces_multiply=False, numbers=False)
+    except UnitSyntaxError:
+        return False
+    atoms = list(units.atoms())
+    return bool(atoms) and not any(
+        atom.silent or atom.key.startswith("abstract:") for atom, _ in atoms
+    )
+
+
+def _mixed(word: str) -> bool:
+    """Case as unit symbols mix it (`Nm`, `VA`, `kWs`), not as words or acronyms do
+    (`hm`, `Sum`, `GBW`): two letters not both lower case, or a capital after a letter."""
+    if len(word) == 2:
+        return not word.islower()
+    return any(char.isupper() for char in word[1:]) and not word.isupper()
+
+
+def unit_attempt(word: str) -> str | None:
+    """Why a word the vocabulary does not read is a unit all the same, or None for a word
+    prose uses. Conservative on purpose: a case slip of a unit (`mw`, `kwh`, `KJ`), two
+    units run together (`Nm`, `VA`, `mins`), an ambiguous unit (`KB`), or a unit of another
+    system (`psi`, `ft`). English words are none of these (`and`, `or`, `of`, `is`)."""
+    if len(word) < 2 or word in PROSE_EXCLUDED or _one_unit(word):
+        return None
+    if word in AMBIGUOUS:
+        return AMBIGUOUS[word]
+    if word in FOREIGN_UNITS:
+        return "a unit of another system, outside the vocabulary"
+    meant = [] if word in CAPITALS else [v for v in _case_variants(word) if _read(v)]
+    cuts = range(1, len(word)) if _mixed(word) else [len(word) - 1] if word[-1] == "s" else []
+    for cut in cuts:
+        head, tail = word[:cut], word[cut:]
+        if _one_unit(head) and (tail == "s" or _one_unit(tail)):
+            meant += [f"{head}·{tail}", head] if tail == "s" else [f"{head}·{tail}"]
+    return "did you mean " + " or ".join(dict.fromkeys(meant)) + "?" if meant else None
+
+
+def unread_unit_after(text: str, end: int) -> tuple[str, int, str] | None:
+    """A word right after a number ending at `end` that is meant as a unit but does not
+    read (`unit_attempt`): the word, where it ends and why. A caller whose number has a
+    dimension reports it rather than comparing the bare number."""
+    gap = _GAP.match(text, end)
+    start = gap.end() if gap is not None else end
+    found = _ATTEMPT.match(text, start)
+    if found is None:
+        return None
+    why = unit_attempt(found.group())
+    return (found.group(), found.end(), why) if why is not None else None

@@ -62,12 +62,14 @@ SYMBOLS: dict[str, tuple[str, str]] = {
     "g": ("gram", SI),
     "s": ("second", SI),
     "A": ("ampere", SI),
+    "Ah": ("ampere_hour", SI),  # mAh
     "K": ("kelvin", SI),
     "mol": ("mole", SI),
     "cd": ("candela", NONE),
     "V": ("volt", SI),
     "J": ("joule", SI),
     "W": ("watt", SI),
+    "Wh": ("watt_hour", SI),  # kWh, mWh: a watt-hour, prefixed as one unit (kWh is kW·h)
     "\u03a9": ("ohm", SI),  # Ω, GREEK CAPITAL LETTER OMEGA
     "\u2126": ("ohm", SI),  # Ω, OHM SIGN
     "S": ("siemens", SI),
@@ -103,6 +105,9 @@ SYMBOLS: dict[str, tuple[str, str]] = {
     "ppm": ("ppm", NONE),
     "lm": ("lumen", NONE),
     "lx": ("lux", NONE),
+    "cal": ("calorie", LARGE),  # the thermochemical calorie, 4.184 J; kcal is 4184 J
+    "BTU": ("british_thermal_unit", NONE),  # pint's ISO value, 1055.056 J
+    "Btu": ("british_thermal_unit", NONE),
 }
 """Unit symbols, case-sensitive, each with the prefix family it accepts."""
 
@@ -114,11 +119,15 @@ NAMES: dict[str, tuple[str, str]] = {
     "sec": ("second", NONE),
     "ampere": ("ampere", SI),
     "amp": ("ampere", SI),
+    "ampere-hour": ("ampere_hour", SI),
+    "amp-hour": ("ampere_hour", SI),
     "kelvin": ("kelvin", SI),
     "mole": ("mole", SI),
     "volt": ("volt", SI),
     "joule": ("joule", SI),
+    "calorie": ("calorie", LARGE),
     "watt": ("watt", SI),
+    "watt-hour": ("watt_hour", SI),
     "ohm": ("ohm", SI),
     "siemens": ("siemens", SI),
     "farad": ("farad", SI),
@@ -165,6 +174,9 @@ AMBIGUOUS = {
     "dB": "logarithmic units (dB) are not supported",
     "dBm": "logarithmic units (dBm) are not supported",
     "b": "ambiguous: write bit or B (byte)",
+    "Cal": "ambiguous: a food Calorie is a kcal (4184 J); write kcal or cal (4.184 J)",
+    "Calorie": "ambiguous: a food Calorie is a kcal (4184 J); write kcal or cal (4.184 J)",
+    "Calories": "ambiguous: a food Calorie is a kcal (4184 J); write kcal or cal (4.184 J)",
 }
 
 
