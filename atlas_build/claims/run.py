@@ -344,13 +344,14 @@ class LessonClaims:
         if not isinstance(quoted, numbers.Quantity) or quoted.unit is None:
             return None, False
         found = quantity_unit(self.lesson, outcome, name)
-        computed = name.split("[", 1)[0] not in outcome.inputs  # an input proves nothing
+        base = name.split("[", 1)[0]
+        computed = base not in outcome.inputs  # an input proves nothing
         tabled = bool(self.lesson.glossaries)  # without a symbol table no unit is claimed
-        untabled = name.split("[", 1)[0] not in named(self.lesson)
-        if found == (None, False) and computed and untabled and tabled and is_level(quoted.unit):
-            return "dimensionless", False  # `ratio = 11 dB` for a pure number: not a level
-        if found == (None, False) and computed and tabled and _dimensioned(quoted.unit):
-            return None, True  # `0.0014 mS` for a value nothing gives a unit: bare at best
+        if found == (None, False) and computed and tabled:
+            if base not in named(self.lesson) and is_level(quoted.unit):
+                return "dimensionless", False  # `ratio = 11 dB` for a pure number: no level
+            if _dimensioned(quoted.unit):
+                return None, True  # `0.0014 mS` for a value nothing gives a unit: bare at best
         return found
 
     def _pure_ratio(self, name: str, written: numbers.Item, outcome: Outcome) -> numbers.Item:
@@ -411,7 +412,7 @@ class LessonClaims:
         content = self.lesson.content
         if spec.units is None if spec is not None else base in named(self.lesson):
             return written  # a unit the table cannot read (A421): compared bare, as before
-        if spec is None or spec.units is None:
+        if spec is None or spec.units is None:  # (spec is None here; the test narrows for mypy)
             # An expression the table does not name (`ratio = 10 dB` for f/f_0 = 10) is a
             # level only when it computes one (`20\log_{10} G`; the claim marks it "dB")
             computed = base not in outcome.inputs and bool(self.lesson.glossaries)

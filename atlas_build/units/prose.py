@@ -25,6 +25,14 @@ PROSE_EXCLUDED = frozenset({"T", "N", "L", "H", "C", "F", "S", "g", "h", "pm"})
 """Unit symbols that, after a number in prose, are more often a variable or a word."""
 
 _GAP = re.compile(r"[ \u00a0\u2009\u202f]?")
+
+
+def _after_gap(text: str, end: int) -> int:
+    """Where a unit written after a number ending at `end` would start (past the space)."""
+    gap = _GAP.match(text, end)
+    return gap.end() if gap is not None else end
+
+
 _RUN = re.compile(rf"[^\s]{{1,{MAX_UNIT}}}")
 _PER = re.compile(r"\s+per\s+([^\W\d_]+)")
 _TRAILING = ".,;:!?\"'”’»"
@@ -108,8 +116,7 @@ def find_quantities(text: str) -> list[Quantity]:
     """Every number in `text` that a unit follows, in order."""
     found: list[Quantity] = []
     for match in NUMBER.finditer(text):
-        gap = _GAP.match(text, match.end())
-        unit_start = gap.end() if gap is not None else match.end()
+        unit_start = _after_gap(text, match.end())
         unit = _unit_at(text, unit_start)
         if unit is None:
             continue
@@ -130,8 +137,7 @@ def find_quantities(text: str) -> list[Quantity]:
 def unit_after(text: str, end: int) -> tuple[str, int] | None:
     """The unit written right after a number ending at `end` (the same rules as
     `find_quantities`): its text and where it ends, or None."""
-    gap = _GAP.match(text, end)
-    start = gap.end() if gap is not None else end
+    start = _after_gap(text, end)
     unit = _unit_at(text, start)
     if unit is None:
         return None
@@ -149,8 +155,7 @@ def excluded_unit_after(text: str, end: int, dimension: object) -> tuple[str, in
     after a number ending at `end`, read as a unit only when the number's quantity has its
     dimension: `V = 0.5 L` for a volume, but not `5 L` for a count of layers. Returns the
     symbol and where it ends."""
-    gap = _GAP.match(text, end)
-    start = gap.end() if gap is not None else end
+    start = _after_gap(text, end)
     if start == end:
         return None  # `7B`, `3T`: glued letters are names, not units
     found = _EXCLUDED.match(text, start)
@@ -181,8 +186,7 @@ def names_level(table_unit: str) -> bool:
 def level_after(text: str, end: int) -> tuple[str, int] | None:
     """A logarithmic level (`dB`, `dBm`) right after a number: the vocabulary refuses it
     as ambiguous, so a caller decides what it means for the number's quantity."""
-    gap = _GAP.match(text, end)
-    start = gap.end() if gap is not None else end
+    start = _after_gap(text, end)
     found = _LEVEL.match(text, start)
     return (found.group(), found.end()) if found else None
 
@@ -255,8 +259,7 @@ def unread_unit_after(text: str, end: int) -> tuple[str, int, str] | None:
     """A word right after a number ending at `end` that is meant as a unit but does not
     read (`unit_attempt`): the word, where it ends and why. A caller whose number has a
     dimension reports it rather than comparing the bare number."""
-    gap = _GAP.match(text, end)
-    start = gap.end() if gap is not None else end
+    start = _after_gap(text, end)
     found = _ATTEMPT.match(text, start)
     if found is None:
         return None

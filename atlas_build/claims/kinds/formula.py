@@ -418,6 +418,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
     outcome.quantities.update(env.arrays)
     for (base, exponent), value in env.powers.items():
         outcome.quantities[_power_name(base, exponent)] = value
+    levels = _tabled_levels(table)
     for definition in definitions:
         outcome.relation(*definition.ref, "defined")
         known = table.get(definition.name)
@@ -426,7 +427,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
             text = unit_text(definition.relation.rhs, key)
             if text is not None:
                 outcome.units[definition.name] = text
-            elif _level(definition.relation.rhs, {**_tabled_levels(table), **outcome.units}):
+            elif _level(definition.relation.rhs, {**levels, **outcome.units}):
                 outcome.units[definition.name] = LEVEL
     outcome.depends = _dependencies(definitions)
     _identities(params, context, indices, env, outcome, key)
@@ -450,7 +451,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
         text = unit_text(expression, key)
         if text is not None:
             outcome.units[name] = text
-        elif _level(expression, {**_tabled_levels(table), **outcome.units}):
+        elif _level(expression, {**levels, **outcome.units}):
             outcome.units[name] = LEVEL
     return outcome
 

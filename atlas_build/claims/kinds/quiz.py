@@ -88,7 +88,8 @@ def run(params: QuizParams, context: Context) -> Outcome:
     quiz = matches[0]
     fact = context.quantity(params.fact)
     claim_id, _, name = params.fact.partition(".")
-    if name.split("[", 1)[0] in context.resolve(claim_id).inputs:
+    source = context.resolve(claim_id)
+    if name.split("[", 1)[0] in source.inputs:
         raise ClaimError(
             f"fact {params.fact} is a value claim {claim_id!r} fixes itself (its `values`, or "
             "an expression that restates a number), so the answer would only be compared "
@@ -140,7 +141,7 @@ def run(params: QuizParams, context: Context) -> Outcome:
         for (text, offset), stop in zip(quiz.options, ends, strict=False):
             if (text, offset) in right:
                 outcome.verified_at.append((offset, stop))
-    _question_values(params, context, quiz, outcome)
+    _question_values(claim_id, source, context, quiz, outcome)
     if params.unique:
         outcome.check(
             "one-right-option",
@@ -151,12 +152,13 @@ def run(params: QuizParams, context: Context) -> Outcome:
     return outcome
 
 
-def _question_values(params: QuizParams, context: Context, quiz: Quiz, outcome: Outcome) -> None:
+def _question_values(
+    claim_id: str, source: Outcome, context: Context, quiz: Quiz, outcome: Outcome
+) -> None:
     """A quantity the question states in words (`Nine tenths of the run time`) must be one
-    of the inputs the fact was computed from, where any input has its dimension: the answer
-    is proved for those inputs, not for whatever the question says."""
-    claim_id = params.fact.partition(".")[0]
-    source = context.resolve(claim_id)
+    of the inputs the fact was computed from (`source`, the outcome of claim `claim_id`),
+    where any input has its dimension: the answer is proved for those inputs, not for
+    whatever the question says."""
     inputs = []
     for name in sorted(source.inputs):
         value = source.quantities.get(name)
