@@ -333,15 +333,7 @@ A worked distance.
 """
 
 
-@pytest.mark.parametrize(("stated", "holds"), [("6", True), ("5.8", True), ("5.7", False),
-                                                ("10", False)])  # fmt: skip
-def test_an_approximate_identity_allows_its_written_precision_not_a_fixed_floor(
-    tmp_path: Path, stated: str, holds: bool
-) -> None:
-    """d = 5.8 mm: `≈ 6 mm` holds (half a millimetre), `≈ 10 mm` does not; before, 0.005 of
-    an SI metre let any millimetre value pass."""
-    body = APPROX.replace("{stated}", stated).replace("{{mm}}", "{mm}")
-    claims = """
+WALK = """
 claims:
   - id: walk
     kind: formula
@@ -350,7 +342,17 @@ claims:
       use: [{equation: 0, relation: 0}]
       identities: [{equation: 1, relation: 0}]
 """
-    result = _check(tmp_path, body, claims)
+
+
+@pytest.mark.parametrize(("stated", "holds"), [("6", True), ("5.8", True), ("5.7", False),
+                                                ("10", False)])  # fmt: skip
+def test_an_approximate_identity_allows_its_written_precision_not_a_fixed_floor(
+    tmp_path: Path, stated: str, holds: bool
+) -> None:
+    """d = 5.8 mm: `≈ 6 mm` holds (half a millimetre), `≈ 10 mm` does not; before, 0.005 of
+    an SI metre let any millimetre value pass."""
+    body = APPROX.replace("{stated}", stated).replace("{{mm}}", "{mm}")
+    result = _check(tmp_path, body, WALK)
     [check] = [c for c in result.claim("walk")["checks"] if c["name"] == "identity-1-0"]
     assert check["ok"] is holds, check["message"]
 
@@ -371,19 +373,8 @@ def test_a_division_by_zero_is_said_plainly_at_the_relation(tmp_path: Path) -> N
 
 def test_a_failed_check_inherited_through_extends_is_told_once(tmp_path: Path) -> None:
     body = APPROX.replace("{stated}", "10").replace("{{mm}}", "{mm}")
-    claims = """
-claims:
-  - id: walk
-    kind: formula
-    params:
-      values: {v: 0.0029, t: 2}
-      use: [{equation: 0, relation: 0}]
-      identities: [{equation: 1, relation: 0}]
-  - id: walk-again
-    kind: formula
-    extends: walk
-"""
-    result = _check(tmp_path, body, claims)
+    again = "  - id: walk-again\n    kind: formula\n    extends: walk\n"
+    result = _check(tmp_path, body, WALK + again)
     assert result.status() == {"walk": "fail", "walk-again": "fail"}
     [told] = [d for d in result.errors() if "identity-1-0" in d.message]
     assert "claim walk:" in told.message

@@ -562,17 +562,31 @@ kΩ
 """
 
 
-def _gain(tmp_path: Path, unit: str, gain: str) -> Checked:
-    sentence = f"With R\\_g = 1 kΩ and R\\_f = 10 kΩ the gain is G = {gain}."
+def _gain(
+    tmp_path: Path,
+    unit: str,
+    gain: str,
+    *,
+    also: str = "",
+    bind: tuple[str, ...] = (),
+    expressions: str = "",
+    after: str = "",
+    tail: str = "",
+) -> Checked:
+    """The gain stage with G = `gain` (the sentence continuing with `also`, its claim
+    binding `bind` more quantities computed by `expressions`), further claims `after` it
+    and `tail` after the lesson's sentence."""
+    sentence = f"With R\\_g = 1 kΩ and R\\_f = 10 kΩ the gain is G = {gain}{also}."
+    computed = f", expressions: {{{expressions}}}" if expressions else ""
     claims = f"""
 claims:
   - id: gain
     kind: formula
     quote: {yaml_string(sentence)}
-    bind: [R_g, R_f, G]
-    params: {{values: {{R_f: 10, R_g: 1}}, use: [{{equation: 0, relation: 0}}]}}
-"""
-    body = GAIN.replace("{unit}", unit).replace("{sentence}", sentence)
+    bind: [{", ".join(("R_g", "R_f", "G", *bind))}]
+    params: {{values: {{R_f: 10, R_g: 1}}, use: [{{equation: 0, relation: 0}}]{computed}}}
+{after}"""
+    body = GAIN.replace("{unit}", unit).replace("{sentence}", sentence) + tail
     return check(write_lesson(tmp_path, "gain", body, claims))
 
 
@@ -631,20 +645,10 @@ def test_an_expression_in_db_must_compute_a_level(
 ) -> None:
     """An expression the table does not name, `R_f/R_g + 1 = 11`, is no level: `11 dB`
     for it fails as it does for a table symbol; `20\\log_{10} G` is one, and takes dB."""
-    sentence = f"With R\\_g = 1 kΩ and R\\_f = 10 kΩ the gain is G = 11, and {bound} is {stated}."
-    claims = f"""
-claims:
-  - id: gain
-    kind: formula
-    quote: {yaml_string(sentence)}
-    bind: [R_g, R_f, G, {bound}]
-    params:
-      values: {{R_f: 10, R_g: 1}}
-      use: [{{equation: 0, relation: 0}}]
-      expressions: {{ratio: "1+\\\\frac{{R_f}}{{R_g}}", level: "20\\\\log_{{10}} G"}}
-"""
-    body = GAIN.replace("{unit}", "V/V").replace("{sentence}", sentence)
-    result = check(write_lesson(tmp_path, "gain", body, claims))
+    result = _gain(
+        tmp_path, "V/V", "11", also=f", and {bound} is {stated}", bind=(bound,),
+        expressions='ratio: "1+\\\\frac{R_f}{R_g}", level: "20\\\\log_{10} G"',
+    )  # fmt: skip
     assert result.status() == {"gain": status}
     if status == "fail":
         [mismatch] = result.found("A401")
@@ -653,23 +657,15 @@ claims:
 
 def test_a_constant_logarithm_is_a_level_too(tmp_path: Path) -> None:
     """`20\\log_{10} 2` computes a level (6.02 dB per bit) as much as `20\\log_{10} G`."""
-    sentence = "With R\\_g = 1 kΩ and R\\_f = 10 kΩ the gain is G = 11, and a bit is 6.02 dB."
-    claims = f"""
-claims:
-  - id: gain
-    kind: formula
-    quote: {yaml_string(sentence)}
-    bind: [R_g, R_f, G, bit]
-    params:
-      values: {{R_f: 10, R_g: 1}}
-      use: [{{equation: 0, relation: 0}}]
-      expressions: {{bit: "20\\\\log_{{10}} 2"}}
-"""
-    body = GAIN.replace("{unit}", "V/V").replace("{sentence}", sentence)
-    result = check(write_lesson(tmp_path, "gain", body, claims))
+    result = _gain(tmp_path, "V/V", "11", also=", and a bit is 6.02 dB", bind=("bit",),
+                   expressions='bit: "20\\\\log_{10} 2"')  # fmt: skip
     assert result.status() == {"gain": "pass"} and result.errors() == []
 
 
+QUIZ_GAIN = """  - id: quiz-gain
+    kind: quiz
+    params: {{question: "What is the gain", fact: gain.{fact}}}
+"""
 GAIN_QUIZ = """
 ## Check your understanding
 
@@ -696,41 +692,16 @@ def test_a_quiz_on_a_pure_number_takes_no_dimensioned_unit(
     tmp_path: Path, option: str, answer: str, status: str
 ) -> None:
     """A gain of 11 is not stated by `11 kHz`, and `11%` is 0.11 of it, not 11."""
-    sentence = "With R\\_g = 1 kΩ and R\\_f = 10 kΩ the gain is G = 11."
-    claims = f"""
-claims:
-  - id: gain
-    kind: formula
-    quote: {yaml_string(sentence)}
-    bind: [R_g, R_f, G]
-    params: {{values: {{R_f: 10, R_g: 1}}, use: [{{equation: 0, relation: 0}}]}}
-  - id: quiz-gain
-    kind: quiz
-    params: {{question: "What is the gain", fact: gain.G}}
-"""
-    body = GAIN.replace("{unit}", "V/V").replace("{sentence}", sentence)
-    body += GAIN_QUIZ.replace("{option}", option).replace("{answer}", answer)
-    result = check(write_lesson(tmp_path, "gain", body, claims))
+    tail = GAIN_QUIZ.replace("{option}", option).replace("{answer}", answer)
+    result = _gain(tmp_path, "V/V", "11", after=QUIZ_GAIN.format(fact="G"), tail=tail)
     assert result.status()["quiz-gain"] == status
 
 
 def test_a_quiz_on_a_value_the_claim_fixes_proves_nothing(tmp_path: Path) -> None:
-    sentence = "With R\\_g = 1 kΩ and R\\_f = 10 kΩ the gain is G = 11."
-    claims = f"""
-claims:
-  - id: gain
-    kind: formula
-    quote: {yaml_string(sentence)}
-    bind: [R_g, R_f, G]
-    params: {{values: {{R_f: 10, R_g: 1}}, use: [{{equation: 0, relation: 0}}],
-              expressions: {{eleven: "11"}}}}
-  - id: quiz-gain
-    kind: quiz
-    params: {{question: "What is the gain", fact: gain.eleven}}
-"""
-    body = GAIN.replace("{unit}", "V/V").replace("{sentence}", sentence)
-    body += GAIN_QUIZ.replace("{option}", "11").replace("{answer}", "11")
-    result = check(write_lesson(tmp_path, "gain", body, claims))
+    result = _gain(
+        tmp_path, "V/V", "11", expressions='eleven: "11"', after=QUIZ_GAIN.format(fact="eleven"),
+        tail=GAIN_QUIZ.replace("{option}", "11").replace("{answer}", "11"),
+    )  # fmt: skip
     assert result.status()["quiz-gain"] == "error"
     [error] = [d for d in result.found("A404") if "quiz-gain" in d.message]
     assert "is a value claim 'gain' fixes itself" in error.message

@@ -227,12 +227,7 @@ Half of that distance is 6 m/{divisor} = 3 m.
 """
 
 
-@pytest.mark.parametrize("divisor", ["2", "3"])
-def test_a_claim_binding_a_unit_chain_checks_its_working_too(tmp_path: Path, divisor: str) -> None:
-    """trial7/repro-5: `6 m/3 = 3 m` with both ends bound read verified, its `3` never
-    counted. Now the claim binds the chain (its result and first operand) and the working
-    is checked on its own; the divisor is a number of the text like any other."""
-    claims = """
+HALF_CLAIMS = """
 claims:
   - id: main
     kind: formula
@@ -243,9 +238,20 @@ claims:
     kind: formula
     extends: main
     quote: "Half of that distance is 6 m/2 = 3 m."
-    bind: [{value: half, operands: [d]}]
+"""
+
+
+@pytest.mark.parametrize("divisor", ["2", "3"])
+def test_a_claim_binding_a_unit_chain_checks_its_working_too(tmp_path: Path, divisor: str) -> None:
+    """trial7/repro-5: `6 m/3 = 3 m` with both ends bound read verified, its `3` never
+    counted. Now the claim binds the chain (its result and first operand) and the working
+    is checked on its own; the divisor is a number of the text like any other."""
+    claims = (
+        HALF_CLAIMS
+        + """    bind: [{value: half, operands: [d]}]
     params: {expressions: {half: "\\\\frac{d}{2}"}}
 """
+    )
     result = _lesson(tmp_path, HALF.replace("{divisor}", divisor), claims)
     assert result.status() == {"main": "pass", "half": "pass"}  # d and d/2 are as stated
     at_divisor = result.lesson_at(f"m/{divisor}", shift=2)
@@ -262,20 +268,12 @@ claims:
 
 
 def test_binding_a_unit_chain_as_two_numbers_says_it_is_one_entry(tmp_path: Path) -> None:
-    claims = """
-claims:
-  - id: main
-    kind: formula
-    quote: "With v = 3 m/s and t = 2 s the distance is d = 6 m."
-    bind: [v, t, d]
-    params: {values: {v: 3, t: 2}, use: [{equation: 0, relation: 0}]}
-  - id: half
-    kind: formula
-    extends: main
-    quote: "Half of that distance is 6 m/2 = 3 m."
-    bind: [d, half]
+    claims = (
+        HALF_CLAIMS
+        + """    bind: [d, half]
     params: {expressions: {half: "\\\\frac{d}{2}"}}
 """
+    )
     result = _lesson(tmp_path, HALF.replace("{divisor}", "2"), claims)
     [binding] = result.found("A409")
     assert "the quote has 1 numbers (6 m/2 = 3 m) but bind lists 2" in binding.message
