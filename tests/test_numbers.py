@@ -585,11 +585,12 @@ def test_long_hostile_input_is_fast(name: str) -> None:
     assert_spans(text, items)
 
 
-def test_long_prose_is_fast() -> None:
+def test_long_prose_is_bounded() -> None:
+    """A hang guard, not a speed target (those live in bench/): a quadratic path takes minutes."""
     text = ((MIXTURE + "\n\n" + PACKING + "\n\n") * 200)[:100_000]
     began = time.perf_counter()
     items = extract(text)
-    assert time.perf_counter() - began < 1.0
+    assert time.perf_counter() - began < 10
     assert_spans(text, items)
     assert sum(isinstance(i, Arithmetic) for i in items) >= 300
 
