@@ -920,3 +920,19 @@ def test_a_bare_cell_is_in_its_column_header_unit(lesson, t_head, d_head, t, d, 
         assert "as its column's header says" in mismatch.message
         shift = len("| ") if t_head != "t (s)" else len(f"| {t} | ")  # at the wrong cell
         assert at(mismatch) == result.lesson_at(f"| {t} | {d} |", shift=shift)
+
+
+def test_a_misspelt_key_is_named_and_pointed_at(tmp_path, cli_in):
+    """A bind entry is one of several shapes (`oneOf`); the message names the branch that
+    came closest, the stray key, and its position, not "not valid under any schema"."""
+    claims = UNCHECKED + COVERAGE_CLAIMS.replace("[x, null, y]", "[x, null, {value: y, unti: m}]")
+    write_lesson(tmp_path, "probe", COVERAGE_BODY, claims)
+    result = cli_in("probe", "--format", "json")
+    assert result.code == 1
+    [record] = result.json()["records"]
+    [problem] = [d for d in record["diagnostics"] if d["code"] == "A400"]
+    assert "('unti' was unexpected)" in problem["message"]
+    assert problem["pointer"] == "/claims/0/bind/2/unti"
+    written = (tmp_path / "probe" / "claims.yaml").read_text(encoding="utf-8")
+    line = written.splitlines()[problem["line"] - 1]
+    assert line[problem["column"] - 1 :].startswith("unti")

@@ -13,6 +13,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
+from jsonschema.exceptions import ValidationError, best_match
+
 from atlas_build import safeyaml, schemas
 from atlas_build.claims.codes import FILE
 from atlas_build.diagnostics import Diagnostic, Location, at
@@ -86,7 +88,10 @@ def _what(path: list[Any], is_key: bool) -> str:
 
 
 def _violations(found: ClaimsFile) -> list[Diagnostic]:
-    """The first MAX_FINDINGS schema violations, in file order, each message shortened."""
+    """The first MAX_FINDINGS schema violations, in file order, each message shortened.
+
+    A `oneOf`/`anyOf` violation says only "not valid under any of the given schemas";
+    `best_match` descends to the branch that came closest ("'unti' was unexpected")."""
     validator = schemas.validator("claims.schema.json")
     diagnostics: list[Diagnostic] = []
     for violation in itertools.islice(validator.iter_errors(found.data), MAX_FINDINGS + 1):
@@ -94,13 +99,26 @@ def _violations(found: ClaimsFile) -> list[Diagnostic]:
             message = f"more than {MAX_FINDINGS} schema violations; the first are listed"
             diagnostics.append(at(FILE, found.at(""), message))
             break
+        violation = best_match([violation])
         pointer = json_pointer(violation.absolute_path)
         message = violation.message
         message = message if len(message) < 200 else message[:200] + "..."
-        diagnostics.append(at(FILE, found.at(pointer), f"{pointer or 'claims.yaml'}: {message}"))
+        where = found.at(pointer)
+        extra = _unexpected_key(violation)
+        if extra is not None:
+            where = found.at(json_pointer([*violation.absolute_path, extra]), key=True)
+        diagnostics.append(at(FILE, where, f"{pointer or 'claims.yaml'}: {message}"))
     return sorted(
         diagnostics, key=lambda diagnostic: (diagnostic.line or 0, diagnostic.column or 0)
     )
+
+
+def _unexpected_key(violation: ValidationError) -> str | None:
+    """The first key an `additionalProperties` violation objects to, to point at it."""
+    if violation.validator != "additionalProperties" or not isinstance(violation.instance, dict):
+        return None
+    allowed = violation.schema.get("properties", {})
+    return next((key for key in violation.instance if key not in allowed), None)
 
 
 def problem_location(problem: Diagnostic) -> Location:
