@@ -624,7 +624,7 @@ def test_unknown_quantity_in_bind_is_a404_at_bind(lesson):
         ("claims:\n  - id: x\n    kind: quiz\n    kind: shape\n", "kind: shape", 0, "duplicate"),
         ("base: &b {kind: quiz}\nclaims:\n  - *b\n", "*b", 0, "alias"),
         ("claims:\n  - id: Bad Id\n    kind: quiz\n", "Bad Id", 0, "does not match"),
-        ("claims:\n  - id: x\n    kind: quiz\n    colour: red\n", "id: x", 0, "'colour'"),
+        ("claims:\n  - id: x\n    kind: quiz\n    colour: red\n", "colour: red", 0, "'colour'"),
         ("claims:\n  - id: x\n    kind: quiz\n    occurrences: 0\n", "0\n", 0, "minimum"),
         ("claim:\n  - id: x\n", "claim:", 0, "claim"),
         ("unchecked:\n  - {equation: 0, reason: ab}\nclaims: []\n", "ab}", 0, "short"),
