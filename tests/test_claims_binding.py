@@ -7,6 +7,7 @@ import json
 import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -936,3 +937,65 @@ def test_a_misspelt_key_is_named_and_pointed_at(tmp_path, cli_in):
     written = (tmp_path / "probe" / "claims.yaml").read_text(encoding="utf-8")
     line = written.splitlines()[problem["line"] - 1]
     assert line[problem["column"] - 1 :].startswith("unti")
+
+
+REGISTERS = "\nThe scheme needs 4 registers per lane.\n"
+
+
+def _listed(tmp_path: Path, cli_in: Any, body: str, entry: str) -> tuple[Any, dict[str, Any]]:
+    claims = f"unchecked:\n  - {{equation: 1, reason: a definition}}\n  - {entry}\n"
+    write_lesson(tmp_path, "probe", COVERAGE_BODY + body, claims + COVERAGE_CLAIMS)
+    result = cli_in("probe", "--format", "json")
+    [record] = result.json()["records"]
+    return result, record
+
+
+def test_an_unchecked_statement_exempts_its_numbers_with_the_reason(tmp_path, cli_in):
+    entry = '{quote: "needs 4 registers per lane", reason: "a design choice"}'
+    result, record = _listed(tmp_path, cli_in, REGISTERS, entry)
+    numbers = record["coverage"]["numbers"]
+    [listed] = numbers["listedUnchecked"]
+    assert (listed["text"], listed["reason"]) == ("4", "a design choice")
+    assert numbers["exempted"]["listed unchecked"] == 1
+    assert "4" not in [n["text"] for n in numbers["unaccountedAt"]]
+    assert not [d for d in record["diagnostics"] if d["code"] == "A400"]
+    text = cli_in("probe")
+    assert "exempt (1 listed unchecked)" in text.out
+
+
+def test_an_edited_number_ends_the_exemption(tmp_path, cli_in):
+    entry = '{quote: "needs 5 registers per lane", reason: "a design choice"}'
+    result, record = _listed(tmp_path, cli_in, REGISTERS, entry)
+    assert result.code == 1
+    [problem] = [d for d in record["diagnostics"] if d["code"] == "A400"]
+    assert "is not in the lesson; the closest text with other numbers" in problem["message"]
+    assert problem["pointer"] == "/unchecked/1/quote"
+    assert "4" in [n["text"] for n in record["coverage"]["numbers"]["unaccountedAt"]]
+    assert record["coverage"]["numbers"]["listedUnchecked"] == []
+
+
+@pytest.mark.parametrize(("occurrences", "errors"), [("", 1), (", occurrences: 2", 0)])
+def test_a_statement_written_twice_needs_occurrences(tmp_path, cli_in, occurrences, errors):
+    entry = f'{{quote: "needs 4 registers per lane", reason: "a design choice"{occurrences}}}'
+    result, record = _listed(tmp_path, cli_in, REGISTERS * 2, entry)
+    problems = [d for d in record["diagnostics"] if d["code"] == "A400"]
+    assert len(problems) == errors
+    assert not problems or "is written at 2 places, not 1" in problems[0]["message"]
+    assert len(record["coverage"]["numbers"]["listedUnchecked"]) == 2 * (1 - errors)
+
+
+def test_an_unchecked_statement_without_a_number_is_a400(tmp_path, cli_in):
+    entry = '{quote: "registers per lane", reason: "a design choice"}'
+    result, record = _listed(tmp_path, cli_in, REGISTERS, entry)
+    [problem] = [d for d in record["diagnostics"] if d["code"] == "A400"]
+    assert "holds no number" in problem["message"]
+
+
+def test_a_checked_number_in_an_unchecked_statement_stays_checked(tmp_path, cli_in):
+    entry = '{quote: "the output is y = 6", reason: "a design choice"}'
+    result, record = _listed(tmp_path, cli_in, REGISTERS, entry)
+    numbers = record["coverage"]["numbers"]
+    assert numbers["listedUnchecked"] == []
+    assert numbers["verified"] >= 1
+    [value] = [v for claim in record["claims"] for v in claim["values"] if v["name"] == "y"]
+    assert value["ok"]

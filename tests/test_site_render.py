@@ -240,3 +240,18 @@ def test_links_to_lessons_in_content_become_local(tmp_path: Path) -> None:
 )
 def test_quoted_values_read_as_the_reader_sees_them(quoted: str, shown: str) -> None:
     assert panels.unescape(quoted) == shown
+
+
+def test_the_panel_lists_numbers_left_unchecked_with_the_reason_escaped() -> None:
+    numbers = {
+        "total": 3,
+        "verified": 2,
+        "exempt": 1,
+        "exempted": {"listed unchecked": 1},
+        "listedUnchecked": [
+            {"text": "4", "reason": "a <b>design</b> choice", "line": 7, "column": 18}
+        ],
+    }
+    html = panels.coverage({"numbers": numbers, "relations": {"items": []}})
+    assert "<summary>1 number listed unchecked, with the author's reason" in html
+    assert "<code>4</code> at line 7, column 18: a &lt;b&gt;design&lt;/b&gt; choice" in html

@@ -15,7 +15,14 @@ from typing import Any
 
 from atlas_build.budget import Budget, StageClock
 from atlas_build.cache import Cache
-from atlas_build.claims import codes, coverage, file, inline, kinds  # noqa: F401 (registers)
+from atlas_build.claims import (  # noqa: F401 (kinds registers them)
+    anchors,
+    codes,
+    coverage,
+    file,
+    inline,
+    kinds,
+)
 from atlas_build.claims.run import ClaimResult, LessonClaims
 from atlas_build.diagnostics import Diagnostic, at
 from atlas_build.lesson.model import Lesson
@@ -73,7 +80,8 @@ def evaluate(
         quizzes, problems = _unchecked_texts(claims_file, listed, "quiz", questions)
         stated = [(math.index, math.latex) for math in inline.relations(lesson)]
         formulas, more = _unchecked_texts(claims_file, listed, "inline", stated)
-        evaluation.diagnostics.extend(problems + more)
+        statements, also = _unchecked_quotes(claims_file, listed, runner)
+        evaluation.diagnostics.extend(problems + more + also)
         given = coverage.Inputs(
             specs=[spec for _, spec in runner.specs.values()],
             unchecked={
@@ -84,6 +92,7 @@ def evaluate(
             quiz_claims=runner.quiz_questions(),
             unchecked_quizzes=quizzes,
             unchecked_inline=formulas,
+            unchecked_statements=statements,
             outcomes=runner.outcomes,
             statuses={result.claim_id: result.status for result in evaluation.results},
             evaluated=runner.evaluated,
@@ -124,6 +133,48 @@ def _unchecked_texts(
         message = f"unchecked {key} {text[:80]!r} names {len(hits)} {noun}, not exactly 1"
         problems.append(at(codes.FILE, claims_file.at(f"/unchecked/{index}/{key}"), message))
     return reasons, problems
+
+
+def _unchecked_quotes(
+    claims_file: file.ClaimsFile, listed: list[dict[str, Any]], runner: LessonClaims
+) -> tuple[list[tuple[int, int, str]], list[Diagnostic]]:
+    """The content spans of `unchecked` prose statements, with the author's reason. A
+    statement must be written where the quote says, numbers and all (an edited number
+    ends its exemption), at `occurrences` places (1 unless given); anything else is an
+    A400 at the entry, naming the closest text when the quote is not found."""
+    spans: list[tuple[int, int, str]] = []
+    problems = []
+    content = runner.lesson.content
+    for index, entry in enumerate(listed):
+        quote = entry.get("quote")
+        if quote is None:
+            continue
+        quote_items, found = anchors.occurrences(quote, runner.skeleton)
+        exact = [place for place in found if not anchors.differences(quote_items, place)]
+        expected = entry.get("occurrences", 1)
+        where = claims_file.at(f"/unchecked/{index}/quote")
+        if not quote_items:
+            message = f"unchecked quote {quote[:80]!r} holds no number, so it exempts nothing"
+        elif len(exact) == expected:
+            spans += [(place.start, place.end, entry["reason"]) for place in exact]
+            continue
+        elif exact:
+            message = (
+                f"unchecked quote {quote[:80]!r} is written at {len(exact)} places, not "
+                f"{expected}; quote more of the statement, or give `occurrences: {len(exact)}`"
+            )
+        else:
+            near = anchors.nearest(quote, content) if not found else found[0].start
+            shown = ""
+            if near is not None:
+                place = runner.locator.content(near)
+                line = content[near:].partition("\n")[0].strip()[:120]
+                edited = " with other numbers" if found else ""
+                row = place.content_line if place.content_line is not None else place.line
+                shown = f"; the closest text{edited} is at line {row}: {line!r}"
+            message = f"unchecked quote {quote[:80]!r} is not in the lesson{shown}"
+        problems.append(at(codes.FILE, where, message))
+    return spans, problems
 
 
 def _matches(key: str, text: str, written: str) -> bool:

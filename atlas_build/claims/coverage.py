@@ -7,7 +7,8 @@ Numbers of the prose (`prose.spots`) are counted once each:
   checked on its own, with or without a claim);
 - `input`: bound to a value the claim fixes itself (the scores of a worked example);
 - `failed`: bound, and wrong (the claim reports it), or worked arithmetic that does not hold;
-- `exempt`: by one of the documented rules of `prose`;
+- `exempt`: by one of the documented rules of `prose`, or in a statement that `unchecked`
+  lists with the author's reason (`listed unchecked`);
 - `unaccounted`: everything else, each listed with its position (A410, an info finding).
 
 Every quiz question gets a status too (`verified`, `failed`, `unchecked` when listed with a
@@ -39,6 +40,7 @@ from atlas_build.source import Locator
 CLASSES = ("verified", "input", "failed", "exempt", "unaccounted")
 QUIZ_STATUSES = ("verified", "unchecked", "failed", "unverified")
 _RANK = {"failed": 0, "verified": 1, "input": 2}
+LISTED = "listed unchecked"  # the exemption of a number an `unchecked` quote holds
 
 
 @dataclass
@@ -55,6 +57,7 @@ class Inputs:
     quiz_claims: dict[str, str] = field(default_factory=dict)
     unchecked_quizzes: dict[int, str] = field(default_factory=dict)
     unchecked_inline: dict[int, str] = field(default_factory=dict)
+    unchecked_statements: list[tuple[int, int, str]] = field(default_factory=list)
     has_claims: bool = False
 
 
@@ -95,11 +98,19 @@ def measure(
     summary = {name: 0 for name in CLASSES}
     exempted: dict[str, int] = {}
     unaccounted = []
+    listed_at: list[dict[str, Any]] = []
     for spot in spots:
         kind = classes.get((spot.start, spot.end)) or ("exempt" if spot.exempt else "unaccounted")
+        why = spot.exempt
+        reason = _listed(spot, given.unchecked_statements) if kind == "unaccounted" else None
+        if reason is not None:
+            kind, why = "exempt", LISTED
+            where = locator.content(spot.start)
+            place = {"line": where.line, "column": where.column}
+            listed_at.append({"text": spot.text, "reason": reason, **place})
         summary[kind] += 1
         if kind == "exempt":
-            exempted[spot.exempt] = exempted.get(spot.exempt, 0) + 1
+            exempted[why] = exempted.get(why, 0) + 1
         if kind == "unaccounted":
             unaccounted.append(spot)
     verified_sentences = {
@@ -131,6 +142,7 @@ def measure(
             **summary,
             "exempted": dict(sorted(exempted.items())),
             "unaccountedAt": places,
+            "listedUnchecked": listed_at,
             "arithmetic": arithmetic,
         },
         "claims": {
@@ -344,3 +356,11 @@ def verdict(coverage: Mapping[str, Any], *, units_declared: bool = False) -> str
     if units_declared and (coverage.get("dimensions") or {}).get("incomplete"):
         return "partial"
     return "verified"
+
+
+def _listed(spot: prose.Spot, statements: list[tuple[int, int, str]]) -> str | None:
+    """The author's reason, when a number lies in a prose statement `unchecked` lists."""
+    for start, end, reason in statements:
+        if start <= spot.start and spot.end <= end:
+            return reason
+    return None

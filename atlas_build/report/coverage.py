@@ -40,7 +40,8 @@ def relations_text(relations: dict[str, Any]) -> str:
 
 
 def numbers_text(numbers: dict[str, Any]) -> str:
-    """`26 of 29 numbers verified, 2 inputs, 1 exempt` (only the classes that occur)."""
+    """`26 of 29 numbers verified, 2 inputs, 3 exempt (1 listed unchecked)` (only the
+    classes that occur; the numbers the author listed unchecked are named apart)."""
     total = int(numbers.get("total", 0))
     if not total:
         return "no numbers in the prose"
@@ -50,6 +51,9 @@ def numbers_text(numbers: dict[str, Any]) -> str:
         count = int(numbers.get(name, 0))
         if count:
             parts.append(plural(count, noun) if name == "input" else f"{count} {noun}")
+        listed = len(numbers.get("listedUnchecked") or ()) if name == "exempt" else 0
+        if listed:
+            parts[-1] += f" ({listed} listed unchecked)"
     return ", ".join(parts)
 
 

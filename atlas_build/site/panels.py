@@ -291,6 +291,15 @@ def coverage(data: dict[str, Any] | None, equation_href: Callable[[int], str] | 
     if exempted:
         rules = ", ".join(f"{esc(rule)} {count}" for rule, count in exempted.items())
         text += f"<p>Exempt numbers, by rule: {rules}.</p>"
+    listed = numbers.get("listedUnchecked") or []
+    if listed:
+        items = "".join(
+            f"<li><code>{esc(n.get('text'))}</code> at line {esc(n.get('line'))}, column "
+            f"{esc(n.get('column'))}: {esc(n.get('reason'))}</li>"
+            for n in listed
+        )
+        summary = f"{plural(len(listed), 'number')} listed unchecked, with the author's reason"
+        text += f"<details><summary>{summary}</summary><ul>{items}</ul></details>"
     missing = numbers.get("unaccountedAt") or []
     if missing:
         items = "".join(
