@@ -293,23 +293,23 @@ def coverage(data: dict[str, Any] | None, equation_href: Callable[[int], str] | 
         text += f"<p>Exempt numbers, by rule: {rules}.</p>"
     listed = numbers.get("listedUnchecked") or []
     if listed:
-        items = "".join(
-            f"<li><code>{esc(n.get('text'))}</code> at line {esc(n.get('line'))}, column "
-            f"{esc(n.get('column'))}: {esc(n.get('reason'))}</li>"
-            for n in listed
-        )
         summary = f"{plural(len(listed), 'number')} listed unchecked, with the author's reason"
-        text += f"<details><summary>{summary}</summary><ul>{items}</ul></details>"
+        text += f"<details><summary>{summary}</summary>{_places(listed)}</details>"
     missing = numbers.get("unaccountedAt") or []
     if missing:
-        items = "".join(
-            f"<li><code>{esc(n.get('text'))}</code> at line {esc(n.get('line'))}, column "
-            f"{esc(n.get('column'))}</li>"
-            for n in missing
-        )
         summary = plural(len(missing), "unaccounted number")
-        text += f"<details><summary>{summary}</summary><ul>{items}</ul></details>"
+        text += f"<details><summary>{summary}</summary>{_places(missing)}</details>"
     return text
+
+
+def _places(numbers: list[dict[str, Any]]) -> str:
+    """Numbers of the prose at their line and column, each with its reason if it has one."""
+    items = "".join(
+        f"<li><code>{esc(n.get('text'))}</code> at line {esc(n.get('line'))}, column "
+        f"{esc(n.get('column'))}" + (f": {esc(n['reason'])}" if n.get("reason") else "") + "</li>"
+        for n in numbers
+    )
+    return f"<ul>{items}</ul>"
 
 
 def _open_items(items: list[dict[str, Any]], label: str, css: str) -> str:
