@@ -11,6 +11,7 @@ math is prose: counted, and bound by a quote that copies the math.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_claims_kinds import Checked, check, write_lesson, yaml_string
@@ -982,3 +983,24 @@ claims:
     result = check(write_lesson(tmp_path, "wall", body, claims))
     assert result.status() == {"flow": status}
     assert len(result.found("A401")) == (2 if status == "fail" else 0)
+
+
+def test_a_unit_edited_in_the_symbol_table_misses_the_claim_cache(tmp_path: Path) -> None:
+    """A formula works its quantities out in the table's units, so the table is part of
+    the claim's cache key: R edited from Ω to kΩ makes V = 6000 V, and the lesson's
+    `6 V` fails, as it does without a cache (a stale outcome verified it)."""
+    from atlas_build import pipeline
+
+    folder = _lesson(tmp_path / "lesson", "12 W").folder
+    options = pipeline.Options(cache_dir=str(tmp_path / "cache"))
+
+    def record() -> Any:
+        report, _ = pipeline.check([str(folder)], options)
+        return report.records[0]
+
+    assert record().coverage["verification"] == "verified"
+    text = (folder / "lesson.md").read_text(encoding="utf-8")
+    (folder / "lesson.md").write_text(text.replace("\n\nΩ\n", "\n\nkΩ\n"), encoding="utf-8")
+    edited = record()
+    assert edited.coverage["verification"] == "failed"
+    assert any(d.code == "A401" and "6 V" in d.message for d in edited.diagnostics)

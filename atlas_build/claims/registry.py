@@ -167,7 +167,7 @@ class Kind(Generic[P]):
     params: type[P]
     run: Callable[[P, Context], Outcome]
     summary: str
-    cacheable: bool = True  # outcome depends only on params, equations and quoted text
+    cacheable: bool = True  # outcome depends only on params, equations, units and quoted text
 
 
 KINDS: dict[str, Kind[Any]] = {}

@@ -16,6 +16,7 @@ from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.claims import anchors, codec, codes, messages, numbers
 from atlas_build.claims.bind import Binder
+from atlas_build.claims.dimensions import units_key
 from atlas_build.claims.file import ClaimsFile
 from atlas_build.claims.registry import (
     DEFAULT_TIMEOUT,
@@ -201,13 +202,15 @@ class LessonClaims:
 
     def _key(self, kind: str, params: Any, texts: list[str]) -> str:
         """Everything a kind reads through its Context: its parameters, the lesson's
-        display equations and the text its quote matched. Kinds that read quizzes or
-        other claims go through `resolve`, and their outcomes are never cached."""
+        display equations, its symbol table's units (a formula works its quantities out
+        in them: R in kHz, not MHz) and the text its quote matched. Kinds that read
+        quizzes or other claims go through `resolve`, and their outcomes are never cached."""
         return digest(
             fingerprint(),
             kind,
             params.model_dump_json(),
             json.dumps([math.latex for math in self.lesson.display_math]),
+            json.dumps(units_key(self.lesson), ensure_ascii=False),
             json.dumps(texts, ensure_ascii=False),
         )
 
