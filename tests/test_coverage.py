@@ -472,6 +472,27 @@ def test_exemption_rules(text: str, rule: str) -> None:
     assert found and all(spot.exempt == rule for spot in found), found
 
 
+@pytest.mark.parametrize(
+    ("text", "rules"),
+    [
+        ("The clock runs at [1700 MHz](https://example.org/7).", [""]),
+        ("Read [RFC 2119](https://example.org/7) first.", ["link"]),
+        ("At 1600 MHz (1700 ticks per microsecond) it stalls.", ["", ""]),
+        ("The t_CAS is 13.75 nsec here.", [""]),
+        ("In that case 3 transfers happen, and each step 3 more.", ["", ""]),
+        ("In case 3 nothing moves.", ["numbering"]),
+    ],
+)
+def test_a_stated_quantity_is_not_exempt_where_a_name_or_year_would_be(
+    text: str, rules: list[str]
+) -> None:
+    """A number with a unit in a link's text states a quantity (`RFC 2119` names a
+    document); a four-digit number after `(` is a year only when nothing but `)`, `,` or `;`
+    follows it; `nsec` is a unit, so its number is not read bare."""
+    spots = prose.spots(build_lesson(f"# Title\n\n{text}\n"))
+    assert [spot.exempt for spot in spots] == rules, spots
+
+
 def test_a_hyphen_after_a_lowercase_word_or_a_letter_is_no_name() -> None:
     lesson = build_lesson("# T\n\nA top-5 list, and N-2 tokens.\n")
     assert [spot.exempt for spot in prose.spots(lesson)] == ["", ""]

@@ -8,7 +8,8 @@ claims stage as verified, input, failed or unaccounted, except where one of thes
 applied in this order, exempts it (docs/authoring.md lists them for authors):
 
 - `code`: inside a code block or an inline code span;
-- `link`: inside a link's text or target, or a bare URL;
+- `link`: inside a link's target or a bare URL, or in a link's text unless it has a unit
+  (`[RFC 2119](...)` names a document, `[1700 MHz](...)` states a quantity);
 - `citation`: in the Sources section;
 - `symbol table`: in a "Symbols and units" entry (a symbol, its meaning or its unit);
 - `quiz distractor`: in a quiz option other than the stated answer;
@@ -35,9 +36,16 @@ from atlas_build.lesson.model import Lesson
 
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.DOTALL)
 _URL = re.compile(r"https?://\S+|www\.\S+")
-_NUMBERING = re.compile(
-    r"\b(?:step|question|figure|fig\.|table|equation|eq\.|section|part|chapter|lesson|example"
-    r"|exercise|problem|case|option|item|stage|phase|level|round|version)\s*$",
+_NUMBERED = (
+    r"(?:step|question|figure|fig\.|table|equation|eq\.|section|part|chapter|lesson|example"
+    r"|exercise|problem|case|option|item|stage|phase|level|round|version)"
+)
+_NUMBERING = re.compile(r"\b" + _NUMBERED + r"\s*$", re.IGNORECASE)
+# `In this case 3 transfers`, `each step 3`: the word is not naming a numbered thing
+_DETERMINED = re.compile(
+    r"\b(?:this|that|each|every|which|such|any|no|either|neither|the\s+same)\s+"
+    + _NUMBERED
+    + r"\s*$",
     re.IGNORECASE,
 )
 _HEADING_START = re.compile(r"^\s*#{0,6}\s*$")
@@ -101,7 +109,10 @@ def _spans(lesson: Lesson) -> tuple[list[tuple[int, int]], dict[str, list[tuple[
         for match in _URL.finditer(raw):
             rules["link"].append((block.start + match.start(), block.start + match.end()))
         for link in block.links:
-            rules["link"].append(_link_span(content, link.offset, block.start, block.end))
+            low, high = _link_span(content, link.offset, block.start, block.end)
+            text_end = link.offset - 2 if low < link.offset - 2 else low
+            rules["link text"].append((low, text_end))
+            rules["link"].append((text_end, high))
         if block.kind == "heading":
             rules["heading"].append((block.start, block.end))
     for glossary in lesson.glossaries:
@@ -147,6 +158,7 @@ def _section(lesson: Lesson, titles: set[str]) -> tuple[int, int] | None:
 _ORDER = (
     "code",
     "link",
+    "link text",
     "citation",
     "symbol table",
     "quiz distractor",
@@ -196,14 +208,14 @@ def _context_rule(content: str, spot: numbers.Item, in_heading: bool) -> str:
     # `part 37%`, `### 7 s of travel`: a quantity with a unit is stated, not a number naming
     # a part, so the numbering rules leave it to be checked.
     measured = isinstance(spot, numbers.Quantity) and spot.unit is not None
-    if _NUMBERING.search(before) and not measured:
+    if _NUMBERING.search(before) and not measured and not _DETERMINED.search(before):
         return "numbering"
     if in_heading and _HEADING_START.match(before.rsplit("\n", 1)[-1]):
         return "date" if _year(spot) else "" if measured else "numbering"
     if _year(spot) and (
         in_heading
         or after.startswith((" ·", ")", " –", " —"))
-        or before.endswith("(")
+        or (before.endswith("(") and after[:1] in (")", ",", ";"))  # not `(1700 ticks`
         or _MONTH.search(before)
     ):
         return "date"
@@ -245,6 +257,10 @@ def spots(lesson: Lesson) -> list[Spot]:
                                                                         item.end)),
             "",
         )  # fmt: skip
+        if exempt == "link text":
+            # `[RFC 2119](...)` names a document; `at [1700 MHz](...)` states a quantity
+            measured = isinstance(item, numbers.Quantity) and item.unit is not None
+            exempt = "" if measured else "link"
         if not exempt:
             exempt = _context_rule(content, item, _inside(rules["heading"], item.start, item.end))
         found.append(Spot(item.start, item.end, item.text, exempt))

@@ -53,17 +53,20 @@ class Quantity:
     unit_text: str
 
 
-def _balanced(text: str) -> bool:
+def _balanced(text: str, close: str) -> bool:
+    """Whether `text` closes every `(` (or `[`, for `close` "]") it opens, and no more."""
+    opening = "(" if close == ")" else "["
     depth = 0
     for char in text:
-        depth += (char == "(") - (char == ")")
+        depth += (char == opening) - (char == close)
         if depth < 0:
             return False
     return depth == 0
 
 
 def _trim(run: str) -> str:
-    while run and (run[-1] in _TRAILING or (run[-1] in ")]" and not _balanced(run))):
+    """`MHz]` of `[1700 MHz](url)` is `MHz`; `(kg)` keeps its parenthesis."""
+    while run and (run[-1] in _TRAILING or (run[-1] in ")]" and not _balanced(run, run[-1]))):
         run = run[:-1]
     return run
 
