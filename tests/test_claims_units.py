@@ -1004,3 +1004,56 @@ def test_a_unit_edited_in_the_symbol_table_misses_the_claim_cache(tmp_path: Path
     edited = record()
     assert edited.coverage["verification"] == "failed"
     assert any(d.code == "A401" and "6 V" in d.message for d in edited.diagnostics)
+
+
+@pytest.mark.parametrize(("stated", "verdict"), [("100%", "verified"), ("1%", "partial")])
+def test_a_percentage_of_a_pure_ratio_is_a_fraction(
+    tmp_path: Path, stated: str, verdict: str
+) -> None:
+    """`V/(I R)` is 1, so `100%` is right; `1%` agrees only as a bare number (A423), and is
+    not counted as verified (it was, compared bare as 1)."""
+    sentence = QUOTE.format(power=stated)
+    body = BODY.format(sentence=sentence, option="6 V", answer="6 V")
+    claims = f"""
+claims:
+  - id: ohm
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [I, R, V, ratio]
+    params:
+      values: {{I: 2, R: 3}}
+      use: [{{equation: 0, relation: 0}}]
+      expressions: {{ratio: "\\\\frac{{V}}{{I\\\\cdot R}}"}}
+  - id: drop
+    kind: quiz
+    params: {{question: "What is the drop", fact: ohm.V}}
+"""
+    result = check(write_lesson(tmp_path, "ohm", body, claims))
+    assert result.record.coverage["verification"] == verdict
+    warned = [d for d in result.record.diagnostics if d.code == "A423"]
+    assert bool(warned) == (verdict == "partial")
+
+
+@pytest.mark.parametrize(("written", "code"), [("3 kohm", None), ("3 Mohm", "A401"),
+                                               ("3 megohm", "A401"), ("3 mohm", "A401")])  # fmt: skip
+def test_ascii_ohm_prefixes_are_units_and_mohm_is_ambiguous(
+    tmp_path: Path, written: str, code: str | None
+) -> None:
+    """R is 3 kΩ in the table; `3 Mohm` was read bare and verified."""
+    sentence = QUOTE.format(power="12 W").replace("R = 3", f"R = {written}")
+    body = BODY.format(sentence=sentence, option="6 V", answer="6 V").replace("\n\nΩ\n", "\n\nkΩ\n")
+    body = body.replace("drop is V = 6 V", "drop is V = 6 kV").replace("P = 12 W", "P = 12 kW")
+    claims = f"""
+claims:
+  - id: ohm
+    kind: formula
+    quote: {yaml_string(sentence.replace("V = 6 V", "V = 6 kV").replace("12 W", "12 kW"))}
+    bind: [I, R, V, P]
+    params:
+      values: {{I: 2, R: 3}}
+      use: [{{equation: 0, relation: 0}}]
+      expressions: {{P: "I\\\\cdot V"}}
+"""
+    result = check(write_lesson(tmp_path, "ohm", body, claims))
+    found = [d.code for d in result.record.diagnostics if d.code.startswith("A40")]
+    assert found == ([] if code is None else [code]), result.record.diagnostics

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from atlas_build.claims.run import ClaimResult
 
 Fail = Callable[[Code, Location, str], None]
+FRACTIONS = ("%", "ppm")  # units of a pure number: what a quoted one is compared in
 
 
 @dataclass
@@ -62,6 +63,10 @@ class Binder:
         base = name.split("[", 1)[0]
         computed = base not in outcome.inputs  # an input proves nothing
         tabled = bool(self.lesson.glossaries)  # without a symbol table no unit is claimed
+        if found == (None, False) and computed and quoted.unit in FRACTIONS:
+            # `75%` of a pure ratio is 0.75 (a bare 75 would pass `0.75%`); a lesson that
+            # computes the percentage itself agrees only bare, which A423 says
+            return "dimensionless", True
         if found == (None, False) and computed and tabled:
             if base not in named(self.lesson) and is_level(quoted.unit):
                 return "dimensionless", False  # `ratio = 11 dB` for a pure number: no level

@@ -72,6 +72,10 @@ SYMBOLS: dict[str, tuple[str, str]] = {
     "Wh": ("watt_hour", SI),  # kWh, mWh: a watt-hour, prefixed as one unit (kWh is kW·h)
     "\u03a9": ("ohm", SI),  # Ω, GREEK CAPITAL LETTER OMEGA
     "\u2126": ("ohm", SI),  # Ω, OHM SIGN
+    "kohm": ("kiloohm", NONE),  # the ASCII spellings of kΩ and MΩ; `mohm` is ambiguous
+    "kOhm": ("kiloohm", NONE),
+    "Mohm": ("megaohm", NONE),
+    "MOhm": ("megaohm", NONE),
     "S": ("siemens", SI),
     "F": ("farad", SI),
     "H": ("henry", SI),
@@ -117,6 +121,12 @@ NAMES: dict[str, tuple[str, str]] = {
     "gram": ("gram", SI),
     "second": ("second", SI),
     "sec": ("second", NONE),
+    "msec": ("millisecond", NONE),  # the abbreviations datasheets write: 13.75 nsec
+    "usec": ("microsecond", NONE),
+    "µsec": ("microsecond", NONE),
+    "μsec": ("microsecond", NONE),
+    "nsec": ("nanosecond", NONE),
+    "psec": ("picosecond", NONE),
     "ampere": ("ampere", SI),
     "amp": ("ampere", SI),
     "ampere-hour": ("ampere_hour", SI),
@@ -129,6 +139,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "watt": ("watt", SI),
     "watt-hour": ("watt_hour", SI),
     "ohm": ("ohm", SI),
+    "megohm": ("megaohm", NONE),
     "siemens": ("siemens", SI),
     "farad": ("farad", SI),
     "henry": ("henry", SI),
@@ -174,6 +185,8 @@ AMBIGUOUS = {
     "dB": "logarithmic units (dB) are not supported",
     "dBm": "logarithmic units (dBm) are not supported",
     "b": "ambiguous: write bit or B (byte)",
+    "mohm": "ambiguous: write mΩ (milliohm) or MΩ (megaohm)",
+    "mOhm": "ambiguous: write mΩ (milliohm) or MΩ (megaohm)",
     "Cal": "ambiguous: a food Calorie is a kcal (4184 J); write kcal or cal (4.184 J)",
     "Calorie": "ambiguous: a food Calorie is a kcal (4184 J); write kcal or cal (4.184 J)",
     "Calories": "ambiguous: a food Calorie is a kcal (4184 J); write kcal or cal (4.184 J)",
