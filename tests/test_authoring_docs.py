@@ -87,7 +87,8 @@ def test_the_tutorial_shows_the_scaffold_and_the_exit_statuses():
 
 
 def test_every_exemption_rule_is_documented():
-    rules = [rule for rule in prose._ORDER if rule not in ("heading", "link text")] + ["numbering", "date"]
+    internal = ("heading", "link text")  # a link's text is reported as `link`
+    rules = [rule for rule in prose._ORDER if rule not in internal] + ["numbering", "date"]
     for rule in rules + ["version", "name"]:
         assert f"  - `{rule}`: " in DOC, rule
     words = re.search(r"\(\?:(step\|.*?)\)", prose._NUMBERING.pattern)

@@ -1034,8 +1034,10 @@ claims:
     assert bool(warned) == (verdict == "partial")
 
 
-@pytest.mark.parametrize(("written", "code"), [("3 kohm", None), ("3 Mohm", "A401"),
-                                               ("3 megohm", "A401"), ("3 mohm", "A401")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("written", "code"),
+    [("3 kohm", None), ("3 Mohm", "A401"), ("3 megohm", "A401"), ("3 mohm", "A401")],
+)
 def test_ascii_ohm_prefixes_are_units_and_mohm_is_ambiguous(
     tmp_path: Path, written: str, code: str | None
 ) -> None:
