@@ -131,6 +131,9 @@ def test_numbers_in_inline_scripts_are_not_quote_slots() -> None:
         ("$G = \\log_{10}(50) \\approx 33.98$", True),  # 1.69897: the 20 was dropped
         ("$\\sqrt{2} \\approx 1.414$", False),
         ("$\\sqrt{2} \\approx 1.42$", True),  # half a unit in the last digit is 0.005
+        ("$2^{30}/10^{9} \\approx 1.074$", False),  # plain arithmetic prose cannot read
+        ("$2^{30}/10^{9} \\approx 1.047$", True),
+        ("$\\frac{3}{4} \\cdot 2 = 1.5$", False),
     ],
 )
 def test_inline_math_that_computes_a_number_is_evaluated(
