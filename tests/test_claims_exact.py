@@ -79,3 +79,25 @@ def test_a_hedged_round_number_rounds_to_its_last_nonzero_digit(
 
     quantity = numbers.parse_quantity(written)
     assert compare(quantity, sympy.Rational(computed), approximate=hedged).ok is ok
+
+
+@pytest.mark.parametrize(
+    ("written", "unit", "computed", "ok"),
+    [
+        ("3.11×10⁸ rad/s", "rad/s", 311_000_000, True),
+        ("311 Mrad/s", "rad/s", 311_000_000, True),
+        ("311 MHz", "rad/s", 311_000_000, False),  # ω written as f: SI's 1/s hid the 2π
+        ("3.11×10⁸ Hz", "rad/s", 311_000_000, False),
+        ("49.5 MHz", "Hz", 49_500_000, True),
+        ("311 rad/s", "Hz", 311, False),
+        ("50 Hz", "1/s", 50, True),
+    ],
+)
+def test_an_angular_frequency_is_not_a_frequency(
+    written: str, unit: str, computed: int, ok: bool
+) -> None:
+    from atlas_build.claims.compare import compare
+
+    verdict = compare(numbers.parse_quantity(written), sympy.Integer(computed), unit=unit)
+    assert verdict.ok is ok, verdict
+    assert ok or "2π" in verdict.computed

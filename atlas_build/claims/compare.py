@@ -14,7 +14,7 @@ import sympy
 from atlas_build.claims import numbers
 from atlas_build.claims.anchors import Precision
 from atlas_build.text import plural
-from atlas_build.units import UnitError, convert
+from atlas_build.units import UnitError, convert, units_of
 
 FLOAT_RELATIVE = 1e-9  # computed floats are compared to exact quotes within this, at least
 
@@ -281,9 +281,30 @@ def _converted(
         return value * scale, allowed * scale
     except ValueError:
         pass
+    if _angular(written) != _angular(unit) and (_cyclic(written) or _cyclic(unit)):
+        raise UnitError(  # SI makes the radian 1, so 311 MHz would pass for 3.11e8 rad/s
+            f"{written} and {unit} are not converted: an angular frequency in rad/s is 2π "
+            "times the frequency in Hz (ω = 2πf), though SI gives both the dimension 1/s"
+        )
     converted = convert(value, written, unit)
     ratio = convert(1, written, unit) - convert(0, written, unit)
     return converted, allowed * abs(ratio)
+
+
+def _atoms(unit: str) -> list[str]:
+    try:
+        return [atom.key for atom, power in units_of(unit).atoms() if power]
+    except UnitError:
+        return []
+
+
+def _angular(unit: str) -> bool:
+    """Whether a unit holds an angle (`rad/s`, `°/s`), which SI counts as dimensionless."""
+    return any(key.endswith("radian") or key == "degree" for key in _atoms(unit))
+
+
+def _cyclic(unit: str) -> bool:
+    return any(key.endswith("hertz") for key in _atoms(unit))
 
 
 BOUNDS = {">": sympy.Gt, ">=": sympy.Ge, "<": sympy.Lt, "<=": sympy.Le}
