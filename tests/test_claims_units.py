@@ -1059,3 +1059,38 @@ claims:
     result = check(write_lesson(tmp_path, "ohm", body, claims))
     found = [d.code for d in result.record.diagnostics if d.code.startswith("A40")]
     assert found == ([] if code is None else [code]), result.record.diagnostics
+
+
+@pytest.mark.parametrize(
+    ("sentence", "bound", "code"),
+    [
+        ("With I = 2 and R = 3 the drop is V = 6 V and the power is P = 12 W.", "P", None),
+        ("With I = 2 and R = 3 the drop is V = 6 V and the power is V = 12 W.", "P", "A401"),
+        ("With I = 2 and R = 3 the drop is V = 6 V and the power is I·V = 12 W.", "P", None),
+    ],
+)
+def test_a_number_stated_for_another_computed_symbol_fails(
+    tmp_path: Path, sentence: str, bound: str, code: str | None
+) -> None:
+    """`V = 12 W` bound to P (which the claim computes as 12 W) states V, which the claim
+    computes as 6 V: the bind compares the wrong symbol, so it is not verified. After an
+    operator (`I·V = 12 W`) the number ends a chain and states P."""
+    body = BODY.format(sentence=sentence, option="6 V", answer="6 V")
+    claims = f"""
+claims:
+  - id: ohm
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [I, R, V, {bound}]
+    params:
+      values: {{I: 2, R: 3}}
+      use: [{{equation: 0, relation: 0}}]
+      expressions: {{P: "I\\\\cdot V"}}
+"""
+    body = body.replace("Symbols and units\n", "Symbols and units\n\nP\n\nPower\n\nW\n", 1)
+    result = check(write_lesson(tmp_path, "ohm", body, claims))
+    found = [d for d in result.record.diagnostics if d.code == "A401"]
+    assert [d.code for d in found] == ([] if code is None else [code]), found
+    assert code is None or "the lesson writes V = 12 W, but the bind compares it with P" in (
+        found[0].message
+    )

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import sympy
 
 from atlas_build.claims import anchors, codes, numbers, tables
 from atlas_build.claims.compare import Verdict, compare, parse_tolerance
@@ -37,6 +40,9 @@ if TYPE_CHECKING:
     from atlas_build.claims.run import ClaimResult
 
 Fail = Callable[[Code, Location, str], None]
+_STATED = re.compile(
+    r"(?:^|(?<=[\s(,;:]))(?<![-+−×·/*=≈]\s)([A-Za-z](?:\\?_\{?[A-Za-z0-9]+\}?)?)\s*(=|≈)?\s*$"
+)
 FRACTIONS = ("%", "ppm")  # units of a pure number: what a quoted one is compared in
 
 
@@ -73,6 +79,32 @@ class Binder:
             if _dimensioned(quoted.unit):
                 return None, True  # `0.0014 mS` for a value nothing gives a unit: bare at best
         return found
+
+    def _stated_symbol(
+        self, number: numbers.Item, base: str, computed: Any, outcome: Outcome
+    ) -> str | None:
+        """Another symbol the prose sets this number to (`Q ≈ 68.42` bound to Z_0), one the
+        claim computed too, to another value, written plainly before `=` or `≈`. None when
+        it is the bound one, a symbol the claim does not compute (`t_50` for t_x at
+        x = 1/2), or when what precedes is not a plain statement of one symbol
+        (`V_GS − V_th = 0.3 V` states V_ov: an operator before it means a chain)."""
+        before = self.lesson.content[max(0, number.start - 60) : number.start]
+        approx = isinstance(number, numbers.Quantity) and number.approx
+        found = _STATED.search(before)
+        if found is None or not (found.group(2) or approx):
+            return None
+        symbol = found.group(1).replace("\\_", "_").replace("{", "").replace("}", "")
+        if symbol == base or symbol not in named(self.lesson) or base not in named(self.lesson):
+            return None
+        other = outcome.quantities.get(symbol)
+        if other is None or isinstance(other, (list, tuple)) or not hasattr(other, "equals"):
+            return None
+        try:
+            gap = abs(sympy.N(other - computed, 30))
+            same = bool(gap <= sympy.Rational(1, 10**12) * (abs(sympy.N(computed, 30)) + 1))
+        except (TypeError, ValueError, ArithmeticError, AttributeError):
+            return None
+        return None if same else symbol
 
     def _pure_ratio(self, name: str, written: numbers.Item, outcome: Outcome) -> numbers.Item:
         """A bare `0.1` bound to `f_c/f_GBW` worked out in kHz/MHz is a pure number: the
@@ -232,6 +264,23 @@ class Binder:
                 written = self._pure_ratio(name, written, outcome)
             at_number = written.result if isinstance(written, numbers.Arithmetic) else written
             where = self.locator.content(at_number.start)
+            stated = self._stated_symbol(at_number, base, computed, outcome)
+            if stated is not None and written is item:
+                fail(
+                    codes.MISMATCH,
+                    where,
+                    f"{name}: the lesson writes {stated} {_as_stated(at_number.text)}, but the "
+                    f"bind compares it with {name}; bind {stated}, or quote the sentence "
+                    f"that states {name}",
+                )
+                result.values.append(
+                    {"name": name, "quoted": at_number.text, "computed": "", "tolerance": "",
+                     "ok": False, "input": base in outcome.inputs, "line": where.line,
+                     "column": where.column}
+                )  # fmt: skip
+                for start, end in _number_spans(written):
+                    result.spots.append((start, end, "failed"))
+                continue
             unit, presumed = options.get("unit"), False
             if unit is None:
                 unit, presumed = self._unit(name, written, outcome)
@@ -344,6 +393,11 @@ class Binder:
         count = f"found {len(found)} of {expected} occurrences" if found else "quote not found"
         message = f"claim {result.claim_id}: {count} in the lesson{hint}"
         result.diagnostics.append(at(codes.ANCHOR, self.file.at(pointer + "/quote"), message))
+
+
+def _as_stated(text: str) -> str:
+    """`≈ 68.42` as written, `0.3 V` as `= 0.3 V`: what follows the symbol."""
+    return text if text.startswith(("≈", "~", "∼")) else f"= {text}"
 
 
 def _number_spans(item: numbers.Item) -> list[tuple[int, int]]:
