@@ -43,6 +43,8 @@ Fail = Callable[[Code, Location, str], None]
 _STATED = re.compile(
     r"(?:^|(?<=[\s(,;:]))(?<![-+−×·/*=≈]\s)([A-Za-z](?:\\?_\{?[A-Za-z0-9]+\}?)?)\s*(=|≈)?\s*$"
 )
+_COMPARATOR = re.compile(r"(<=|>=|≤|≥|<|>|=|≈)\s*$")
+BOUND_SIGNS = {"<": "<", ">": ">", "≤": "<=", "<=": "<=", "≥": ">=", ">=": ">="}
 FRACTIONS = ("%", "ppm")  # units of a pure number: what a quoted one is compared in
 
 
@@ -79,6 +81,13 @@ class Binder:
             if _dimensioned(quoted.unit):
                 return None, True  # `0.0014 mS` for a value nothing gives a unit: bare at best
         return found
+
+    def _comparator(self, number: numbers.Item) -> str | None:
+        """The sign the prose writes right before a number (`Q < 0.5`, `≈ 30`), if any."""
+        if isinstance(number, numbers.Quantity) and number.approx:
+            return "≈"
+        found = _COMPARATOR.search(self.lesson.content, max(0, number.start - 8), number.start)
+        return found.group(1) if found is not None else None
 
     def _stated_symbol(
         self, number: numbers.Item, base: str, computed: Any, outcome: Outcome
@@ -265,14 +274,22 @@ class Binder:
             at_number = written.result if isinstance(written, numbers.Arithmetic) else written
             where = self.locator.content(at_number.start)
             stated = self._stated_symbol(at_number, base, computed, outcome)
+            sign = self._comparator(at_number)
+            problem = ""
             if stated is not None and written is item:
-                fail(
-                    codes.MISMATCH,
-                    where,
-                    f"{name}: the lesson writes {stated} {_as_stated(at_number.text)}, but the "
-                    f"bind compares it with {name}; bind {stated}, or quote the sentence "
-                    f"that states {name}",
+                problem = (
+                    f"the lesson writes {stated} {_as_stated(at_number.text)}, but the bind "
+                    f"compares it with {name}; bind {stated}, or quote the sentence that "
+                    f"states {name}"
                 )
+            elif options.get("relation") and sign and BOUND_SIGNS.get(sign) != options["relation"]:
+                problem = (
+                    f"the lesson writes {sign} {at_number.text.lstrip('≈~∼ ')}, but the bind "
+                    f"checks {name} {options['relation']} it; the bind's relation must be the "
+                    "one the sentence states"
+                )
+            if problem:
+                fail(codes.MISMATCH, where, f"{name}: {problem}")
                 result.values.append(
                     {"name": name, "quoted": at_number.text, "computed": "", "tolerance": "",
                      "ok": False, "input": base in outcome.inputs, "line": where.line,
