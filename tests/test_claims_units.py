@@ -78,6 +78,15 @@ def _lesson(
 ) -> Checked:
     sentence = QUOTE.format(power=power).replace("V = 6 V", f"V = {drop}")
     body = BODY.format(sentence=sentence, option=option, answer=answer)
+    return check(write_lesson(tmp_path, "ohm", body, _ohm_claims(sentence, bound)))
+
+
+POWER = 'P: "I\\\\cdot V"'  # the `expressions` entry of the Ohm claim (P = I·V)
+
+
+def _ohm_claims(sentence: str, bound: str = "P", expression: str = POWER, quiz: bool = True) -> str:
+    """The Ohm lesson's claim on `sentence` (I = 2 and R = 3 fixed, V from equation 0, the
+    fourth number bound to `bound`), with the quiz on the drop unless `quiz` is False."""
     claims = f"""
 claims:
   - id: ohm
@@ -87,12 +96,14 @@ claims:
     params:
       values: {{I: 2, R: 3}}
       use: [{{equation: 0, relation: 0}}]
-      expressions: {{P: "I\\\\cdot V"}}
-  - id: drop
-    kind: quiz
-    params: {{question: "What is the drop", fact: ohm.V}}
+      expressions: {{{expression}}}
 """
-    return check(write_lesson(tmp_path, "ohm", body, claims))
+    if quiz:
+        claims += """  - id: drop
+    kind: quiz
+    params: {question: "What is the drop", fact: ohm.V}
+"""
+    return claims
 
 
 def _numbers(result: Checked) -> dict[str, int]:
@@ -1014,20 +1025,7 @@ def test_a_percentage_of_a_pure_ratio_is_a_fraction(
     not counted as verified (it was, compared bare as 1)."""
     sentence = QUOTE.format(power=stated)
     body = BODY.format(sentence=sentence, option="6 V", answer="6 V")
-    claims = f"""
-claims:
-  - id: ohm
-    kind: formula
-    quote: {yaml_string(sentence)}
-    bind: [I, R, V, ratio]
-    params:
-      values: {{I: 2, R: 3}}
-      use: [{{equation: 0, relation: 0}}]
-      expressions: {{ratio: "\\\\frac{{V}}{{I\\\\cdot R}}"}}
-  - id: drop
-    kind: quiz
-    params: {{question: "What is the drop", fact: ohm.V}}
-"""
+    claims = _ohm_claims(sentence, "ratio", 'ratio: "\\\\frac{V}{I\\\\cdot R}"')
     result = check(write_lesson(tmp_path, "ohm", body, claims))
     assert result.record.coverage["verification"] == verdict
     warned = [d for d in result.record.diagnostics if d.code == "A423"]
@@ -1045,17 +1043,8 @@ def test_ascii_ohm_prefixes_are_units_and_mohm_is_ambiguous(
     sentence = QUOTE.format(power="12 W").replace("R = 3", f"R = {written}")
     body = BODY.format(sentence=sentence, option="6 V", answer="6 V").replace("\n\nΩ\n", "\n\nkΩ\n")
     body = body.replace("drop is V = 6 V", "drop is V = 6 kV").replace("P = 12 W", "P = 12 kW")
-    claims = f"""
-claims:
-  - id: ohm
-    kind: formula
-    quote: {yaml_string(sentence.replace("V = 6 V", "V = 6 kV").replace("12 W", "12 kW"))}
-    bind: [I, R, V, P]
-    params:
-      values: {{I: 2, R: 3}}
-      use: [{{equation: 0, relation: 0}}]
-      expressions: {{P: "I\\\\cdot V"}}
-"""
+    quoted = sentence.replace("V = 6 V", "V = 6 kV").replace("12 W", "12 kW")
+    claims = _ohm_claims(quoted, quiz=False)
     result = check(write_lesson(tmp_path, "ohm", body, claims))
     found = [d.code for d in result.record.diagnostics if d.code.startswith("A40")]
     assert found == ([] if code is None else [code]), result.record.diagnostics
@@ -1076,17 +1065,7 @@ def test_a_number_stated_for_another_computed_symbol_fails(
     computes as 6 V: the bind compares the wrong symbol, so it is not verified. After an
     operator (`I·V = 12 W`) the number ends a chain and states P."""
     body = BODY.format(sentence=sentence, option="6 V", answer="6 V")
-    claims = f"""
-claims:
-  - id: ohm
-    kind: formula
-    quote: {yaml_string(sentence)}
-    bind: [I, R, V, {bound}]
-    params:
-      values: {{I: 2, R: 3}}
-      use: [{{equation: 0, relation: 0}}]
-      expressions: {{P: "I\\\\cdot V"}}
-"""
+    claims = _ohm_claims(sentence, bound, quiz=False)
     body = body.replace("Symbols and units\n", "Symbols and units\n\nP\n\nPower\n\nW\n", 1)
     result = check(write_lesson(tmp_path, "ohm", body, claims))
     found = [d for d in result.record.diagnostics if d.code == "A401"]
