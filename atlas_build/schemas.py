@@ -44,3 +44,12 @@ def validator(name: str) -> Draft202012Validator:
         schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER
     )
     return checker
+
+
+def unexpected_keys(error: ValidationError) -> list[str]:
+    """The keys an `additionalProperties` violation objects to, in the instance's order,
+    so a finding can point at the key rather than at its object."""
+    if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+        return []
+    allowed = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+    return [key for key in error.instance if key not in allowed]

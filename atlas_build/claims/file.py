@@ -13,7 +13,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import best_match
 
 from atlas_build import safeyaml, schemas
 from atlas_build.claims.codes import FILE
@@ -104,21 +104,13 @@ def _violations(found: ClaimsFile) -> list[Diagnostic]:
         message = violation.message
         message = message if len(message) < 200 else message[:200] + "..."
         where = found.at(pointer)
-        extra = _unexpected_key(violation)
-        if extra is not None:
-            where = found.at(json_pointer([*violation.absolute_path, extra]), key=True)
+        extras = schemas.unexpected_keys(violation)  # the first in the file is pointed at
+        if extras:
+            where = found.at(json_pointer([*violation.absolute_path, extras[0]]), key=True)
         diagnostics.append(at(FILE, where, f"{pointer or 'claims.yaml'}: {message}"))
     return sorted(
         diagnostics, key=lambda diagnostic: (diagnostic.line or 0, diagnostic.column or 0)
     )
-
-
-def _unexpected_key(violation: ValidationError) -> str | None:
-    """The first key an `additionalProperties` violation objects to, to point at it."""
-    if violation.validator != "additionalProperties" or not isinstance(violation.instance, dict):
-        return None
-    allowed = violation.schema.get("properties", {})
-    return next((key for key in violation.instance if key not in allowed), None)
 
 
 def problem_location(problem: Diagnostic) -> Location:

@@ -225,11 +225,9 @@ def _schema_findings(data: Any, locator: Locator) -> list[Diagnostic]:
         pointer = json_pointer(error.absolute_path)
         code = _BY_KEYWORD.get(str(error.validator), SCHEMA)
         location = locator.pointer(pointer)
-        if code is UNEXPECTED and isinstance(error.instance, dict):
-            allowed = error.schema.get("properties", {})
-            extra = next((key for key in sorted(error.instance) if key not in allowed), None)
-            if extra is not None:
-                location = locator.key(pointer + json_pointer([extra]))
+        extras = schemas.unexpected_keys(error) if code is UNEXPECTED else []
+        if extras:
+            location = locator.key(pointer + json_pointer([min(extras)]))
         found.append(at(code, location, _message(error, pointer)))
     return sorted(found, key=lambda diagnostic: diagnostic.pointer or "")
 
