@@ -23,6 +23,7 @@ from atlas_build.claims import (  # noqa: F401 (kinds registers them)
     inline,
     kinds,
 )
+from atlas_build.claims.bind import closest
 from atlas_build.claims.run import ClaimResult, LessonClaims
 from atlas_build.diagnostics import Diagnostic, at
 from atlas_build.lesson.model import Lesson
@@ -167,11 +168,8 @@ def _unchecked_quotes(
             near = anchors.nearest(quote, content) if not found else found[0].start
             shown = ""
             if near is not None:
-                place = runner.locator.content(near)
-                line = content[near:].partition("\n")[0].strip()[:120]
                 edited = " with other numbers" if found else ""
-                row = place.content_line if place.content_line is not None else place.line
-                shown = f"; the closest text{edited} is at line {row}: {line!r}"
+                shown = f"; the closest text{edited} is {closest(content, runner.locator, near)}"
             message = f"unchecked quote {quote[:80]!r} is not in the lesson{shown}"
         problems.append(at(codes.FILE, where, message))
     return spans, problems

@@ -82,6 +82,34 @@ class Binder:
                 return None, True  # `0.0014 mS` for a value nothing gives a unit: bare at best
         return found
 
+    def _misstated(
+        self,
+        name: str,
+        whole: bool,
+        number: numbers.Item,
+        computed: Any,
+        outcome: Outcome,
+        options: dict[str, Any],
+    ) -> str:
+        """Why the sentence does not state what the bind compares (or ""): the number is
+        written for another symbol the claim computes, or after a sign other than the
+        bind's `relation`. `whole` is False for an operand of worked arithmetic."""
+        base = name.split("[", 1)[0]
+        stated = self._stated_symbol(number, base, computed, outcome) if whole else None
+        if stated is not None:
+            return (
+                f"the lesson writes {stated} {_as_stated(number.text)}, but the bind compares "
+                f"it with {name}; bind {stated}, or quote the sentence that states {name}"
+            )
+        relation = options.get("relation")
+        sign = self._comparator(number) if relation else None
+        if sign and BOUND_SIGNS.get(sign) != relation:
+            return (
+                f"the lesson writes {sign} {number.text.lstrip('≈~∼ ')}, but the bind checks "
+                f"{name} {relation} it; the bind's relation must be the one the sentence states"
+            )
+        return ""
+
     def _comparator(self, number: numbers.Item) -> str | None:
         """The sign the prose writes right before a number (`Q < 0.5`, `≈ 30`), if any."""
         if isinstance(number, numbers.Quantity) and number.approx:
@@ -103,7 +131,8 @@ class Binder:
         if found is None or not (found.group(2) or approx):
             return None
         symbol = found.group(1).replace("\\_", "_").replace("{", "").replace("}", "")
-        if symbol == base or symbol not in named(self.lesson) or base not in named(self.lesson):
+        tabled = named(self.lesson)
+        if symbol == base or symbol not in tabled or base not in tabled:
             return None
         other = outcome.quantities.get(symbol)
         if other is None or isinstance(other, (list, tuple)) or not hasattr(other, "equals"):
@@ -273,28 +302,11 @@ class Binder:
                 written = self._pure_ratio(name, written, outcome)
             at_number = written.result if isinstance(written, numbers.Arithmetic) else written
             where = self.locator.content(at_number.start)
-            stated = self._stated_symbol(at_number, base, computed, outcome)
-            sign = self._comparator(at_number)
-            problem = ""
-            if stated is not None and written is item:
-                problem = (
-                    f"the lesson writes {stated} {_as_stated(at_number.text)}, but the bind "
-                    f"compares it with {name}; bind {stated}, or quote the sentence that "
-                    f"states {name}"
-                )
-            elif options.get("relation") and sign and BOUND_SIGNS.get(sign) != options["relation"]:
-                problem = (
-                    f"the lesson writes {sign} {at_number.text.lstrip('≈~∼ ')}, but the bind "
-                    f"checks {name} {options['relation']} it; the bind's relation must be the "
-                    "one the sentence states"
-                )
+            problem = self._misstated(name, written is item, at_number, computed, outcome, options)
             if problem:
                 fail(codes.MISMATCH, where, f"{name}: {problem}")
-                result.values.append(
-                    {"name": name, "quoted": at_number.text, "computed": "", "tolerance": "",
-                     "ok": False, "input": base in outcome.inputs, "line": where.line,
-                     "column": where.column}
-                )  # fmt: skip
+                row = _row(name, at_number.text, "", "", False, base in outcome.inputs, where)
+                result.values.append(row)
                 for start, end in _number_spans(written):
                     result.spots.append((start, end, "failed"))
                 continue
@@ -320,18 +332,17 @@ class Binder:
             if presumed and not (converts and verdict.ok):
                 bare = against(None)
                 unproven, verdict = bare.ok, bare if bare.ok or not converts else verdict
-            result.values.append(
-                {
-                    "name": name,
-                    "quoted": verdict.quoted,
-                    "computed": verdict.computed,
-                    "tolerance": verdict.tolerance,
-                    "ok": verdict.ok and not unproven,
-                    "input": base in outcome.inputs,
-                    "line": where.line,
-                    "column": where.column,
-                }
+            ok = verdict.ok and not unproven
+            row = _row(
+                name,
+                verdict.quoted,
+                verdict.computed,
+                verdict.tolerance,
+                ok,
+                base in outcome.inputs,
+                where,
             )
+            result.values.append(row)
             kind = "failed" if not verdict.ok else "input" if base in outcome.inputs else "verified"
             if unproven:
                 written_unit = getattr(at_number, "unit", None)
@@ -399,17 +410,44 @@ class Binder:
         near = anchors.nearest(spec["quote"], self.lesson.content)
         hint = ""
         if near is not None:
-            place = self.locator.content(near)
-            hint = f"; the closest text is at {place.path}:{place.line}:{place.column}"
-            if place.content_line is not None:
-                hint += f" (content line {place.content_line})"
-            line = self.lesson.content[near:].partition("\n")[0].strip()
-            shown = line if len(line) <= 160 else line[:159] + "…"
-            hint += f": {json.dumps(shown, ensure_ascii=False)}" if shown else ""
+            hint = f"; the closest text is {closest(self.lesson.content, self.locator, near)}"
         expected = spec.get("occurrences")
         count = f"found {len(found)} of {expected} occurrences" if found else "quote not found"
         message = f"claim {result.claim_id}: {count} in the lesson{hint}"
         result.diagnostics.append(at(codes.ANCHOR, self.file.at(pointer + "/quote"), message))
+
+
+def closest(content: str, locator: Locator, near: int) -> str:
+    """`at lesson.md:12:1: "the line there"`: where a lost quote's closest text is."""
+    place = locator.content(near)
+    found = f"at {place.path}:{place.line}:{place.column}"
+    if place.content_line is not None:
+        found += f" (content line {place.content_line})"
+    line = content[near:].partition("\n")[0].strip()
+    shown = line if len(line) <= 160 else line[:159] + "…"
+    return found + (f": {json.dumps(shown, ensure_ascii=False)}" if shown else "")
+
+
+def _row(
+    name: str,
+    quoted: str,
+    computed: str,
+    tolerance: str | None,
+    ok: bool,
+    given: bool,
+    where: Location,
+) -> dict[str, Any]:
+    """One compared value as the report lists it (`given`: an input the claim fixes)."""
+    return {
+        "name": name,
+        "quoted": quoted,
+        "computed": computed,
+        "tolerance": tolerance,
+        "ok": ok,
+        "input": given,
+        "line": where.line,
+        "column": where.column,
+    }
 
 
 def _as_stated(text: str) -> str:

@@ -281,7 +281,8 @@ def _converted(
         return value * scale, allowed * scale
     except ValueError:
         pass
-    if _angular(written) != _angular(unit) and (_cyclic(written) or _cyclic(unit)):
+    (angle, cycles), (other_angle, other_cycles) = _frequency(written), _frequency(unit)
+    if angle != other_angle and (cycles or other_cycles):
         raise UnitError(  # SI makes the radian 1, so 311 MHz would pass for 3.11e8 rad/s
             f"{written} and {unit} are not converted: an angular frequency in rad/s is 2π "
             "times the frequency in Hz (ω = 2πf), though SI gives both the dimension 1/s"
@@ -291,20 +292,15 @@ def _converted(
     return converted, allowed * abs(ratio)
 
 
-def _atoms(unit: str) -> list[str]:
+def _frequency(unit: str) -> tuple[bool, bool]:
+    """Whether a unit holds an angle (`rad/s`, `°/s`, which SI counts as dimensionless),
+    and whether it holds hertz."""
     try:
-        return [atom.key for atom, power in units_of(unit).atoms() if power]
+        keys = [atom.key for atom, power in units_of(unit).atoms() if power]
     except UnitError:
-        return []
-
-
-def _angular(unit: str) -> bool:
-    """Whether a unit holds an angle (`rad/s`, `°/s`), which SI counts as dimensionless."""
-    return any(key.endswith("radian") or key == "degree" for key in _atoms(unit))
-
-
-def _cyclic(unit: str) -> bool:
-    return any(key.endswith("hertz") for key in _atoms(unit))
+        return False, False
+    angle = any(key.endswith("radian") or key == "degree" for key in keys)
+    return angle, any(key.endswith("hertz") for key in keys)
 
 
 BOUNDS = {">": sympy.Gt, ">=": sympy.Ge, "<": sympy.Lt, "<=": sympy.Le}
