@@ -10,6 +10,7 @@ not re-evaluated. The report's order never depends on the pool.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -22,6 +23,7 @@ from atlas_build import cache as caching
 from atlas_build import load
 from atlas_build.budget import Budget, OutOfTime, StageClock
 from atlas_build.diagnostics import Diagnostic, Location, at
+from atlas_build.ledger import Ledger
 from atlas_build.report import RecordReport, Report
 from atlas_build.ruler import INTERNAL
 from atlas_build.source import Source
@@ -192,7 +194,11 @@ def _read_bytes(path: Path, limit: int) -> bytes:
 
 
 def _prepare(
-    found: load.Found, options: Options, store: caching.Cache, memo: Memo | None = None
+    found: load.Found,
+    options: Options,
+    store: caching.Cache,
+    memo: Memo | None = None,
+    ledger: Ledger | None = None,
 ) -> _Prepared:
     """Identity of a lesson (its id, for cross-references) and the digest of its inputs."""
     prepared = _Prepared(found)
@@ -204,14 +210,19 @@ def _prepare(
         caching.digest(_read_bytes(claims, 1 << 20)) if claims.is_file() else "absent"
     )
     file_digest = caching.digest(raw)
-    prepared.lesson_id = _identity(found.path, raw, file_digest, store, memo)
+    prepared.lesson_id = _identity(found.path, raw, file_digest, store, memo, ledger)
     prepared.slug = found.path.parent.name
     prepared.extra = {"file": file_digest, "claims": claims_digest}
     return prepared
 
 
 def _identity(
-    path: Path, raw: bytes, file_digest: str, store: caching.Cache, memo: Memo | None = None
+    path: Path,
+    raw: bytes,
+    file_digest: str,
+    store: caching.Cache,
+    memo: Memo | None = None,
+    ledger: Ledger | None = None,
 ) -> str | None:
     """`load.identity`, remembered by the file's bytes: reading the id parses the front
     matter or the whole record, which a build with one lesson changed did for every
@@ -221,6 +232,12 @@ def _identity(
         memo.used.add(key)
         if key in memo.identities:
             return memo.identities[key]
+    if ledger is not None:
+        found, value = ledger.identity(key)
+        if found:
+            if memo is not None:
+                memo.identities[key] = value
+            return value
     payload = store.get("identity", key)
     if payload is not None:
         remembered = payload.decode("ascii", "replace")
@@ -228,6 +245,8 @@ def _identity(
     else:
         value = load.identity(path, raw)
         store.put("identity", key, (value or "").encode("ascii"))
+    if ledger is not None:
+        ledger.remember_identity(key, value)
     if memo is not None:
         memo.identities[key] = value
     return value
@@ -273,8 +292,10 @@ def check(
     store = caching.Cache(options.cache_dir)
     last = memo or Memo()  # what the previous check left; `kept`: what this one uses
     kept = Memo(identities=last.identities) if memo is not None else None
-    prepared = [_prepare(item, options, store, kept) for item in found]
-    beside = _neighbours(found, options, store, kept)
+    roots = [str(Path(path).resolve()) for path in paths]
+    ledger = Ledger.load(store, roots) if not last.reports else Ledger()  # a memo knows more
+    prepared = [_prepare(item, options, store, kept, ledger) for item in found]
+    beside = _neighbours(found, options, store, kept, ledger)
     known = frozenset(p.lesson_id for p in prepared if p.lesson_id) | frozenset(beside)
     slugs = frozenset(p.slug for p in prepared if p.slug and p.lesson_id) | frozenset(
         beside.values()
@@ -286,10 +307,17 @@ def check(
         if item.extra:
             item.key = _lesson_key(item, context, options)
             remembered = last.reports.get(item.key)
+            head = ledger.head(item.key) if remembered is None else None
+            if head is not None:
+                head.report.loader = _claims_loader(
+                    store, item.key, _Task(item.found, known, slugs, options)
+                )
+                remembered = head.report, head.seconds, head.digest
             payload = store.get("lesson", item.key) if remembered is None else None
             if payload is not None:
                 cached_report, seconds = _report_from_json(payload)
                 remembered = cached_report, seconds, caching.digest(payload)
+                ledger.remember(item.key, cached_report, seconds, remembered[2])
             if remembered is not None:
                 if kept is not None:
                     kept.reports[item.key] = remembered
@@ -313,11 +341,14 @@ def check(
         key = prepared[index].key
         if key is not None and _cacheable(record_report):
             store.put("lesson", key, payload)
+            ledger.remember(key, record_report, seconds, made_digest)
             if kept is not None:
                 kept.reports[key] = _copy(record_report), seconds, made_digest
         done += 1
         if progress:
             progress(done, len(prepared), record_report.path)
+    if not last.reports:
+        ledger.save(store, roots)
     checked = [result for result in results if result is not None]
     report = Report([item.report for item in checked], strict=options.strict)
     report.timings = {item.report.path: item.seconds for item in checked}
@@ -333,7 +364,11 @@ def _copy(report: RecordReport) -> RecordReport:
 
 
 def _neighbours(
-    found: list[load.Found], options: Options, store: caching.Cache, memo: Memo | None = None
+    found: list[load.Found],
+    options: Options,
+    store: caching.Cache,
+    memo: Memo | None = None,
+    ledger: Ledger | None = None,
 ) -> dict[str, str]:
     """Id -> folder name of the lessons beside the checked ones (`load.neighbours`):
     checking one folder resolves `related` ids (A240) and lesson links (A331, A332)
@@ -342,7 +377,7 @@ def _neighbours(
     found_ids: dict[str, str] = {}
     for path in load.neighbours(found):
         raw = _read_bytes(path, options.max_bytes)
-        identifier = _identity(path, raw, caching.digest(raw), store, memo)
+        identifier = _identity(path, raw, caching.digest(raw), store, memo, ledger)
         if identifier:
             found_ids.setdefault(identifier, path.parent.name)
     return found_ids
@@ -392,6 +427,20 @@ def _report_to_json(report: RecordReport, seconds: float) -> bytes:
     data["slug"] = report.slug
     data["seconds"] = seconds
     return json.dumps(data).encode("ascii")  # ASCII escapes keep lone surrogates intact
+
+
+def _claims_loader(store: caching.Cache, key: str, task: _Task) -> Callable[[], list[dict]]:
+    """The claims of a report read from the ledger: from the report's own cache entry, or,
+    when that is gone or damaged, by checking the lesson again."""
+
+    def load_claims() -> list[dict]:
+        payload = store.get("lesson", key)
+        if payload is not None:
+            with contextlib.suppress(ValueError, KeyError, TypeError, RecursionError):
+                return _report_from_json(payload)[0].claims
+        return list(_run_task(replace(task, after=None))[0].claims)
+
+    return load_claims
 
 
 def _report_from_json(payload: bytes) -> tuple[RecordReport, float]:

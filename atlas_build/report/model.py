@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,14 +11,57 @@ from atlas_build.diagnostics import Diagnostic, Severity
 REPORT_VERSION = 2
 
 
-@dataclass
+ClaimsLoader = Callable[[], list[dict[str, Any]]]
+
+
+@dataclass(eq=False)
 class RecordReport:
+    """One lesson's findings, claim results and coverage.
+
+    A report read back from the check ledger (`pipeline`) carries its claim counts by
+    status (`tally`) and a `loader` instead of its claims: the claims are most of a
+    report's bytes, and a build with one lesson changed needs only the counts of the
+    others. They are loaded the first time `claims` is read."""
+
     path: str
     id: str | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    claims: list[dict[str, Any]] = field(default_factory=list)
+    loaded_claims: list[dict[str, Any]] | None = field(default_factory=list, repr=False)
     coverage: dict[str, Any] | None = None
     slug: str | None = None
+    tally: dict[str, int] | None = field(default=None, repr=False)
+    loader: ClaimsLoader | None = field(default=None, repr=False)
+
+    @property
+    def claims(self) -> list[dict[str, Any]]:
+        if self.loaded_claims is None:
+            self.loaded_claims = self.loader() if self.loader is not None else []
+            self.loader = None
+        return self.loaded_claims
+
+    @claims.setter
+    def claims(self, value: list[dict[str, Any]]) -> None:
+        self.loaded_claims, self.loader, self.tally = value, None, None
+
+    def claim_tally(self) -> dict[str, int]:
+        """How many claims have each status (pass, fail, error, skipped, ...)."""
+        if self.loaded_claims is None and self.tally is not None:
+            return dict(self.tally)
+        counts = dict.fromkeys(("pass", "fail", "error", "skipped"), 0)
+        for claim in self.claims:
+            status = str(claim.get("status"))
+            counts[status] = counts.get(status, 0) + 1
+        return counts
+
+    def claim_total(self) -> int:
+        return sum(self.claim_tally().values())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RecordReport):
+            return NotImplemented
+        mine = (self.path, self.id, self.diagnostics, self.coverage, self.slug)
+        theirs = (other.path, other.id, other.diagnostics, other.coverage, other.slug)
+        return mine == theirs and self.claims == other.claims
 
     def count(self, severity: Severity) -> int:
         return sum(1 for diagnostic in self.diagnostics if diagnostic.severity is severity)
@@ -67,25 +111,16 @@ class Report:
         return 0
 
     def summary(self) -> dict[str, int]:
+        tallies = [record.claim_tally() for record in self.records]
         return {
             "records": len(self.records),
             "errors": self.count(Severity.ERROR),
             "warnings": self.count(Severity.WARNING),
             "infos": self.count(Severity.INFO),
-            "claims": sum(len(record.claims) for record in self.records),
-            "claimsFailed": sum(
-                1
-                for record in self.records
-                for claim in record.claims
-                if claim.get("status") in ("fail", "error")
-            ),
+            "claims": sum(sum(tally.values()) for tally in tallies),
+            "claimsFailed": sum(tally["fail"] + tally["error"] for tally in tallies),
             # Only claims that ran a check and held: unchecked and skipped ones did not pass.
-            "claimsPassed": sum(
-                1
-                for record in self.records
-                for claim in record.claims
-                if claim.get("status") == "pass"
-            ),
+            "claimsPassed": sum(tally["pass"] for tally in tallies),
         }
 
     def to_json(self) -> dict[str, Any]:

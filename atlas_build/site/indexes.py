@@ -59,10 +59,10 @@ def lesson_link(entry: Entry, here: str) -> str:
 
 
 def _claims_text(report: RecordReport) -> str:
-    if not report.claims:
+    total = report.claim_total()
+    if not total:
         return "no claims"
-    counts = panels.claim_counts(report.claims)
-    return f"{counts['pass']}/{len(report.claims)} claims pass"
+    return f"{report.claim_tally()['pass']}/{total} claims pass"
 
 
 def _lesson_item(entry: Entry, here: str) -> str:

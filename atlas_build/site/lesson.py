@@ -114,7 +114,7 @@ def _targets(claims: list[dict[str, Any]], titles: list[str]) -> dict[str, list[
 def _summary(page: LessonPage) -> str:
     report = page.report
     status = report.status
-    counts = panels.claim_counts(report.claims)
+    counts = report.claim_tally()
     severities = panels.severity_counts(report.diagnostics)
     coverage = report.coverage or {}
     state = str(coverage.get("verification", "unverified"))

@@ -89,14 +89,6 @@ def claim_location(claim: dict[str, Any]) -> str:
     return where
 
 
-def claim_counts(claims: list[dict[str, Any]]) -> dict[str, int]:
-    counts = dict.fromkeys(("pass", "fail", "error", "skipped"), 0)
-    for claim in claims:
-        status = str(claim.get("status"))
-        counts[status] = counts.get(status, 0) + 1
-    return counts
-
-
 def _values(values: list[dict[str, Any]]) -> str:
     """Each number of the quote: what the lesson writes next to what was computed."""
     if not values:

@@ -1,0 +1,133 @@
+"""The check ledger (atlas_build/ledger.py): a warm check reads one entry, not two per lesson.
+
+Proven here, on copies of three real lessons (the fixtures of test_pipeline): a warm check
+reads the ledger and no per-lesson entry, its reports equal a cold check's in every
+output format, and their claims are read only when an output asks for them; a claims
+entry that is gone or damaged is made again by checking that lesson, never read as no
+claims; a forged or damaged ledger is a miss; an edited lesson is checked again and the
+ledger follows it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from test_pipeline import ALL_CACHED, SLUGS, Baseline, Run, check, lesson_entry, timeless
+from test_pipeline import baseline as baseline  # noqa: F401 - the module's cold run
+
+from atlas_build import ledger, pipeline
+from atlas_build.cache import Cache
+from atlas_build.report import FORMATS, render
+
+
+@pytest.fixture
+def tree(baseline: Baseline, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:  # noqa: F811
+    """A private copy of the baseline's content/ and warm cache/, as working directory."""
+    shutil.copytree(baseline.root, tmp_path, dirs_exist_ok=True)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    reads: list[str] = []
+    original = Cache.get
+
+    def counted(self: Cache, namespace: str, key: str) -> bytes | None:
+        reads.append(namespace)
+        return original(self, namespace, key)
+
+    monkeypatch.setattr(Cache, "get", counted)
+    return reads
+
+
+def test_a_warm_check_reads_the_ledger_and_no_lesson_entry(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    check()  # the baseline's ledger is its folder's: this run writes this folder's
+    cold = check(cache=None).report.summary()
+    reads = _reads(monkeypatch)
+    warm = check()
+    assert warm.cached == ALL_CACHED
+    assert reads == [ledger.NAMESPACE]
+    assert all(item.report.loaded_claims is None for item in warm.checked)
+    assert warm.report.summary() == cold
+    assert reads == [ledger.NAMESPACE]  # the counts came from the heads
+
+
+def test_warm_reports_equal_cold_ones_in_every_format(tree: Path) -> None:
+    check()
+    cold = check(cache=None)
+    for name in FORMATS:
+        warm = check()
+        if name == "json":
+            assert timeless(warm.json) == timeless(cold.json)
+            continue
+        assert render(warm.report, name) == render(cold.report, name), name
+
+
+@pytest.mark.parametrize("damage", ["deleted", "truncated"])
+def test_claims_whose_entry_is_gone_are_checked_again(tree: Path, damage: str) -> None:
+    check()
+    entry = lesson_entry(tree, "kv-cache")
+    if damage == "deleted":
+        entry.unlink()
+    else:
+        entry.write_bytes(entry.read_bytes()[:200])
+    warm = check()
+    assert warm.cached == ALL_CACHED
+    (item,) = [c for c in warm.checked if Path(c.report.path).parent.name == "kv-cache"]
+    claims = item.report.claims
+    assert claims and all(claim["status"] == "pass" for claim in claims)
+    assert timeless(warm.json) == timeless(check(cache=None).json)
+
+
+def _ledger_file(tree: Path, paths: tuple[str, ...] = ("content",)) -> Path:
+    """This folder's ledger (the copied baseline cache holds its own folder's too)."""
+    key = ledger.Ledger.key([str((tree / path).resolve()) for path in paths])
+    return tree / "cache" / ledger.NAMESPACE / key[:2] / key
+
+
+@pytest.mark.parametrize("damage", ["forged", "truncated", "malformed head"])
+def test_a_damaged_ledger_is_a_miss(tree: Path, damage: str) -> None:
+    check()
+    path = _ledger_file(tree)
+    header, _, payload = path.read_bytes().partition(b"\n")
+    data = json.loads(payload)
+    if damage == "forged":  # a consistent-looking entry whose tag cannot verify
+        for head in data["heads"].values():
+            head["tally"] = {"pass": 99}
+        path.write_bytes(header + b"\n" + json.dumps(data).encode("ascii"))
+    elif damage == "truncated":
+        path.write_bytes(path.read_bytes()[:100])
+    else:  # authenticated, but not what `encode` writes: read the slow way
+        for head in data["heads"].values():
+            head["tally"] = "everything passed"
+        Cache("cache").put(ledger.NAMESPACE, path.name, json.dumps(data).encode("ascii"))
+    warm = check()
+    assert warm.cached == ALL_CACHED
+    assert timeless(warm.json) == timeless(check(cache=None).json)
+
+
+def test_an_edited_lesson_is_checked_again_and_the_ledger_follows(tree: Path) -> None:
+    check()
+    path = tree / "content" / "kv-cache" / "lesson.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    edited = check()
+    assert edited.cached == {**ALL_CACHED, "kv-cache": False}
+    again = check()
+    assert again.cached == ALL_CACHED
+    assert timeless(again.json) == timeless(edited.json)
+    assert len(json.loads(_ledger_file(tree).read_bytes().partition(b"\n")[2])["heads"]) == len(
+        SLUGS
+    )
+
+
+def test_a_one_folder_check_keeps_its_own_ledger(tree: Path) -> None:
+    """Each set of paths has its ledger: checking one folder does not evict the whole's."""
+    check()
+    one = Run(*pipeline.check(["content/attention"], pipeline.Options(cache_dir="cache")))
+    assert [item.cached for item in one.checked] == [True]
+    assert _ledger_file(tree).is_file() and _ledger_file(tree, ("content/attention",)).is_file()
