@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from atlas_build import __version__, budget, load, paths, pipeline
+from atlas_build import __version__, budget, load, pipeline
 from atlas_build import cache as caching
 from atlas_build.report import FORMATS, Report, render
 from atlas_build.text import plural
@@ -236,8 +236,7 @@ def _build(args: argparse.Namespace, out: Path, seen: str | None = None) -> int:
         )
         return status
     options = _options(args)
-    store, root = caching.Cache(options.cache_dir), paths.Root(out)
-    written = sum(_emit(item, options, store, root) for item in checked)
+    written = outputs.write_records(checked, options, out)
     print(f"wrote {plural(written, 'record')} to {out / 'records'}")
     site_status = site_cli.run_build(args, report, checked, options)
     final = max(status, site_status)
@@ -246,39 +245,6 @@ def _build(args: argparse.Namespace, out: Path, seen: str | None = None) -> int:
 
         uptodate.record(args, text, final, seen)  # a next build with nothing changed replays it
     return final
-
-
-def _emit(
-    item: pipeline.Checked, options: pipeline.Options, store: caching.Cache, root: paths.Root
-) -> int:
-    """Write one lesson's record and lesson data, rendered once per lesson file."""
-    from atlas_build.authoring import emit
-
-    try:
-        raw = item.found.path.read_bytes()
-        key = caching.digest(caching.fingerprint(), "emit", item.found.path.parent.name, raw)
-    except OSError:
-        return 0
-    payload = store.get("emit", key)
-    rendered = emit.Rendered.from_json(payload) if payload is not None else None
-    if rendered is None:
-        made = getattr(item.made, "emitted", None)
-        if isinstance(made, emit.Rendered):
-            rendered = made
-        else:
-            pipeline.materialize(item, options)
-            source, record, lesson = item.source, item.record, item.lesson
-            if source is None or record is None or lesson is None or source.data is None:
-                return 0
-            slug = paths.publish_slug(source.slug, record.id)
-            rendered = emit.render(record, source.data, lesson, slug)
-        store.put("emit", key, rendered.to_json())
-    try:
-        emit.write(rendered, root)
-    except paths.UnsafePath as error:
-        print(f"atlas-build: error: {item.report.path}: not written: {error}", file=sys.stderr)
-        return 0
-    return 1
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -9,10 +9,16 @@ record and page from the cache too (see `cli._emit` and `site.docs`).
 
 from __future__ import annotations
 
+import json
+import os
+import stat
+import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from atlas_build import pipeline
+from atlas_build import cache as caching
+from atlas_build import paths, pipeline
 from atlas_build.diagnostics import Severity
 
 if TYPE_CHECKING:
@@ -57,3 +63,111 @@ def make(
         except Exception:  # reported by the site stage, which renders it again
             made.page = None
     return made
+
+
+LEDGER = "records-ledger"
+
+
+class _Written:
+    """What the last build wrote under an output folder, by lesson file: the emit key and,
+    for its record and lesson data, the relative path and the stamp (inode, size, change
+    time) it left. A lesson whose key and both stamps are unchanged is not read from the
+    cache or compared byte by byte again: only the kernel sets a change time, so a file
+    edited, replaced or committed since no longer matches and is rewritten."""
+
+    def __init__(self, store: caching.Cache, out: Path) -> None:
+        self.store, self.out = store, out
+        self.key = caching.digest(LEDGER, str(out.resolve()))
+        payload = store.get(LEDGER, self.key) if store.enabled else None
+        try:
+            data = json.loads(payload) if payload is not None else {}
+        except ValueError:
+            data = {}
+        self.rows: dict[str, Any] = data if isinstance(data, dict) else {}
+        self.kept: dict[str, list[Any]] = {}
+
+    def _stamp(self, relative: str) -> list[int] | None:
+        try:
+            info = os.lstat(self.out / relative)
+        except OSError:
+            return None
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+            return None
+        return [info.st_ino, info.st_size, info.st_ctime_ns]
+
+    def holds(self, lesson: str, key: str) -> bool:
+        row = self.rows.get(lesson)
+        if not (isinstance(row, list) and len(row) == 5 and row[0] == key):
+            return False
+        record, data = row[1], row[3]
+        if not all(isinstance(p, str) and paths.is_relative(p) for p in (record, data)):
+            return False
+        if self._stamp(record) != row[2] or self._stamp(data) != row[4]:
+            return False
+        self.kept[lesson] = row
+        return True
+
+    def wrote(self, lesson: str, key: str, emitted: Any) -> None:
+        record = emitted.record.relative_to(self.out).as_posix()
+        data = emitted.lesson_data.relative_to(self.out).as_posix()
+        self.kept[lesson] = [key, record, self._stamp(record), data, self._stamp(data)]
+
+    def save(self) -> None:
+        if self.store.enabled and self.kept != self.rows:
+            payload = json.dumps(self.kept, ensure_ascii=True).encode("ascii")
+            self.store.put(LEDGER, self.key, payload)
+
+
+def write_records(checked: list[pipeline.Checked], options: pipeline.Options, out: Path) -> int:
+    """Write every lesson's record and lesson data under `out`; the number written or
+    found in place. Each is rendered once per lesson file (the `emit` cache entry)."""
+    store, root = caching.Cache(options.cache_dir), paths.Root(out)
+    ledger = _Written(store, out)
+    written = sum(_emit(item, options, store, root, ledger) for item in checked)
+    ledger.save()
+    return written
+
+
+def _emit(
+    item: pipeline.Checked,
+    options: pipeline.Options,
+    store: caching.Cache,
+    root: paths.Root,
+    ledger: _Written,
+) -> int:
+    from atlas_build.authoring import emit
+
+    lesson = str(item.found.path)
+    if item.file_digest is not None:
+        key = caching.digest(caching.fingerprint(), "emit", item.found.path.parent.name,
+                             item.file_digest)  # fmt: skip
+    else:
+        try:
+            raw = item.found.path.read_bytes()
+        except OSError:
+            return 0
+        key = caching.digest(caching.fingerprint(), "emit", item.found.path.parent.name,
+                             caching.digest(raw))  # fmt: skip
+    if ledger.holds(lesson, key):
+        return 1
+    payload = store.get("emit", key)
+    rendered = emit.Rendered.from_json(payload) if payload is not None else None
+    if rendered is None:
+        made = getattr(item.made, "emitted", None)
+        if isinstance(made, emit.Rendered):
+            rendered = made
+        else:
+            pipeline.materialize(item, options)
+            source, record, model = item.source, item.record, item.lesson
+            if source is None or record is None or model is None or source.data is None:
+                return 0
+            slug = paths.publish_slug(source.slug, record.id)
+            rendered = emit.render(record, source.data, model, slug)
+        store.put("emit", key, rendered.to_json())
+    try:
+        emitted = emit.write(rendered, root)
+    except paths.UnsafePath as error:
+        print(f"atlas-build: error: {item.report.path}: not written: {error}", file=sys.stderr)
+        return 0
+    ledger.wrote(lesson, key, emitted)
+    return 1

@@ -59,14 +59,19 @@ class Root:
     def inside(self, relative: str) -> Path:
         """`root/relative` for a relative path of plain names, refusing `..`, absolute
         paths, hidden names and anything that resolves (through links) outside the root."""
-        parts = relative.split("/")
-        if not relative or any(not _FILE.fullmatch(part) or part.startswith(".") for part in parts):
+        if not is_relative(relative):
             raise UnsafePath(f"{relative!r} is not a relative path of plain file names")
-        target = self.base.joinpath(*parts)
+        target = self.base.joinpath(*relative.split("/"))
         resolved = real(target, self._seen)
         if resolved != self.resolved and self.resolved not in resolved.parents:
             raise UnsafePath(f"{relative!r} resolves outside {self.base}")
         return target
+
+
+def is_relative(relative: str) -> bool:
+    """A relative path of plain names (what `Root.inside` accepts before resolving it)."""
+    parts = relative.split("/")
+    return bool(relative) and all(_FILE.fullmatch(p) and not p.startswith(".") for p in parts)
 
 
 def inside(root: str | os.PathLike[str], relative: str) -> Path:

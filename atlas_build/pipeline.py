@@ -61,6 +61,7 @@ class Checked:
     lesson: Lesson | None = None
     made: object = None  # what `after` made from this lesson in the worker that checked it
     digest: str | None = None  # of the report as cached: what pages are keyed by
+    file_digest: str | None = None  # of the lesson file's bytes, as checked
 
 
 @dataclass
@@ -252,6 +253,11 @@ def _identity(
     return value
 
 
+def _file_digest(prepared: _Prepared) -> str | None:
+    found = prepared.extra.get("file")
+    return found if isinstance(found, str) else None
+
+
 def _lesson_key(prepared: _Prepared, context: str, options: Options) -> str:
     return caching.digest(
         caching.fingerprint(),
@@ -323,7 +329,12 @@ def check(
                     kept.reports[item.key] = remembered
                 cached_report, seconds, payload_digest = remembered
                 results[index] = Checked(
-                    item.found, _copy(cached_report), seconds, cached=True, digest=payload_digest
+                    item.found,
+                    _copy(cached_report),
+                    seconds,
+                    cached=True,
+                    digest=payload_digest,
+                    file_digest=_file_digest(item),
                 )
                 continue
         pending.append(index)
@@ -336,7 +347,12 @@ def check(
         payload = _report_to_json(record_report, seconds)
         made_digest = caching.digest(payload)
         results[index] = Checked(
-            prepared[index].found, record_report, seconds, made=made, digest=made_digest
+            prepared[index].found,
+            record_report,
+            seconds,
+            made=made,
+            digest=made_digest,
+            file_digest=_file_digest(prepared[index]),
         )
         key = prepared[index].key
         if key is not None and _cacheable(record_report):

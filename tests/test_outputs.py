@@ -1,0 +1,97 @@
+"""Records and lesson data a build writes (atlas_build/outputs.py).
+
+Proven here: a second build with nothing changed reads no `emit` cache entry and
+rewrites nothing; a record or lesson-data file edited, deleted, or replaced by a hard
+link after the build is written again with the right bytes (a symbolic link is refused,
+the file it names untouched); an edited lesson gets its new record; results equal a
+build without the cache.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from atlas_build import outputs, pipeline
+from atlas_build.cache import Cache
+
+CONTENT = Path(__file__).resolve().parent.parent / "content"
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for slug in ("rc-delay", "roofline"):
+        shutil.copytree(CONTENT / slug, tmp_path / "content" / slug)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _write(cache: str | None = "cache", out: str = "build") -> int:
+    options = pipeline.Options(jobs=1, cache_dir=cache)
+    _, checked = pipeline.check(["content"], options)
+    return outputs.write_records(checked, options, Path(out))
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not p.name.startswith(".")
+    }
+
+
+def test_nothing_changed_means_nothing_read_or_written(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _write() == 2
+    stamps = {p: os.stat(p).st_mtime_ns for p in (work / "build").rglob("*.json")}
+    reads: list[str] = []
+    original = Cache.get
+
+    def counted(self: Cache, namespace: str, key: str) -> bytes | None:
+        reads.append(namespace)
+        return original(self, namespace, key)
+
+    monkeypatch.setattr(Cache, "get", counted)
+    assert _write() == 2
+    assert "emit" not in reads and outputs.LEDGER in reads
+    assert {p: os.stat(p).st_mtime_ns for p in (work / "build").rglob("*.json")} == stamps
+    assert _files(work / "build") == (_write(None, "plain") and _files(work / "plain"))
+
+
+@pytest.mark.parametrize("damage", ["edited", "deleted", "hard link", "symbolic link"])
+def test_a_touched_output_is_written_again(work: Path, damage: str) -> None:
+    _write()
+    expected = _files(work / "build")
+    (record,) = (work / "build" / "records").glob("*rc-delay*.json")
+    (data,) = (work / "build" / "lesson-data").glob("rc-delay-*.json")
+    outside = work / "outside.json"
+    outside.write_bytes(b"{}")
+    if damage == "edited":
+        record.write_bytes(record.read_bytes().replace(b'"title"', b'"titel"'))
+    elif damage == "deleted":
+        data.unlink()
+    elif damage == "hard link":
+        record.unlink()
+        os.link(outside, record)
+    else:  # a write through it would land outside: refused, as without the ledger
+        record.unlink()
+        record.symlink_to(outside)
+        assert _write() == 1
+        assert outside.read_bytes() == b"{}"
+        return
+    assert _write() == 2
+    assert _files(work / "build") == expected
+    assert outside.read_bytes() == b"{}"
+
+
+def test_an_edited_lesson_gets_its_new_record(work: Path) -> None:
+    _write()
+    lesson = work / "content" / "rc-delay" / "lesson.md"
+    lesson.write_text(lesson.read_text(encoding="utf-8") + "\nOne more line.\n", "utf-8")
+    _write()
+    _write(None, "plain")
+    assert _files(work / "build") == _files(work / "plain")
