@@ -83,14 +83,14 @@ def test_lesson_page_anchors_math_marks_and_figures(
     _, tree, site = built
     html = (site / "lessons" / "attention" / "index.html").read_text(encoding="utf-8")
     article = _article(html)
-    record = tree.pages["attention"].record
+    record = tree.full["attention"].record
     for section in record.sections:
         assert f'id="{section.id}"' in article, section.id
     assert re.search(r'<h3 id="section-4"><span id="scaled-dot-product-attention"></span>'
                      r"Scaled dot-product attention", article)  # fmt: skip
     assert article.count("<math") >= 2 and "$$" not in article
     assert '<div class="atlas-math" id="equation-0">' in article
-    report = tree.pages["attention"].report
+    report = tree.full["attention"].report
     quoted = [c for c in report.claims if c.get("quote")]
     assert quoted and all(f'<mark id="claim-{c["id"]}"' in article for c in quoted)
     assert 'id="claim-worked-mixture--2"' in article  # the quote occurs twice
@@ -109,7 +109,7 @@ def test_validation_panel_lists_claims_with_values(
     _, tree, site = built
     article = _article((site / "lessons" / "attention" / "index.html").read_text("utf-8"))
     panel = article[article.index('id="atlas-validation"') : article.index('id="atlas-metadata"')]
-    report = tree.pages["attention"].report
+    report = tree.full["attention"].report
     for claim in report.claims:
         row = f'id="atlas-row-claim-{claim["id"]}"'
         assert f'data-status="{claim["status"]}" {row}' in panel

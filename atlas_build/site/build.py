@@ -127,7 +127,7 @@ def _link_location(
     lesson's and the link's text is found in its content, else the built page."""
     fallback = Location(f"{site_path}/{problem.page}")
     parts = problem.page.split("/")
-    page = tree.pages.get(parts[1]) if len(parts) == 3 and parts[0] == "lessons" else None
+    page = tree.page(parts[1]) if len(parts) == 3 and parts[0] == "lessons" else None
     item = next((c for c in checked if page is not None and c.report is page.report), None)
     if page is None or item is None:
         return fallback
@@ -171,20 +171,23 @@ def build_site(
     results = mutation.read(selftest)
     if results is not None and results.problem is not None:
         print(f"atlas-build: warning: --selftest: {results.problem}", file=out)
-    tree = docs.generate_docs(report, checked, options=options, selftest=results)
+    docs_path, site_path = Path(docs_dir), Path(site_dir)
+    tree = docs.generate_docs(
+        report, checked, options=options, selftest=results, docs_dir=docs_path
+    )
     for diagnostic in tree.diagnostics:
         print(line(diagnostic), file=out)
     if any(d.severity is Severity.ERROR for d in tree.diagnostics) and not allow_errors:
         print("atlas-build: site not built: fix the errors above (or --allow-errors)", file=out)
         return 1
-    docs_path, site_path = Path(docs_dir), Path(site_dir)
     store = Cache(options.cache_dir if options else None)
     lessons = plural(len(tree.pages), "lesson page")
     stats = incremental.Stats()
     try:
         docs.write_tree(tree, docs_path)
+        tree.settle()
         recorded = state.load(store, site_path)
-        sources = state.digests(tree.files)
+        sources = tree.sources()
         built_from = state.inputs(sources, Path(config)) if store.enabled else None
         if built_from is not None and state.unchanged(recorded, site_path, built_from):
             took = time.perf_counter() - started

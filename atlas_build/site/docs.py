@@ -13,6 +13,7 @@ import contextlib
 import copy
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -22,7 +23,18 @@ from atlas_build.atomic import write_bytes
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at
 from atlas_build.report import Report
-from atlas_build.site import codes, indexes, lesson, mutation, pagecache, reference, summary
+from atlas_build.site import (
+    codes,
+    indexes,
+    lesson,
+    mutation,
+    pagecache,
+    reference,
+    state,
+    summary,
+)
+from atlas_build.site import tree as files
+from atlas_build.site.pageledger import Ledger, PageHead, head_of
 from atlas_build.workers import pool as workers_pool
 
 ASSETS = {
@@ -37,12 +49,38 @@ MARKER = ".atlas-build-docs"  # MkDocs skips dotfiles, so this never becomes a p
 
 @dataclass
 class DocsTree:
+    """The generated files (`files`), and those the docs folder already holds as they must
+    be (`kept`, path -> sha256, see `pageledger`); lesson pages by slug."""
+
     files: dict[str, bytes] = field(default_factory=dict)
-    pages: dict[str, lesson.LessonPage] = field(default_factory=dict)  # by slug
+    kept: dict[str, str] = field(default_factory=dict)
+    pages: dict[str, PageHead] = field(default_factory=dict)  # by slug
+    full: dict[str, lesson.LessonPage] = field(default_factory=dict)  # those made or read
     diagnostics: list[Diagnostic] = field(default_factory=list)  # added by the site stage
+    ledger: Ledger | None = None
+    written: list[tuple[str, PageHead, dict[str, str]]] = field(default_factory=list)
 
     def text(self, path: str) -> str:
         return self.files[path].decode("utf-8")
+
+    def sources(self) -> dict[str, str]:
+        """sha256 of every file of the tree: MkDocs' sources."""
+        return {**state.digests(self.files), **self.kept}
+
+    def page(self, slug: str) -> lesson.LessonPage | None:
+        """A lesson page whole (loaded again when only its head was read)."""
+        if slug in self.full:
+            return self.full[slug]
+        head = self.pages.get(slug)
+        return head.load() if head is not None and head.load is not None else None
+
+    def settle(self) -> None:
+        """After `write_tree`: remember the pages written, for the next build's ledger."""
+        if self.ledger is None:
+            return
+        for key, head, shas in self.written:
+            self.ledger.wrote(key, head, shas)
+        self.ledger.save()
 
 
 def _publishable(item: pipeline.Checked) -> bool:
@@ -53,16 +91,18 @@ def _publishable(item: pipeline.Checked) -> bool:
 
 
 def _page_key(item: pipeline.Checked, linkable: str) -> str | None:
-    """A lesson page depends on its file, its check result (the digest of the report as
-    cached, `Checked.digest`: serialising the report again per page took 1.4 s of a
-    1,000-lesson build) and the lessons it may link to (`linkable`: one digest of their
-    slugs, not a thousand parts per page)."""
-    try:
-        raw = item.found.path.read_bytes()
-    except OSError:
-        return None
+    """A lesson page depends on its file (the digest the check took of its bytes), its
+    check result (the digest of the report as cached, `Checked.digest`: serialising the
+    report again per page took 1.4 s of a 1,000-lesson build) and the lessons it may link
+    to (`linkable`: one digest of their slugs, not a thousand parts per page)."""
+    file_digest = item.file_digest
+    if file_digest is None:
+        try:
+            file_digest = digest(item.found.path.read_bytes())
+        except OSError:
+            return None
     result = item.digest or json.dumps(item.report.to_json(), sort_keys=True, ensure_ascii=False)
-    return digest(fingerprint(), "page", raw, result, linkable)
+    return digest(fingerprint(), "page", file_digest, result, linkable)
 
 
 def _cached_page(key: str | None, store: Cache, item: pipeline.Checked) -> lesson.LessonPage | None:
@@ -121,28 +161,42 @@ def _render_pages(
         return list(pool.map(_render_page, jobs, chunksize=max(1, len(jobs) // (workers * 8))))
 
 
+Found = dict[int, lesson.LessonPage | tuple[str, PageHead, dict[str, str]]]
+"""A lesson page by lesson index: whole, or (its key, head, files) when the docs folder
+holds it already (`pageledger`)."""
+
+
 def _lesson_pages(
     checked: list[pipeline.Checked],
     slugs: frozenset[str],
     options: pipeline.Options,
     memo: dict[str, lesson.LessonPage] | None = None,
-) -> dict[int, lesson.LessonPage]:
-    """Pages by lesson index, reused from `memo` (pages this process made, by key) or the
-    cache when nothing they depend on changed; `memo` is left holding this round's pages."""
+    ledger: Ledger | None = None,
+) -> tuple[Found, dict[int, str]]:
+    """Pages by lesson index, reused from `memo` (pages this process made, by key), the
+    ledger or the cache when nothing they depend on changed; `memo` is left holding this
+    round's pages. Also each page's key."""
     store = Cache(options.cache_dir)
     remembered = dict(memo or {})
     linkable = digest("slugs", *sorted(slugs))
     keys: dict[int, str | None] = {}
-    pages: dict[int, lesson.LessonPage] = {}
+    pages: Found = {}
     for index, item in enumerate(checked):
         if not _publishable(item):
             continue
-        keys[index] = _page_key(item, linkable) if store.enabled else None
-        known = remembered.get(keys[index] or "")
-        cached = copy.copy(known) if known is not None else _cached_page(keys[index], store, item)
+        key = keys[index] = _page_key(item, linkable) if store.enabled else None
+        known = remembered.get(key or "")
+        if known is None and key is not None and ledger is not None:
+            held = ledger.find(key)
+            if held is not None:
+                head, shas = held
+                head.load = _loader(key, store, item, slugs, options)
+                pages[index] = key, head, shas
+                continue
+        cached = copy.copy(known) if known is not None else _cached_page(key, store, item)
         if cached is None and (cached := _made_page(item, slugs)) is not None:
-            if keys[index] is not None:
-                store.put("page", str(keys[index]), pagecache.dump(cached))
+            if key is not None:
+                store.put("page", key, pagecache.dump(cached))
         if cached is not None:
             pages[index] = cached
     missing = [index for index in keys if index not in pages]
@@ -161,13 +215,42 @@ def _lesson_pages(
         pages[index] = page
     if memo is not None:
         memo.clear()
-        memo.update({str(keys[i]): copy.copy(page) for i, page in pages.items() if keys.get(i)})
-    for index, page in pages.items():
+        memo.update(
+            {
+                str(keys[i]): copy.copy(page)
+                for i, page in pages.items()
+                if keys.get(i) and isinstance(page, lesson.LessonPage)
+            }
+        )
+    for index, each in pages.items():
         report = checked[index].report
-        page.report = report
-        if page.added:
-            report.diagnostics = sorted(report.diagnostics + page.added, key=Diagnostic.sort_key)
-    return pages
+        added = each.added if isinstance(each, lesson.LessonPage) else each[1].added
+        if isinstance(each, lesson.LessonPage):
+            each.report = report
+        if added:
+            report.diagnostics = sorted(report.diagnostics + added, key=Diagnostic.sort_key)
+    return pages, {index: key for index, key in keys.items() if key is not None}
+
+
+def _loader(
+    key: str,
+    store: Cache,
+    item: pipeline.Checked,
+    slugs: frozenset[str],
+    options: pipeline.Options,
+) -> Callable[[], lesson.LessonPage | None]:
+    """The whole page of a lesson the ledger vouched for: from the cache, else rendered."""
+
+    def load() -> lesson.LessonPage | None:
+        page = _cached_page(key, store, item)
+        if page is None:
+            made = _render_page((item, slugs, options))
+            page = made if isinstance(made, lesson.LessonPage) else None
+        if page is not None:
+            page.report = item.report
+        return page
+
+    return load
 
 
 def generate_docs(
@@ -177,34 +260,30 @@ def generate_docs(
     options: pipeline.Options | None = None,
     memo: dict[str, lesson.LessonPage] | None = None,
     selftest: mutation.Results | None = None,
+    docs_dir: Path | None = None,
 ) -> DocsTree:
     """All pages of the site. Site findings (LaTeX errors, ...) go into `report` too.
     `memo`: lesson pages of an earlier call in this process (`serve`), see `_lesson_pages`;
-    `selftest`: what `--selftest` read, for the Selftest page."""
+    `selftest`: what `--selftest` read, for the Selftest page; `docs_dir`: the folder the
+    tree will be written to, whose page ledger says which pages it holds already."""
     options = options or pipeline.Options()
-    tree = DocsTree()
+    store = Cache(options.cache_dir)
+    ledger = Ledger(store, docs_dir) if docs_dir is not None and store.enabled else None
+    tree = DocsTree(ledger=ledger)
     slugs = frozenset(
         paths.publish_slug(item.report.slug, str(item.report.id))
         for item in checked
         if _publishable(item)
     )
     entries: list[indexes.Entry] = []
-    pages = _lesson_pages(checked, slugs, options, memo)
+    pages, keys = _lesson_pages(checked, slugs, options, memo, ledger)
     for index, item in enumerate(checked):
-        page = pages.get(index)
-        if page is not None:
-            tree.diagnostics += page.added
-            if page.slug in tree.pages:
-                page.slug = f"{page.slug}-{len(tree.pages)}"
-            tree.pages[page.slug] = page
-            tree.files[f"{page.directory}/index.md"] = page.text.encode("utf-8")
-            for name, data in page.files.items():
-                tree.files[f"{page.directory}/{name}"] = data
-        record = page.record if page is not None else None
-        title = record.title if record else (item.report.id or item.report.path)
-        topic = record.topic if record else "Not published"
-        category = record.category if record else "errors"
-        entries.append(indexes.Entry(item.report, page, title, topic, category))
+        found = pages.get(index)
+        head = _place(tree, found, keys.get(index)) if found is not None else None
+        title = head.title if head else (item.report.id or item.report.path)
+        topic = head.topic if head else "Not published"
+        category = head.category if head else "errors"
+        entries.append(indexes.Entry(item.report, head, title, topic, category))
     entries.sort(key=lambda e: (e.topic.casefold(), e.title.casefold(), e.report.path))
     topics = indexes.topic_slugs(entries)
     tree.files["index.md"] = indexes.home(entries, topics, report).encode("utf-8")
@@ -219,6 +298,39 @@ def generate_docs(
     for target, name in ASSETS.items():
         tree.files[target] = (package / name).read_bytes()
     return tree
+
+
+def _place(
+    tree: DocsTree,
+    found: lesson.LessonPage | tuple[str, PageHead, dict[str, str]],
+    key: str | None,
+) -> PageHead | None:
+    """Put a lesson page into the tree under a slug of its own; its head."""
+    if not isinstance(found, lesson.LessonPage):
+        _, head, shas = found
+        if head.slug not in tree.pages:
+            tree.diagnostics += head.added
+            tree.pages[head.slug] = head
+            tree.kept.update(shas)
+            return head
+        whole = head.load() if head.load is not None else None  # its slug is taken: move it
+        if whole is None:
+            return None
+        found = whole
+    page = found
+    tree.diagnostics += page.added
+    if page.slug in tree.pages:
+        page.slug = f"{page.slug}-{len(tree.pages)}"
+    head = head_of(page)
+    tree.pages[page.slug] = head
+    tree.full[page.slug] = page
+    written = {f"{page.directory}/index.md": page.text.encode("utf-8")}
+    for name, data in page.files.items():
+        written[f"{page.directory}/{name}"] = data
+    tree.files.update(written)
+    if key is not None:
+        tree.written.append((key, head, state.digests(written)))
+    return head
 
 
 class DocsDirError(Exception):
@@ -240,7 +352,9 @@ def write_tree(
     or deleted.
 
     Stale files are deleted, so a folder is only synced when it is empty or carries the
-    marker file of an earlier generation (`--docs-dir .` must not wipe a checkout).
+    marker file of an earlier generation (`--docs-dir .` must not wipe a checkout); links,
+    special files and files with more than one name are deleted before anything is
+    written (the folder is in the working tree: a pull request can plant one).
     `written` (kept by `serve`, updated here) with `sources` (the files' sha256) skips
     reading back a file whose digest, mtime and size are what this process wrote last.
     """
@@ -248,6 +362,7 @@ def write_tree(
     if base.is_dir() and any(base.iterdir()) and not (base / MARKER).is_file():
         raise DocsDirError(f"{base}/ has files atlas-build did not generate; not writing there")
     base.mkdir(parents=True, exist_ok=True)
+    files.scan(base, clean=True)  # links and special files: nothing is written through them
     write_bytes(base / MARKER, b"generated by atlas-build; every file here is rewritten\n")
     folder = paths.Root(base)
     changed = [
@@ -258,7 +373,7 @@ def write_tree(
     ]
     if written is not None and sources is not None:
         _remember(written, base, sources)
-    return changed + _remove_stale(base, set(tree.files) | {MARKER})
+    return changed + _remove_stale(base, set(tree.files) | set(tree.kept) | {MARKER})
 
 
 def _remove_stale(base: Path, wanted: set[str]) -> list[str]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from atlas_build.report import RecordReport, Report
 from atlas_build.site import panels
 from atlas_build.site.html import badge, block, esc, front_matter, heading, href
-from atlas_build.site.lesson import LessonPage
+from atlas_build.site.pageledger import PageHead
 from atlas_build.text import plural, slugify
 
 HOME_PER_TOPIC = 25
@@ -27,7 +27,7 @@ class Entry:
     """A lesson as the index pages list it (a report without a page has no record)."""
 
     report: RecordReport
-    page: LessonPage | None
+    page: PageHead | None
     title: str
     topic: str
     category: str
@@ -131,4 +131,4 @@ def topic_page(topic: str, slug: str, entries: list[Entry]) -> str:
 
 
 def _description(entry: Entry) -> str:
-    return entry.page.record.description if entry.page is not None else ""
+    return entry.page.description if entry.page is not None else ""

@@ -77,7 +77,7 @@ def _lesson(index: int, result: dict[str, Any], entry: Entry | None) -> tuple[st
     listed = result.get("survivors")
     survivors: list[Any] = listed if isinstance(listed, list) else []
     name = lesson_link(entry, HERE) if entry else esc(_text(result.get("path")))
-    published = entry.page.record.contentHash if entry and entry.page else None
+    published = entry.page.content_hash if entry and entry.page else None
     stale = published is not None and result.get("contentHash") != published
     if _int(result.get("baselineErrors")):
         state = badge("fail", "lesson has errors")

@@ -35,7 +35,7 @@ from atlas_build import load, pipeline
 from atlas_build.diagnostics import Severity
 from atlas_build.report import Report
 from atlas_build.report.text import line
-from atlas_build.site import docs, incremental, state, tree
+from atlas_build.site import docs, incremental, tree
 from atlas_build.site.build import mkdocs_config, rendered
 from atlas_build.site.lesson import LessonPage
 from atlas_build.site.publish import spare_path, staging, swap
@@ -149,7 +149,7 @@ class Preview:
         docs_tree = docs.generate_docs(report, checked, options=self.options, memo=self.pages)
         for diagnostic in docs_tree.diagnostics:
             print(line(diagnostic), file=self.out)
-        sources = state.digests(docs_tree.files)
+        sources = docs_tree.sources()
         docs.write_tree(docs_tree, self.docs_dir, written=self.written, sources=sources)
         spare = spare_path(self.site)
         with staging(self.site, spare) as (staged, recycled):

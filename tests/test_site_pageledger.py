@@ -1,0 +1,109 @@
+"""The page ledger (atlas_build/site/pageledger.py): pages the docs folder holds are not read.
+
+Proven here: after an edit, the pages of untouched lessons are not read from the cache,
+and the site equals a cold build; a docs page or figure edited, deleted or replaced by a
+link since the last build is written again from its cache entry (the site equals a cold
+build, a file outside is untouched); a forged or malformed ledger is a miss; a broken
+link in a lesson whose page was not read is still located in its lesson.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from test_site_incremental import _build, _cold, _content, _edit, _tree
+
+from atlas_build.cache import Cache
+from atlas_build.site import pageledger
+
+
+def _page_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    reads: list[str] = []
+    original = Cache.get
+
+    def counted(self: Cache, namespace: str, key: str) -> bytes | None:
+        if namespace == "page":
+            reads.append(key)
+        return original(self, namespace, key)
+
+    monkeypatch.setattr(Cache, "get", counted)
+    return reads
+
+
+def test_an_edit_reads_only_the_edited_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert _build(content, work, cache)[0] == 0
+    reads = _page_reads(monkeypatch)
+    _edit(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
+    code, log = _build(content, work, cache)
+    assert code == 0, log
+    assert len(reads) == 1  # the edited lesson's, a miss: it is rendered
+    assert _tree(work / "site") == _cold(content, tmp_path / "cold")
+
+
+@pytest.mark.parametrize("damage", ["edited", "deleted", "hard link", "symbolic link"])
+def test_a_touched_docs_page_is_written_again(tmp_path: Path, damage: str) -> None:
+    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert _build(content, work, cache)[0] == 0
+    page = work / "docs" / "lessons" / "beta" / "index.md"
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Outside\n", encoding="utf-8")
+    if damage == "edited":
+        _edit(page, "capybaras", "aardvarks")
+    elif damage == "deleted":
+        page.unlink()
+    elif damage == "hard link":
+        page.unlink()
+        os.link(outside, page)
+    else:
+        page.unlink()
+        page.symlink_to(outside)
+    _edit(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
+    code, log = _build(content, work, cache)
+    assert code == 0, log
+    assert _tree(work / "site") == _cold(content, tmp_path / "cold")
+    assert outside.read_text(encoding="utf-8") == "# Outside\n"
+    assert "capybaras" in page.read_text(encoding="utf-8") and not page.is_symlink()
+
+
+def _ledger_path(cache: Path, docs: Path) -> Path:
+    key = pageledger.Ledger(Cache(None), docs).key
+    return cache / pageledger.NAMESPACE / key[:2] / key
+
+
+@pytest.mark.parametrize("damage", ["forged", "malformed"])
+def test_a_damaged_ledger_is_a_miss(tmp_path: Path, damage: str) -> None:
+    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert _build(content, work, cache)[0] == 0
+    path = _ledger_path(cache, work / "docs")
+    header, _, payload = path.read_bytes().partition(b"\n")
+    rows = json.loads(payload)
+    for row in rows.values():  # every page claims another title and an outside file
+        row["head"]["title"] = "Forged"
+        row["files"]["../../outside.md"] = next(iter(row["files"].values()))
+    data = json.dumps(rows).encode("ascii")
+    if damage == "forged":
+        path.write_bytes(header + b"\n" + data)
+    else:  # authenticated, but not what the ledger writes: every row is refused
+        Cache(cache).put(pageledger.NAMESPACE, path.name, data)
+    _edit(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
+    code, log = _build(content, work, cache)
+    assert code == 0, log
+    site = _tree(work / "site")
+    assert site == _cold(content, tmp_path / "cold")
+    assert not any(b"Forged" in data for data in site.values())
+
+
+def test_a_broken_link_of_an_unread_page_is_located_in_its_lesson(tmp_path: Path) -> None:
+    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    _edit(content / "beta" / "lesson.md", "capybaras.", "capybaras ([more](../alpha/)).")
+    assert _build(content, work, cache)[0] == 0
+    (content / "alpha" / "lesson.md").unlink()  # beta's link now leads nowhere
+    (content / "alpha" / "claims.yaml").unlink(missing_ok=True)
+    code, log = _build(content, work, cache)
+    beta = content / "beta" / "lesson.md"
+    line = next(n for n, text in enumerate(beta.read_text().splitlines(), 1) if "more" in text)
+    assert f"{beta}:{line}:" in log, log
