@@ -335,6 +335,29 @@ def test_linkcheck_reports_missing_files_anchors_and_escapes(tmp_path):
     assert not any("#here" in p or "h&" in p or "commented" in p for p in problems)
 
 
+def test_the_link_ledger_reads_one_entry_and_agrees_with_a_plain_check(
+    built: tuple[Path, docs.DocsTree, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site, cache = built[2], Cache(tmp_path / "cache")
+    plain = linkcheck.broken_links(site)
+    first = linkcheck.Ledger(cache, site)
+    assert linkcheck.broken_links(site, cache=cache, ledger=first) == plain
+    first.save()
+    reads: list[str] = []
+    original = Cache.get
+    monkeypatch.setattr(
+        Cache, "get", lambda self, ns, key: reads.append(ns) or original(self, ns, key)
+    )
+    again = linkcheck.Ledger(cache, site)
+    assert linkcheck.broken_links(site, cache=cache, ledger=again) == plain
+    assert reads == [linkcheck.LEDGER]
+    monkeypatch.undo()
+    cache.put(linkcheck.LEDGER, again.key, b"[]")  # not a mapping: read as empty
+    assert linkcheck.Ledger(cache, site).known == {}
+    cache.put(linkcheck.LEDGER, again.key, b'{"0": [["x"], [3]]}')  # not ids and links
+    assert linkcheck.Ledger(cache, site).get("0") is None
+
+
 def test_linkcheck_cache_reuses_pages_by_their_bytes(tmp_path: Path) -> None:
     site, store = tmp_path / "site", Cache(tmp_path / "cache")
     (site / "b").mkdir(parents=True)

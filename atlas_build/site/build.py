@@ -207,7 +207,13 @@ def build_site(
             for problem in problems:
                 print(f"{config}: error {codes.MKDOCS.code} {problem}", file=out)
             built = {name: str(item[3]) for name, item in stats.files.items()} or None
-            broken = [] if problems else linkcheck.broken_links(staged, cache=store, files=built)
+            links = linkcheck.Ledger(store, site_path)
+            broken = (
+                []
+                if problems
+                else linkcheck.broken_links(staged, cache=store, files=built, ledger=links)
+            )
+            links.save()
             severity = Severity.WARNING if allow_errors else Severity.ERROR
             for link in broken:
                 where = _link_location(link, tree, checked, site_path, options)
