@@ -7,6 +7,8 @@ produce a Python traceback: anything unexpected prints one line and exits 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import signal
 import sys
 import threading
@@ -226,19 +228,25 @@ def _build(args: argparse.Namespace, out: Path, seen: str | None = None) -> int:
     after = functools.partial(
         outputs.make, site=not getattr(args, "no_site", False), allow_errors=args.allow_errors
     )
-    report, checked = _check(args, after)
-    text = render(report, "text", verbose=False)
-    sys.stderr.write(text)
-    status = report.exit_code()
-    if status == EXIT_USAGE or status and not args.allow_errors:
-        print(
-            "atlas-build: build stopped: fix the errors above (or --allow-errors)", file=sys.stderr
-        )
-        return status
     options = _options(args)
-    written = outputs.write_records(checked, options, out)
-    print(f"wrote {plural(written, 'record')} to {out / 'records'}")
-    site_status = site_cli.run_build(args, report, checked, options)
+    started = site_cli.start_mkdocs(args, options)
+    try:
+        report, checked = _check(args, after)
+        text = render(report, "text", verbose=False)
+        sys.stderr.write(text)
+        status = report.exit_code()
+        if status == EXIT_USAGE or status and not args.allow_errors:
+            print(
+                "atlas-build: build stopped: fix the errors above (or --allow-errors)",
+                file=sys.stderr,
+            )
+            return status
+        written = outputs.write_records(checked, options, out)
+        print(f"wrote {plural(written, 'record')} to {out / 'records'}")
+        site_status = site_cli.run_build(args, report, checked, options, started)
+    finally:
+        if started is not None:
+            started.close()
     final = max(status, site_status)
     if not site_status:
         from atlas_build.site import uptodate
@@ -489,5 +497,17 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
 
 
+def console() -> None:
+    """The `atlas-build` command: `main`, then exit without tearing the interpreter down.
+    By then every file is written and closed and every child process waited for; freeing
+    the objects of a thousand lessons one by one took 0.15-0.3 s of a build in which one
+    lesson changed (measured at 1,000 lessons, bench/README.md)."""
+    code = main()
+    with contextlib.suppress(OSError, ValueError):  # a closed pipe or stream
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    console()

@@ -11,9 +11,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from atlas_build import pipeline
 from atlas_build.report import Report
+
+if TYPE_CHECKING:
+    from atlas_build.site.build import MkDocs
 
 DEFAULT_CONFIG = "mkdocs.yml"  # kept here so building the CLI parser imports nothing heavy
 
@@ -45,11 +49,27 @@ def _docs_dir(args: argparse.Namespace) -> Path:
     return Path(args.docs_dir) if args.docs_dir else Path(getattr(args, "out", "build")) / "docs"
 
 
+def start_mkdocs(args: argparse.Namespace, options: pipeline.Options) -> MkDocs | None:
+    """The MkDocs child of a build about to check its lessons, started now so that it has
+    loaded MkDocs and its configuration when the site is built (None: no site, no cache,
+    or no configuration to load)."""
+    if getattr(args, "no_site", False) or options.cache_dir is None:
+        return None
+    from atlas_build.site.build import MkDocs, SiteError
+
+    try:
+        return MkDocs(Path(args.mkdocs_config), _docs_dir(args), Path(args.site_dir),
+                      options.cache_dir)  # fmt: skip
+    except (SiteError, OSError):
+        return None  # the site stage reports it
+
+
 def run_build(
     args: argparse.Namespace,
     report: Report | None = None,
     checked: list[pipeline.Checked] | None = None,
     options: pipeline.Options | None = None,
+    started: MkDocs | None = None,
 ) -> int:
     """Build the site from a check result (run the check first when none is given).
 
@@ -71,6 +91,7 @@ def run_build(
         config=args.mkdocs_config,
         options=options,
         selftest=getattr(args, "selftest", None),
+        child=started,
     )
 
 

@@ -77,16 +77,59 @@ class Stats:
         )
 
 
+@dataclass
+class Prepared:
+    """A configuration loaded, its theme's templates compiled and the page entries of the
+    last build read: what a build does before it looks at a single page. `build` can be
+    handed one made while the lessons were still being checked (`main --wait`)."""
+
+    config: Any
+    config_file: Path
+    store: Cache
+    context: str | None
+    batch: pagestore.Batch | None
+
+
+def prepare(config_file: Path, cache_dir: str | None) -> Prepared:
+    """Load the configuration (MkDocs' own errors are raised), start its plugins, and when
+    pages can be reused, compile the theme's page templates and read the page entries."""
+    from mkdocs.config import load_config
+
+    config = load_config(config_file=str(config_file), strict=True)
+    config.plugins.on_startup(command="build", dirty=False)
+    store = Cache(cache_dir)
+    context = mkcontext.context(config, config_file) if store.enabled else None
+    batch = None
+    if context is not None and mkcontext.supported():
+        if context not in _THEMES:
+            _THEMES.clear()
+            _THEMES[context] = _warm(config.theme.get_env())
+        batch = pagestore.Batch(store, str(Path(config.docs_dir).resolve()))
+    return Prepared(config, config_file, store, context, batch)
+
+
+def _warm(env: Any) -> Any:
+    """Compile the templates every build renders (a page, the 404 page, the sitemap)."""
+    from jinja2 import TemplateNotFound
+
+    for name in ("main.html", "404.html", "sitemap.xml"):
+        with contextlib.suppress(TemplateNotFound):
+            env.get_template(name)
+    return env
+
+
 class _Session:
     """Per-build bookkeeping of the wrapped MkDocs steps."""
 
-    def __init__(self, config: Any, config_file: Path, store: Cache, staged: tree.Tree,
-                 sources: dict[str, str], memo: Pages | None = None) -> None:  # fmt: skip
+    def __init__(self, prepared: Prepared, staged: tree.Tree, sources: dict[str, str],
+                 memo: Pages | None = None) -> None:  # fmt: skip
+        config = prepared.config
         self.config = config
         self.memo = memo
         self.used: Pages = {}
-        self.context = mkcontext.context(config, config_file) if store.enabled else None
-        self.store = store
+        self.context = prepared.context
+        self.batch = prepared.batch
+        self.store = prepared.store
         self.tree = staged
         self.sources = sources
         self.stats = Stats(incremental=self.context is not None)
@@ -137,7 +180,12 @@ class _Session:
 
     def _entry(self, key: str) -> pagestore.Entry | None:
         entry = self.memo.get(key) if self.memo is not None else None
-        entry = entry or pagestore.get(self.store, key)
+        if entry is None and self.batch is not None:
+            entry = self.batch.get(key)
+        if entry is None:
+            entry = pagestore.get(self.store, key)
+            if entry is not None and self.batch is not None:
+                self.batch.note(key, entry)
         if entry is not None and self.memo is not None:
             self.used[key] = entry
         return entry
@@ -177,6 +225,8 @@ class _Session:
             html = output.read_bytes() if output.is_file() else None
             added = search[before:] if search is not None else []
             stored = pagestore.put(self.store, key, html, added, page.present_anchor_ids or set())
+            if self.batch is not None:
+                self.batch.note(key, stored)
             if self.memo is not None:
                 self.used[key] = stored
 
@@ -303,31 +353,35 @@ def build(
     sources: dict[str, str] | None = None,
     stream: TextIO | None = None,
     memo: Pages | None = None,
+    prepared: Prepared | None = None,
+    site_dir: Path | None = None,
 ) -> Stats:
-    """`mkdocs build` of `config_file` into its `site_dir`, reusing cached pages and the
-    files of `site_dir` that `known` vouches for; raises MkDocs' own errors (`Abort` for
-    warnings in strict mode, `ConfigurationError`). `sources`: sha256 of docs files;
-    `memo`: page entries of earlier builds in this process, left holding this build's."""
+    """`mkdocs build` of `config_file` into its `site_dir` (or `site_dir`), reusing cached
+    pages and the files of that folder that `known` vouches for; raises MkDocs' own errors
+    (`Abort` for warnings in strict mode, `ConfigurationError`). `sources`: sha256 of docs
+    files; `memo`: page entries of earlier builds in this process, left holding this
+    build's; `prepared`: what `prepare` made of the same `config_file` and `cache_dir`."""
     from mkdocs.commands import build as mkdocs_build
-    from mkdocs.config import load_config
     from mkdocs.utils import DuplicateFilter
 
     started = time.perf_counter()
-    handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(logging.Formatter(FORMAT))
-    handler.setLevel(logging.WARNING)  # not the INFO list of every page outside the nav
     logger = logging.getLogger("mkdocs")
+    handler = _handler(stream)
     logger.addHandler(handler)
     duplicates = DuplicateFilter()
     mkdocs_build.log.addFilter(duplicates)
     try:
-        config = load_config(config_file=str(config_file), strict=True)
-        config.plugins.on_startup(command="build", dirty=False)
+        prepared = prepared or prepare(config_file, cache_dir)
+        config = prepared.config
+        if prepared.store.enabled:  # again: untitled nav entries' files may have changed since
+            prepared.context = mkcontext.context(config, config_file)
         try:
+            if site_dir is not None:
+                config["site_dir"] = str(site_dir)
             site = Path(config.site_dir)
             site.mkdir(parents=True, exist_ok=True)
             staged = tree.Tree(site, known or {})
-            session = _Session(config, config_file, Cache(cache_dir), staged, sources or {}, memo)
+            session = _Session(prepared, staged, sources or {}, memo)
             if mkcontext.supported():
                 with _wrapped(session):
                     mkdocs_build.build(config)
@@ -338,6 +392,8 @@ def build(
                 session.stats.incremental = False
                 mkdocs_build.build(config)
             session.stats.files = staged.finish()
+            if session.batch is not None:
+                session.batch.save()
         finally:
             config.plugins.on_shutdown()
     finally:
@@ -347,7 +403,21 @@ def build(
     return session.stats
 
 
+def _handler(stream: TextIO | None) -> logging.Handler:
+    """MkDocs' warnings and errors as `mkdocs build` prints them (not its INFO list of
+    every page outside the nav)."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.setLevel(logging.WARNING)
+    return handler
+
+
 def main(argv: list[str] | None = None) -> int:
+    """With `--wait`, the configuration is loaded and the theme prepared first; then one
+    JSON line on stdin (`site_dir`, `known`, `stats`) starts the build, and end of input
+    without one ends the process quietly: a build starts this while it checks lessons.
+    What goes wrong before the request (the docs folder may not exist yet) is tried again
+    after it, and only then reported."""
     from mkdocs.exceptions import MkDocsException
 
     parser = argparse.ArgumentParser(prog="python -m atlas_build.site.incremental")
@@ -355,17 +425,59 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir")
     parser.add_argument("--known", type=Path, help="JSON: the staging folder's files, sources")
     parser.add_argument("--stats", type=Path, help="write what was rendered and reused here")
+    parser.add_argument("--wait", action="store_true", help="prepare, then read the request")
     args = parser.parse_args(argv)
-    given = json.loads(args.known.read_text(encoding="utf-8")) if args.known else {}
-    known, sources = tree.valid_files(given.get("files")), given.get("sources") or {}
+    prepared, site_dir, stats_path = None, None, args.stats
     try:
-        stats = build(args.config_file, args.cache_dir, known=known, sources=sources)
+        given = json.loads(args.known.read_text(encoding="utf-8")) if args.known else {}
+        if args.wait:
+            prepared = _early(args.config_file, args.cache_dir)
+            line = sys.stdin.readline()
+            if not line.strip():
+                return 0
+            request = json.loads(line)
+            given, site_dir = request, Path(request["site_dir"])
+            stats_path = Path(request["stats"]) if request.get("stats") else None
+        known, sources = tree.valid_files(given.get("files")), given.get("sources") or {}
+        stats = build(args.config_file, args.cache_dir, known=known, sources=sources,
+                      prepared=prepared, site_dir=site_dir)  # fmt: skip
     except (MkDocsException, OSError) as error:
         print(f"ERROR   -  {error}", file=sys.stderr)
         return 1
-    if args.stats:
-        args.stats.write_text(json.dumps(stats.to_json()), encoding="utf-8")
+    if stats_path:
+        stats_path.write_text(json.dumps(stats.to_json()), encoding="utf-8")
     return 0
+
+
+class _Held(logging.Handler):
+    """MkDocs' records while the configuration is loaded ahead of the request."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def _early(config_file: Path, cache_dir: str | None) -> Prepared | None:
+    """`prepare` ahead of the request; None (and nothing printed) when it fails, so that
+    the build prepares again once the docs folder is written, and reports what remains."""
+    from mkdocs.exceptions import MkDocsException
+
+    logger = logging.getLogger("mkdocs")
+    held = _Held()
+    logger.addHandler(held)
+    try:
+        prepared = prepare(config_file, cache_dir)
+    except (MkDocsException, OSError):
+        return None
+    finally:
+        logger.removeHandler(held)
+    stream = _handler(None)
+    for record in held.records:
+        stream.handle(record)
+    return prepared
 
 
 if __name__ == "__main__":
