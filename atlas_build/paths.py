@@ -68,10 +68,13 @@ class Root:
         return target
 
 
+_RELATIVE = re.compile(rf"{_FILE.pattern}(?:/{_FILE.pattern})*")
+
+
 def is_relative(relative: str) -> bool:
-    """A relative path of plain names (what `Root.inside` accepts before resolving it)."""
-    parts = relative.split("/")
-    return bool(relative) and all(_FILE.fullmatch(p) and not p.startswith(".") for p in parts)
+    """A relative path of plain names (what `Root.inside` accepts before resolving it):
+    each starts with a letter or digit, so none is hidden, `.` or `..`."""
+    return _RELATIVE.fullmatch(relative) is not None
 
 
 def inside(root: str | os.PathLike[str], relative: str) -> Path:

@@ -109,12 +109,23 @@ def prepare(config_file: Path, cache_dir: str | None) -> Prepared:
 
 
 def _warm(env: Any) -> Any:
-    """Compile the templates every build renders (a page, the 404 page, the sitemap)."""
-    from jinja2 import TemplateNotFound
+    """Compile the templates every build renders (a page, the 404 page, the sitemap) and
+    those they extend or include by name; the names a template computes are left to the
+    render."""
+    from jinja2 import TemplateError, meta
 
-    for name in ("main.html", "404.html", "sitemap.xml"):
-        with contextlib.suppress(TemplateNotFound):
+    todo, seen = ["main.html", "404.html", "sitemap.xml"], set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
             env.get_template(name)
+            source = env.loader.get_source(env, name)[0] if env.loader else ""
+            todo += [found for found in meta.find_referenced_templates(env.parse(source)) if found]
+        except TemplateError:
+            continue
     return env
 
 

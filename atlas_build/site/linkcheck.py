@@ -201,8 +201,9 @@ def broken_links(
         here = posixpath.dirname(name)
         for link in sorted(set(page.links)):
             if link.startswith("#"):  # most links: an anchor on the same page
-                if unquote(link[1:]) and unquote(link[1:]) not in page.ids:
-                    problems.append(Broken(name, link, f"no element with id {unquote(link[1:])!r}"))
+                anchor = unquote(link[1:]) if "%" in link else link[1:]
+                if anchor and anchor not in page.ids:
+                    problems.append(Broken(name, link, f"no element with id {anchor!r}"))
                 continue
             if (here, link) not in resolved:
                 resolved[here, link] = _resolve(here, link, listing, folders)
