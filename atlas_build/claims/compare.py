@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import decimal
+import functools
 import math
 import re
 from collections.abc import Iterable
@@ -51,21 +52,28 @@ def show(value: Any) -> str:
     if hasattr(value, "tolist"):
         return show(value.tolist())
     if isinstance(value, sympy.Basic):
-        exact = str(value)
-        if value.is_Rational or value.is_Integer:
-            if value.is_Integer:  # `1e999` in a claim is a thousand digits: show its size
-                return exact if len(exact) <= LONG else f"≈ {_mantissa(value)}"
-            decimal = f"{float(value):.6g}"
-            return f"{exact} = {decimal}" if len(exact) <= LONG else f"≈ {decimal}"
-        if value.is_number:
-            approximate = sympy.N(value, 6)
-            shown = f"{float(approximate):.6g}" if approximate.is_real else str(approximate)
-            # complex: √ of a negative after an edit; a long exact form is not read, only skipped
-            return f"{exact} ≈ {shown}" if len(exact) <= LONG else f"≈ {shown}"
-        return exact
+        return _show_basic(value)
     if isinstance(value, float):
         return f"{value:.10g}"
     return str(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _show_basic(value: sympy.Basic) -> str:
+    """`show` of a SymPy value, remembered: a lesson shows the same computed values in
+    several messages, and printing one is a SymPy tree walk."""
+    exact = str(value)
+    if value.is_Rational or value.is_Integer:
+        if value.is_Integer:  # `1e999` in a claim is a thousand digits: show its size
+            return exact if len(exact) <= LONG else f"≈ {_mantissa(value)}"
+        decimal = f"{float(value):.6g}"
+        return f"{exact} = {decimal}" if len(exact) <= LONG else f"≈ {decimal}"
+    if value.is_number:
+        approximate = sympy.N(value, 6)
+        shown = f"{float(approximate):.6g}" if approximate.is_real else str(approximate)
+        # complex: √ of a negative after an edit; a long exact form is not read, only skipped
+        return f"{exact} ≈ {shown}" if len(exact) <= LONG else f"≈ {shown}"
+    return exact
 
 
 def _mantissa(value: sympy.Integer) -> str:
