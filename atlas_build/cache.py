@@ -205,6 +205,13 @@ class Cache:
         self.misses += 1
         return None
 
+    def has(self, namespace: str, key: str) -> bool:
+        """An entry is there (not read, so not yet known to verify: `get` tells)."""
+        if self.root is None:
+            return False
+        path = self._path(namespace, key)
+        return path is not None and _plain(path) and path.is_file()
+
     def put(self, namespace: str, key: str, payload: bytes) -> None:
         if self.root is None:
             return

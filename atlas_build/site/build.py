@@ -89,7 +89,9 @@ class MkDocs:
     Its output is MkDocs' WARNING and ERROR lines; `close` ends a child that was never
     asked to build (nothing is left running), and removes the scratch folder."""
 
-    def __init__(self, config: Path, docs_dir: Path, site_dir: Path, cache_dir: str | None):
+    def __init__(
+        self, config: Path, docs_dir: Path, site_dir: Path, cache_dir: str | None, jobs: int = 1
+    ):
         if not config.is_file():
             raise SiteError(f"{config}: no MkDocs configuration (expected at the repository root)")
         self.key = (config.resolve(), docs_dir.resolve(), cache_dir)
@@ -99,6 +101,7 @@ class MkDocs:
         command = [sys.executable, "-P", "-m", "atlas_build.site.incremental", "--wait"]
         command += ["--config-file", str(child)]
         command += ["--cache-dir", cache_dir] if cache_dir else []
+        command += ["--jobs", str(jobs)] if jobs > 1 else []
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONUNBUFFERED": "1"}
         self.process: subprocess.Popen[str] | None = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -161,15 +164,17 @@ def run_mkdocs(
     stats: incremental.Stats | None = None,
     known: dict[str, object] | None = None,
     started: MkDocs | None = None,
+    jobs: int = 1,
 ) -> list[str]:
     """Build with MkDocs; returns its warnings and errors (empty on a clean build).
 
     With a `cache_dir`, pages whose inputs did not change are reused (`incremental`);
     `known` (`files` and `sources`) says which files `target` already holds, and `stats`
     receives which pages were rendered and the files of the new site. `started`: a child
-    started earlier for the same configuration, docs and cache (else one is started)."""
+    started earlier for the same configuration, docs and cache (else one is started);
+    `jobs`: processes that lay out pages missing from the cache (`prerender`)."""
     child = started if started is not None and started.serves(config, docs_dir, cache_dir) else None
-    child = child or MkDocs(config, docs_dir, target, cache_dir)
+    child = child or MkDocs(config, docs_dir, target, cache_dir, jobs)
     try:
         return child.run(target, stats=stats, known=known)
     finally:
@@ -265,7 +270,7 @@ def build_site(
             cache_dir = str(store.root) if store.root is not None else None
             problems = run_mkdocs(
                 Path(config), docs_path, staged, cache_dir=cache_dir, stats=stats, known=known,
-                started=child,
+                started=child, jobs=options.jobs if options else 1,
             )  # fmt: skip
             for problem in problems:
                 print(f"{config}: error {codes.MKDOCS.code} {problem}", file=out)
@@ -302,6 +307,13 @@ def rendered(stats: incremental.Stats) -> str:
     total = len(stats.rendered) + stats.reused
     if not total:  # MkDocs of a version the driver does not wrap: a plain build
         return "MkDocs rendered every page"
+    if stats.prerendered:
+        laid_out = stats.prerendered + len(stats.rendered)
+        shown = "all" if laid_out == total else f"{laid_out} of"
+        return (
+            f"MkDocs rendered {shown} {plural(total, 'page')}, {stats.prerendered} of them "
+            f"in {stats.jobs} processes"
+        )
     if not stats.reused:
         return f"MkDocs rendered all {plural(total, 'page')}"
     if not stats.rendered:

@@ -59,7 +59,7 @@ def start_mkdocs(args: argparse.Namespace, options: pipeline.Options) -> MkDocs 
 
     try:
         return MkDocs(Path(args.mkdocs_config), _docs_dir(args), Path(args.site_dir),
-                      options.cache_dir)  # fmt: skip
+                      options.cache_dir, options.jobs)  # fmt: skip
     except (SiteError, OSError):
         return None  # the site stage reports it
 

@@ -56,6 +56,8 @@ class Stats:
     reused: int = 0
     seconds: float = 0.0
     files: tree.Files = field(default_factory=dict)  # the site as built (see `tree`)
+    prerendered: int = 0  # of the reused: laid out just before, in `jobs` processes
+    jobs: int = 1
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +66,8 @@ class Stats:
             "reused": self.reused,
             "seconds": self.seconds,
             "files": self.files,
+            "prerendered": self.prerendered,
+            "jobs": self.jobs,
         }
 
     @classmethod
@@ -74,6 +78,8 @@ class Stats:
             int(data["reused"]),
             float(data["seconds"]),
             tree.valid_files(data["files"]),
+            int(data.get("prerendered", 0)),
+            int(data.get("jobs", 1)),
         )
 
 
@@ -133,8 +139,9 @@ class _Session:
     """Per-build bookkeeping of the wrapped MkDocs steps."""
 
     def __init__(self, prepared: Prepared, staged: tree.Tree, sources: dict[str, str],
-                 memo: Pages | None = None) -> None:  # fmt: skip
+                 memo: Pages | None = None, only: set[str] | None = None) -> None:  # fmt: skip
         config = prepared.config
+        self.only = only  # lay out these pages and nothing else (`prerender`)
         self.config = config
         self.memo = memo
         self.used: Pages = {}
@@ -164,6 +171,8 @@ class _Session:
     def populate(self, original: Callable[..., None]) -> Callable[..., None]:
         def populate(page: Any, config: Any, files: Any, dirty: bool = False) -> None:
             uri = page.file.src_uri
+            if self.only is not None and uri not in self.only:
+                return
             if self.context is not None and uri not in self.always:
                 excluded = "excluded" if page.file.inclusion.is_excluded() else "included"
                 key = self._key(page, uri, excluded)
@@ -216,6 +225,8 @@ class _Session:
         def build_page(page: Any, config: Any, doc_files: Any, nav: Any, env: Any,
                        dirty: bool = False, excluded: bool = False) -> None:  # fmt: skip
             uri = page.file.src_uri
+            if self.only is not None and uri not in self.only:
+                return
             search = self._search()
             entry = self.found.get(uri)
             if entry is not None:
@@ -245,6 +256,8 @@ class _Session:
 
     def copy_file(self, original: Callable[..., None]) -> Callable[..., None]:
         def copy_file(file: Any, dirty: bool = False) -> None:
+            if self.only is not None:
+                return
             sha = self.sources.get(file.src_uri) if self._from_docs(file) else None
             if sha is None and file.abs_src_path and Path(file.abs_src_path).is_file():
                 sha = tree.sha256_file(Path(file.abs_src_path))
@@ -366,12 +379,14 @@ def build(
     memo: Pages | None = None,
     prepared: Prepared | None = None,
     site_dir: Path | None = None,
+    jobs: int = 1,
 ) -> Stats:
     """`mkdocs build` of `config_file` into its `site_dir` (or `site_dir`), reusing cached
     pages and the files of that folder that `known` vouches for; raises MkDocs' own errors
     (`Abort` for warnings in strict mode, `ConfigurationError`). `sources`: sha256 of docs
     files; `memo`: page entries of earlier builds in this process, left holding this
-    build's; `prepared`: what `prepare` made of the same `config_file` and `cache_dir`."""
+    build's; `prepared`: what `prepare` made of the same `config_file` and `cache_dir`;
+    `jobs`: processes to lay out pages missing from the cache in first (`prerender`)."""
     from mkdocs.commands import build as mkdocs_build
     from mkdocs.utils import DuplicateFilter
 
@@ -391,8 +406,15 @@ def build(
                 config["site_dir"] = str(site_dir)
             site = Path(config.site_dir)
             site.mkdir(parents=True, exist_ok=True)
+            prerendered = 0
+            if jobs > 1 and mkcontext.supported():
+                from atlas_build.site import prerender
+
+                prerendered = prerender.run(prepared, sources or {}, jobs)
+                config["site_dir"] = str(site)  # the workers set their own, in their copy
             staged = tree.Tree(site, known or {})
             session = _Session(prepared, staged, sources or {}, memo)
+            session.stats.prerendered, session.stats.jobs = prerendered, jobs
             if mkcontext.supported():
                 with _wrapped(session):
                     mkdocs_build.build(config)
@@ -437,6 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--known", type=Path, help="JSON: the staging folder's files, sources")
     parser.add_argument("--stats", type=Path, help="write what was rendered and reused here")
     parser.add_argument("--wait", action="store_true", help="prepare, then read the request")
+    parser.add_argument("--jobs", type=int, default=1, help="processes laying out new pages")
     args = parser.parse_args(argv)
     prepared, site_dir, stats_path = None, None, args.stats
     try:
@@ -451,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
             stats_path = Path(request["stats"]) if request.get("stats") else None
         known, sources = tree.valid_files(given.get("files")), given.get("sources") or {}
         stats = build(args.config_file, args.cache_dir, known=known, sources=sources,
-                      prepared=prepared, site_dir=site_dir)  # fmt: skip
+                      prepared=prepared, site_dir=site_dir, jobs=args.jobs)  # fmt: skip
     except (MkDocsException, OSError) as error:
         print(f"ERROR   -  {error}", file=sys.stderr)
         return 1
