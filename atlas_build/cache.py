@@ -28,10 +28,12 @@ import contextlib
 import hashlib
 import hmac
 import importlib.metadata
+import json
 import os
 import stat
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from atlas_build import __version__
 from atlas_build.atomic import write_bytes
@@ -204,6 +206,18 @@ class Cache:
             path.unlink()  # forged, foreign or damaged: never trusted, recomputed by the caller
         self.misses += 1
         return None
+
+    def get_json(self, namespace: str, key: str) -> Any:
+        """An entry written by `put_json`; None when it is missing, damaged or not JSON.
+        What it holds is still to be checked by the caller, like any input."""
+        payload = self.get(namespace, key)
+        try:
+            return json.loads(payload) if payload is not None else None
+        except ValueError:
+            return None
+
+    def put_json(self, namespace: str, key: str, value: Any) -> None:
+        self.put(namespace, key, json.dumps(value, ensure_ascii=True).encode("ascii"))
 
     def has(self, namespace: str, key: str) -> bool:
         """An entry is there (not read, so not yet known to verify: `get` tells)."""

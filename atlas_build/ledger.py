@@ -15,7 +15,6 @@ exactly as written is a miss, and the lesson is read the slow way.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,11 +89,7 @@ class Ledger:
 
     @classmethod
     def load(cls, store: Cache, paths: list[str]) -> Ledger:
-        payload = store.get(NAMESPACE, cls.key(paths)) if store.enabled else None
-        try:
-            data = json.loads(payload) if payload is not None else None
-        except ValueError:
-            data = None
+        data = store.get_json(NAMESPACE, cls.key(paths))
         if not isinstance(data, dict):
             return cls()
         identities, heads = data.get("identities"), data.get("heads")
@@ -142,4 +137,4 @@ class Ledger:
         if not self.dirty and same and self.seen_heads.keys() == self.heads.keys():
             return
         data = {"identities": self.seen_identities, "heads": self.seen_heads}
-        store.put(NAMESPACE, self.key(paths), json.dumps(data, ensure_ascii=True).encode("ascii"))
+        store.put_json(NAMESPACE, self.key(paths), data)

@@ -9,9 +9,6 @@ record and page from the cache too (see `cli._emit` and `site.docs`).
 
 from __future__ import annotations
 
-import json
-import os
-import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,22 +75,12 @@ class _Written:
     def __init__(self, store: caching.Cache, out: Path) -> None:
         self.store, self.out = store, out
         self.key = caching.digest(LEDGER, str(out.resolve()))
-        payload = store.get(LEDGER, self.key) if store.enabled else None
-        try:
-            data = json.loads(payload) if payload is not None else {}
-        except ValueError:
-            data = {}
+        data = store.get_json(LEDGER, self.key)
         self.rows: dict[str, Any] = data if isinstance(data, dict) else {}
         self.kept: dict[str, list[Any]] = {}
 
     def _stamp(self, relative: str) -> list[int] | None:
-        try:
-            info = os.lstat(self.out / relative)
-        except OSError:
-            return None
-        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
-            return None
-        return [info.st_ino, info.st_size, info.st_ctime_ns]
+        return paths.stamp(self.out / relative)
 
     def holds(self, lesson: str, key: str) -> bool:
         row = self.rows.get(lesson)
@@ -113,9 +100,8 @@ class _Written:
         self.kept[lesson] = [key, record, self._stamp(record), data, self._stamp(data)]
 
     def save(self) -> None:
-        if self.store.enabled and self.kept != self.rows:
-            payload = json.dumps(self.kept, ensure_ascii=True).encode("ascii")
-            self.store.put(LEDGER, self.key, payload)
+        if self.kept != self.rows:
+            self.store.put_json(LEDGER, self.key, self.kept)
 
 
 def write_records(checked: list[pipeline.Checked], options: pipeline.Options, out: Path) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat as kinds
 from pathlib import Path
 
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -80,6 +81,19 @@ def is_relative(relative: str) -> bool:
 def inside(root: str | os.PathLike[str], relative: str) -> Path:
     """`Root(root).inside(relative)`, for one path."""
     return Root(root).inside(relative)
+
+
+def stamp(path: Path) -> list[int] | None:
+    """[inode, size, change time (ns)] of a plain file with one name, else None: what a
+    build records of a file it wrote, so that it can tell later that nobody touched it
+    (only the kernel sets a change time)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not kinds.S_ISREG(info.st_mode) or info.st_nlink != 1:
+        return None
+    return [info.st_ino, info.st_size, info.st_ctime_ns]
 
 
 def publish_slug(folder: str | None, record_id: str) -> str:

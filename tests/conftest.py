@@ -221,3 +221,19 @@ def run_script() -> Callable[..., CliResult]:
         return CliResult(completed.returncode, completed.stdout, completed.stderr)
 
     return run
+
+
+@pytest.fixture
+def cache_reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Every `Cache.get` from here on, as (namespace, key), enabled cache or not."""
+    from atlas_build.cache import Cache
+
+    reads: list[tuple[str, str]] = []
+    original = Cache.get
+
+    def counted(self: Cache, namespace: str, key: str) -> bytes | None:
+        reads.append((namespace, key))
+        return original(self, namespace, key)
+
+    monkeypatch.setattr(Cache, "get", counted)
+    return reads

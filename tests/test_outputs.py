@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from atlas_build import outputs, pipeline
-from atlas_build.cache import Cache
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 
@@ -44,20 +43,14 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 
 def test_nothing_changed_means_nothing_read_or_written(
-    work: Path, monkeypatch: pytest.MonkeyPatch
+    work: Path, cache_reads: list[tuple[str, str]]
 ) -> None:
     assert _write() == 2
     stamps = {p: os.stat(p).st_mtime_ns for p in (work / "build").rglob("*.json")}
-    reads: list[str] = []
-    original = Cache.get
-
-    def counted(self: Cache, namespace: str, key: str) -> bytes | None:
-        reads.append(namespace)
-        return original(self, namespace, key)
-
-    monkeypatch.setattr(Cache, "get", counted)
+    cache_reads.clear()
     assert _write() == 2
-    assert "emit" not in reads and outputs.LEDGER in reads
+    namespaces = {namespace for namespace, _ in cache_reads}
+    assert "emit" not in namespaces and outputs.LEDGER in namespaces
     assert {p: os.stat(p).st_mtime_ns for p in (work / "build").rglob("*.json")} == stamps
     assert _files(work / "build") == (_write(None, "plain") and _files(work / "plain"))
 

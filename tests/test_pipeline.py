@@ -433,7 +433,7 @@ def test_lesson_ids_are_read_once_per_file_content(
 
 
 def test_a_memo_serves_unchanged_lessons_without_reading_the_cache(
-    tree: Path, monkeypatch: pytest.MonkeyPatch
+    tree: Path, cache_reads: list[tuple[str, str]]
 ) -> None:
     """`serve` keeps a Memo: the second check reads no cache entry of an unchanged lesson,
     its reports equal a memo-less check's, and later stages adding findings to one check's
@@ -443,16 +443,9 @@ def test_a_memo_serves_unchanged_lessons_without_reading_the_cache(
     first = Run(*pipeline.check(["content"], options, memo=memo))
     assert first.cached == ALL_CACHED and len(memo.reports) == len(SLUGS)
     first.checked[0].report.diagnostics.append(first.checked[0].report.diagnostics[0])
-    reads: list[str] = []
-    original = Cache.get
-
-    def counted(self: Cache, namespace: str, key: str) -> bytes | None:
-        reads.append(namespace)
-        return original(self, namespace, key)
-
-    monkeypatch.setattr(Cache, "get", counted)
+    cache_reads.clear()
     second = Run(*pipeline.check(["content"], options, memo=memo))
-    assert reads == []
+    assert cache_reads == []
     plain = check()
     assert timeless(second.json) == timeless(plain.json)
     assert [item.digest for item in second.checked] == [item.digest for item in plain.checked]

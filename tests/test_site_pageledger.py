@@ -20,27 +20,17 @@ from atlas_build.cache import Cache
 from atlas_build.site import pageledger
 
 
-def _page_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    reads: list[str] = []
-    original = Cache.get
-
-    def counted(self: Cache, namespace: str, key: str) -> bytes | None:
-        if namespace == "page":
-            reads.append(key)
-        return original(self, namespace, key)
-
-    monkeypatch.setattr(Cache, "get", counted)
-    return reads
-
-
-def test_an_edit_reads_only_the_edited_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_an_edit_reads_only_the_edited_page(
+    tmp_path: Path, cache_reads: list[tuple[str, str]]
+) -> None:
     content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
     assert _build(content, work, cache)[0] == 0
-    reads = _page_reads(monkeypatch)
     _edit(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
+    cache_reads.clear()
     code, log = _build(content, work, cache)
     assert code == 0, log
-    assert len(reads) == 1  # the edited lesson's, a miss: it is rendered
+    pages = [key for namespace, key in cache_reads if namespace == "page"]
+    assert len(pages) == 1  # the edited lesson's, a miss: it is rendered
     assert _tree(work / "site") == _cold(content, tmp_path / "cold")
 
 

@@ -55,11 +55,7 @@ class Ledger:
     def __init__(self, cache: Cache, site: Path) -> None:
         self.cache = cache
         self.key = digest(LEDGER, fingerprint(), str(site.resolve()))
-        payload = cache.get(LEDGER, self.key) if cache.enabled else None
-        try:
-            data = json.loads(payload) if payload is not None else {}
-        except ValueError:
-            data = {}
+        data = cache.get_json(LEDGER, self.key)
         self.known: dict[str, object] = data if isinstance(data, dict) else {}
         self.used: dict[str, object] = {}
 
@@ -73,8 +69,8 @@ class Ledger:
         self.used[sha] = [sorted(page.ids), page.links]
 
     def save(self) -> None:
-        if self.cache.enabled and self.used != self.known:
-            self.cache.put(LEDGER, self.key, json.dumps(self.used).encode("utf-8"))
+        if self.used != self.known:
+            self.cache.put_json(LEDGER, self.key, self.used)
 
 
 def _page(data: object) -> _Page | None:

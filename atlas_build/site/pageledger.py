@@ -13,9 +13,6 @@ not match, and the page is loaded (or rendered) and written again.
 
 from __future__ import annotations
 
-import json
-import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,27 +69,13 @@ def head_of(page: LessonPage) -> PageHead:
     return PageHead(page.slug, *values, record.contentHash, list(page.added))
 
 
-def _stamp(path: Path) -> list[int] | None:
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return None
-    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
-        return None
-    return [info.st_ino, info.st_size, info.st_ctime_ns]
-
-
 class Ledger:
     """Page heads and their files by page key, for one docs folder."""
 
     def __init__(self, store: Cache, docs_dir: Path) -> None:
         self.store, self.docs = store, docs_dir
         self.key = digest(NAMESPACE, str(docs_dir.resolve()))
-        payload = store.get(NAMESPACE, self.key) if store.enabled else None
-        try:
-            data = json.loads(payload) if payload is not None else {}
-        except ValueError:
-            data = {}
+        data = store.get_json(NAMESPACE, self.key)
         self.rows: dict[str, Any] = data if isinstance(data, dict) else {}
         self.kept: dict[str, Any] = {}
 
@@ -112,7 +95,7 @@ class Ledger:
                 inside = relative.startswith(head.directory + "/")
                 if not (inside and paths.is_relative(relative) and isinstance(sha, str)):
                     return None
-                if _stamp(self.docs / relative) != stamp:
+                if paths.stamp(self.docs / relative) != stamp:
                     return None
                 shas[relative] = sha
         except (TypeError, KeyError, ValueError):
@@ -124,13 +107,12 @@ class Ledger:
         """Remember a page whose files `write_tree` has just made the docs folder hold."""
         files = {}
         for relative, sha in shas.items():
-            stamp = _stamp(self.docs / relative)
+            stamp = paths.stamp(self.docs / relative)
             if stamp is None:
                 return
             files[relative] = [sha, *stamp]
         self.kept[key] = {"head": head.to_json(), "files": files}
 
     def save(self) -> None:
-        if self.store.enabled and self.kept != self.rows:
-            payload = json.dumps(self.kept, ensure_ascii=True).encode("ascii")
-            self.store.put(NAMESPACE, self.key, payload)
+        if self.kept != self.rows:
+            self.store.put_json(NAMESPACE, self.key, self.kept)

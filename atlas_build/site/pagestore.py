@@ -100,11 +100,7 @@ class Batch:
         self.keys = [digest(BATCH, name, str(shard)) for shard in range(SHARDS)]
         self.loaded: list[dict[str, Any]] = []
         for key in self.keys:
-            payload = store.get(BATCH, key) if store.enabled else None
-            try:
-                data = json.loads(payload) if payload is not None else {}
-            except ValueError:
-                data = {}
+            data = store.get_json(BATCH, key)
             self.loaded.append(data if isinstance(data, dict) else {})
         self.used: list[dict[str, Any]] = [{} for _ in range(SHARDS)]
 
@@ -132,4 +128,4 @@ class Batch:
             return
         for key, loaded, used in zip(self.keys, self.loaded, self.used, strict=True):
             if used != loaded:
-                self.store.put(BATCH, key, json.dumps(used, ensure_ascii=True).encode("ascii"))
+                self.store.put_json(BATCH, key, used)
