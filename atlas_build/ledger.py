@@ -21,6 +21,7 @@ from typing import Any
 from atlas_build.cache import Cache, digest
 from atlas_build.diagnostics import Diagnostic
 from atlas_build.report import RecordReport
+from atlas_build.report.model import ClaimsLoader
 
 NAMESPACE = "check-ledger"
 
@@ -47,8 +48,9 @@ def encode(report: RecordReport, seconds: float, payload_digest: str) -> dict[st
     }
 
 
-def decode(data: Any) -> Head:
-    """A head as `encode` wrote it; raises ValueError (or KeyError, TypeError) otherwise."""
+def decode(data: Any, loader: ClaimsLoader) -> Head:
+    """A head as `encode` wrote it, whose claims `loader` reads when asked for; raises
+    ValueError (or KeyError, TypeError) otherwise."""
     if not isinstance(data, dict):
         raise ValueError("not a report head")
     tally, coverage = data["tally"], data["coverage"]
@@ -69,7 +71,7 @@ def decode(data: Any) -> Head:
     ):
         raise ValueError("malformed report head")
     diagnostics = [Diagnostic.from_cache(item) for item in data["diagnostics"]]
-    report = RecordReport(path, identifier, diagnostics, None, coverage, slug, dict(tally))
+    report = RecordReport(path, identifier, diagnostics, None, coverage, slug, dict(tally), loader)
     return Head(report, float(data["seconds"]), found)
 
 
@@ -114,12 +116,12 @@ class Ledger:
         self.seen_identities[key] = value
         self.dirty = True
 
-    def head(self, key: str) -> Head | None:
+    def head(self, key: str, loader: ClaimsLoader) -> Head | None:
         raw = self.heads.get(key)
         if raw is None:
             return None
         try:
-            found = decode(raw)
+            found = decode(raw, loader)
         except (ValueError, KeyError, TypeError):
             return None
         self.seen_heads[key] = raw

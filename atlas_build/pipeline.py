@@ -313,11 +313,10 @@ def check(
         if item.extra:
             item.key = _lesson_key(item, context, options)
             remembered = last.reports.get(item.key)
-            head = ledger.head(item.key) if remembered is None else None
+            task = _Task(item.found, known, slugs, options)
+            loader = _claims_loader(store, item.key, task)
+            head = ledger.head(item.key, loader) if remembered is None else None
             if head is not None:
-                head.report.loader = _claims_loader(
-                    store, item.key, _Task(item.found, known, slugs, options)
-                )
                 remembered = head.report, head.seconds, head.digest
             payload = store.get("lesson", item.key) if remembered is None else None
             if payload is not None:

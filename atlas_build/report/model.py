@@ -35,8 +35,9 @@ class RecordReport:
     @property
     def claims(self) -> list[dict[str, Any]]:
         if self.loaded_claims is None:
-            self.loaded_claims = self.loader() if self.loader is not None else []
-            self.loader = None
+            if self.loader is None:
+                raise ValueError(f"{self.path}: a report without its claims or their loader")
+            self.loaded_claims, self.loader = self.loader(), None
         return self.loaded_claims
 
     @claims.setter
