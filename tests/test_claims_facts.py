@@ -21,17 +21,19 @@ def _results(**statuses: str) -> dict[str, ClaimResult]:
 def test_a_claim_comparing_with_a_failed_claims_quantity_proves_nothing() -> None:
     found = _results(source="fail", reader="pass", other="pass")
     found["reader"].spots = [(3, 4, "verified"), (5, 6, "input")]
-    unproved = facts.settle(list(found.values()), {"reader": {"source.y"}})
+    unproved, quiet = facts.settle(list(found.values()), {"reader": {"source.y"}})
     assert unproved == {"reader": "fact source.y comes from claim 'source', which failed"}
     assert found["reader"].status == "unchecked"
     assert found["reader"].message == f"proves nothing: {unproved['reader']}"
     assert found["reader"].spots == [(5, 6, "input")]  # what it bound is not verified
-    assert found["other"].status == "pass"
+    assert found["other"].status == "pass" and quiet == set()
 
 
 def test_proving_nothing_follows_a_chain_of_facts() -> None:
     found = _results(source="error", middle="pass", last="pass")
-    unproved = facts.settle(list(found.values()), {"last": {"middle.fact"}, "middle": {"source.y"}})
+    unproved, _ = facts.settle(
+        list(found.values()), {"last": {"middle.fact"}, "middle": {"source.y"}}
+    )
     assert unproved["middle"] == "fact source.y comes from claim 'source', which ended in an error"
     assert (
         unproved["last"]
@@ -45,14 +47,19 @@ def test_a_reader_that_proves_nothing_credits_nothing() -> None:
     quantity of a failed claim: it proves nothing, so neither does the ratio."""
     found = _results(ratio="unchecked", broken="fail", reader="pass")
     references = {"reader": {"ratio.r", "broken.y"}}
-    unproved = facts.settle(list(found.values()), references)
+    unproved, quiet = facts.settle(list(found.values()), references)
     assert set(unproved) == {"reader"}
     assert found["ratio"].status == "unchecked"
+    assert (
+        found["ratio"].message == "checked only through claim 'reader', which proves nothing itself"
+    )
+    assert quiet == {"ratio"}
 
 
 def test_a_claim_compared_by_a_passing_claim_passes_through_it() -> None:
     found = _results(ratio="unchecked", reader="pass")
-    assert facts.settle(list(found.values()), {"reader": {"ratio.r"}}) == {}
+    unproved, quiet = facts.settle(list(found.values()), {"reader": {"ratio.r"}})
+    assert (unproved, quiet) == ({}, set())
     assert found["ratio"].status == "pass"
     assert found["ratio"].message == "checked through claim 'reader'"
 

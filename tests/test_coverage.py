@@ -442,6 +442,11 @@ def test_a_wrong_ratio_answer_fails_and_credits_nothing(tmp_path: Path) -> None:
     assert result.status()["doubled"] == "unchecked"
     assert _quizzes(result)[1] == ("failed", "")
     assert result.record.coverage["verification"] == "failed"
+    # the ratio was compared, by the quiz that failed: no A414 telling the author it proves
+    # nothing and to bind a number, which is not what is wrong
+    message = "checked only through claim 'quiz-doubling', which failed"
+    assert result.claim("doubled")["message"] == message
+    assert not result.found("A414")
 
 
 WRONG_FACT = QUIZ.replace("the output is y = 6.", "the output is y = 7.")

@@ -7,6 +7,9 @@ proves rests on that claim, so statuses follow these references once every claim
   that agrees with a wrong value would read verified.
 - A claim that checks nothing itself, but whose quantity a passing claim compared (the
   ratio a quiz answer states), passes through that claim.
+- One whose quantities only claims that did not pass compared stays `unchecked`, but is
+  no A414: "bind a number it computes" is the wrong advice when the claim reading it is
+  what failed, and that claim reports where.
 
 Only quantities compared count (`Context.facts`): a claim an equation names in `check:
 claim, by:` is consulted for what it covers, not compared, so it is never credited by it.
@@ -23,10 +26,13 @@ if TYPE_CHECKING:
 _BROKEN = {"fail": "failed", "error": "ended in an error"}
 
 
-def settle(results: list[ClaimResult], facts: Mapping[str, set[str]]) -> dict[str, str]:
+def settle(
+    results: list[ClaimResult], facts: Mapping[str, set[str]]
+) -> tuple[dict[str, str], set[str]]:
     """Apply the rules above to `results`, given per claim the `id.name` references it
     compared with (`facts`). Returns why each claim that rests on a fact proved nothing
-    (`fact q.y comes from claim 'q', which failed`)."""
+    (`fact q.y comes from claim 'q', which failed`), and the claims left unchecked only
+    because the claims reading them did not pass (no A414 for them)."""
     by_id = {result.claim_id: result for result in results}
     readers: dict[str, list[str]] = {}  # claim -> the claims that compared its quantities
     for reader, references in sorted(facts.items()):
@@ -34,7 +40,17 @@ def settle(results: list[ClaimResult], facts: Mapping[str, set[str]]) -> dict[st
             readers.setdefault(source, []).append(reader)
     unproved = _discredit(by_id, facts)
     _credit(by_id, readers, unproved)
-    return unproved
+    quiet = set()
+    for source, names in readers.items():
+        result = by_id.get(source)
+        if result is None or result.status != "unchecked" or source in unproved:
+            continue
+        failing = [(name, why) for name in names if (why := _broken(name, by_id, unproved))]
+        if failing:
+            name, why = failing[0]
+            result.message = f"checked only through claim {name!r}, which {why}"
+            quiet.add(source)
+    return unproved, quiet
 
 
 def _discredit(by_id: Mapping[str, ClaimResult], facts: Mapping[str, set[str]]) -> dict[str, str]:

@@ -297,9 +297,9 @@ class LessonClaims:
         results = []
         for claim_id, (index, spec) in self.specs.items():
             results.append(self._run_one(claim_id, index, spec))
-        self.unproved = facts.settle(results, self.facts)
+        self.unproved, quiet = facts.settle(results, self.facts)
         for result in results:
-            if result.status == "unchecked" and result.claim_id not in self.unproved:
+            if result.status == "unchecked" and result.claim_id not in quiet | set(self.unproved):
                 index = self.specs[result.claim_id][0]
                 where = result.location or self.file.at(f"/claims/{index}")
                 result.diagnostics.append(
