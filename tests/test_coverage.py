@@ -5,11 +5,13 @@ Each relation status and each number class on small lessons written here: a defi
 verified; a definition whose computed numbers match the prose is verified by evaluation;
 listed, unreadable and unverified relations; verified, input, failed, exempt and
 unaccounted numbers, each exemption rule, worked arithmetic checked without any claim,
-quiz answers, `--require-accounted`, and the lesson's verification verdict.
+quiz answers (none verified against a fact whose claim did not pass), `--require-accounted`,
+and the lesson's verification verdict.
 """
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,8 @@ from test_claims_kinds import Checked, check, write_lesson, yaml_string
 from atlas_build import pipeline
 from atlas_build.claims import prose
 from atlas_build.lesson import build as build_lesson
+from atlas_build.report import coverage as report_coverage
+from atlas_build.site import panels
 
 DECAY = """
 ## Science and assumptions
@@ -438,6 +442,51 @@ def test_a_wrong_ratio_answer_fails_and_credits_nothing(tmp_path: Path) -> None:
     assert result.status()["doubled"] == "unchecked"
     assert _quizzes(result)[1] == ("failed", "")
     assert result.record.coverage["verification"] == "failed"
+    # the ratio was compared, by the quiz that failed: no A414 telling the author it proves
+    # nothing and to bind a number, which is not what is wrong
+    message = "checked only through claim 'quiz-doubling', which failed"
+    assert result.claim("doubled")["message"] == message
+    assert not result.found("A414")
+
+
+WRONG_FACT = QUIZ.replace("the output is y = 6.", "the output is y = 7.")
+
+
+@pytest.mark.parametrize(
+    ("body", "claims", "why"),
+    [
+        (WRONG_FACT, BASE, "failed"),  # the fact's claim binds a number the lesson gets wrong
+        (QUIZ, BASE.replace("bind: [x, y]", "bind: [x, z]"), "ended in an error"),
+    ],
+    ids=["fact-claim-failed", "fact-claim-errored"],
+)
+def test_a_quiz_whose_facts_claim_did_not_pass_is_not_verified(
+    tmp_path: Path, body: str, claims: str, why: str
+) -> None:
+    """The answer 6 agrees with the computed y, but the claim computing y did not pass, so
+    the answer is compared with a value nothing proved: not a verified quiz answer, not a
+    passing claim, not verified numbers, and the message names the fact and its claim."""
+    result = _lesson(tmp_path, body, claims)
+    reason = f"fact double.y comes from claim 'double', which {why}"
+    assert result.status()["quiz"] == "unchecked"
+    assert result.claim("quiz")["message"] == f"proves nothing: {reason}"
+    coverage = result.record.coverage
+    assert _quizzes(result) == [("unverified", reason)]
+    assert (coverage["quizzes"]["verified"], coverage["quizzes"]["unverified"]) == (0, 1)
+    [finding] = result.found("A412")
+    said = f"quiz 'What is y when x is 3?': its answer is not proved, since its {reason};"
+    assert finding.message.startswith(said)
+    assert (finding.line, finding.column) == result.lesson_at("### What is y")
+    assert not result.found("A414")
+    # the right option and the answer are not verified numbers: nothing proved what they state
+    question = result.lesson_at("### What is y")[0]
+    assert "verified" not in _numbers(result)
+    below = [n["text"] for n in coverage["numbers"]["unaccountedAt"] if n["line"] > question]
+    assert below == ["6", "6"]
+    assert coverage["verification"] == "failed"
+    assert "0 of 1 quiz answer verified, 1 not checked" in report_coverage.sentence(coverage)
+    panel = panels.coverage(coverage)
+    assert "What is y when x is 3?" in panel and html.escape(reason) in panel
 
 
 @pytest.mark.parametrize("answer", ["Less than doubles it", "Doubles x, not y"])

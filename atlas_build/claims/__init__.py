@@ -96,6 +96,7 @@ def evaluate(
             unchecked_statements=statements,
             outcomes=runner.outcomes,
             statuses={result.claim_id: result.status for result in evaluation.results},
+            unproved=runner.unproved,
             evaluated=runner.evaluated,
             contradicted=runner.contradicted,
             spots=[spot for result in evaluation.results for spot in result.spots],

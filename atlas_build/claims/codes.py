@@ -128,10 +128,12 @@ QUIZ_UNCHECKED = define(
     "quiz-unchecked",
     Severity.WARNING,
     "A quiz question of a lesson with a claims file is neither checked by a `quiz` claim nor "
-    "listed under `unchecked` with a reason, so its stated answer is not proved.",
+    "listed under `unchecked` with a reason, or its `quiz` claim compared the answer with a "
+    "fact whose own claim failed or errored, so its stated answer is not proved.",
     example="`What does doubling t do to d?` answered `Doubles it` with no quiz claim",
     fix="Add a `quiz` claim whose `fact` the answer states (a ratio for `Doubles it`), or "
-    "list the question under `unchecked: [{quiz: ..., reason: ...}]`.",
+    "list the question under `unchecked: [{quiz: ..., reason: ...}]`; when the message names "
+    "a fact, correct the claim it comes from.",
     stage=STAGE,
 )
 INLINE_UNCHECKED = define(

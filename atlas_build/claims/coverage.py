@@ -12,7 +12,8 @@ Numbers of the prose (`prose.spots`) are counted once each:
 - `unaccounted`: everything else, each listed with its position (A410, an info finding).
 
 Every quiz question gets a status too (`verified`, `failed`, `unchecked` when listed with a
-reason, `unverified`): a stated answer is a claim like any number. So does every relation
+reason, `unverified`): a stated answer is a claim like any number, and one compared with a
+fact whose claim did not pass is not proved (`claims/facts.py`). So does every relation
 stated in inline math (`inline.py`): `unchecked` or `unverified`, since no claim addresses
 inline math.
 
@@ -51,6 +52,7 @@ class Inputs:
     unchecked: dict[tuple[int, int | None], str] = field(default_factory=dict)
     outcomes: Mapping[str, Outcome | Exception] = field(default_factory=dict)
     statuses: dict[str, str] = field(default_factory=dict)
+    unproved: dict[str, str] = field(default_factory=dict)  # claim -> its fact not proved
     evaluated: Mapping[tuple[int, int], set[str]] = field(default_factory=dict)
     contradicted: list[tuple[frozenset[tuple[int, int]], str]] = field(default_factory=list)
     spots: list[tuple[int, int, str]] = field(default_factory=list)
@@ -171,13 +173,15 @@ def _quizzes(
     """A status per quiz question: `verified` when a `quiz` claim on it passed, `failed`
     when one failed, `unchecked` when the author listed it with a reason, else
     `unverified` (A412 in a lesson with a claims file: its answer is proved by nothing; a
-    quiz claim that could not run, an A404, checked nothing either)."""
+    quiz claim that could not run, an A404, checked nothing either, nor did one whose
+    fact's claim failed: the reason names that fact, see claims/facts.py)."""
     counts = dict.fromkeys(QUIZ_STATUSES, 0)
     items = []
     for index, quiz in enumerate(lesson.quizzes):
         claims = sorted(c for c, text in given.quiz_claims.items() if text in quiz.question)
         statuses = {given.statuses.get(claim) for claim in claims}
         reason = ""
+        unproved = [given.unproved[claim] for claim in claims if claim in given.unproved]
         if "fail" in statuses:
             status = "failed"
         elif "pass" in statuses:
@@ -185,13 +189,16 @@ def _quizzes(
         elif index in given.unchecked_quizzes:
             status, reason = "unchecked", given.unchecked_quizzes[index]
         else:
-            status = "unverified"
+            status, reason = "unverified", "; ".join(unproved)
         counts[status] += 1
         where = locator.content(quiz.offset)
         if status == "unverified" and given.has_claims:
             message = (
-                f"quiz {quiz.question[:80]!r}: its answer is not checked by any `quiz` claim; "
-                "add one, or list the question under `unchecked` with a reason"
+                f"quiz {quiz.question[:80]!r}: its answer is not proved, since its {reason}; "
+                "the answer is checked once that claim passes"
+                if reason
+                else f"quiz {quiz.question[:80]!r}: its answer is not checked by any `quiz` "
+                "claim; add one, or list the question under `unchecked` with a reason"
             )
             diagnostics.append(at(codes.QUIZ_UNCHECKED, where, message))
         items.append(
@@ -300,8 +307,10 @@ def _numbers(
         key = (start, end)
         if key not in classes or _RANK[kind] < _RANK[classes[key]]:
             classes[key] = kind
-    for outcome in given.outcomes.values():
-        if isinstance(outcome, Outcome):
+    for claim_id, outcome in given.outcomes.items():
+        # numbers a kind checked itself (a quiz answer) are not proved by a claim that
+        # proved nothing: it compared them with a fact whose own claim failed
+        if isinstance(outcome, Outcome) and claim_id not in given.unproved:
             for low, high in outcome.verified_at:
                 for spot in spots:
                     if low <= spot.start and spot.end <= high and not spot.exempt:

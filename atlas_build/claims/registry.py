@@ -108,6 +108,9 @@ class Context:
     occurrence_texts: list[str]
     resolve: Callable[[str], Outcome]
     memory_bytes: int = 1 << 30  # the claim's memory budget (atlas_build.budget)
+    # `claim-id.name` of every quantity of another claim this one compared with: what it
+    # proves rests on those claims (claims/facts.py); a claim merely consulted is not here
+    facts: set[str] = field(default_factory=set)
 
     def reserve(self, estimate: float, what: str) -> None:
         """Refuse, before allocating, a step whose memory estimate exceeds the budget."""
@@ -127,6 +130,7 @@ class Context:
         claim_id, _, name = reference.partition(".")
         if not name:
             raise ClaimError(f"reference {reference!r} must look like claim-id.quantity")
+        self.facts.add(reference)
         return lookup(self.resolve(claim_id).quantities, name)
 
     def unit(self, reference: str) -> tuple[str | None, bool]:

@@ -3,8 +3,9 @@
 Each relation gets exactly one status:
 
 - `verified`: a check ran and held: derived or sampled (`equation`), evaluated at stated
-  values (`formula` identities), checked by another claim (`variance`), or used as a
-  definition whose computed numbers match what the lesson states;
+  values (`formula` identities), checked by another claim that passed (`variance`; one
+  that proves nothing, `unchecked`, settles nothing), or used as a definition whose
+  computed numbers match what the lesson states;
 - `defined`: used as a definition a claim relies on, and not itself checked;
 - `unchecked`: listed under `unchecked` in claims.yaml, with the author's reason;
 - `unreadable`: the lesson-LaTeX dialect cannot read it (it still renders);
@@ -172,7 +173,10 @@ def settle(
                 told[(equation, relation)] = "verified" if passed else "failed"
         for key, status in told.items():
             if status.startswith("claim:"):
-                status = "verified" if statuses.get(status[len("claim:") :]) == "pass" else "failed"
+                by = statuses.get(status[len("claim:") :])
+                if by == "unchecked":  # it proves nothing, here or anywhere: not a check
+                    continue
+                status = "verified" if by == "pass" else "failed"
             if key in by_key:
                 by_key[key].claims.add(claim_id)
             if key not in done or _RANK.get(status, 9) < _RANK.get(done[key], 9):

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from atlas_build import engine
 from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
-from atlas_build.claims import anchors, codec, codes, messages, numbers
+from atlas_build.claims import anchors, codec, codes, facts, messages, numbers
 from atlas_build.claims.bind import Binder
 from atlas_build.claims.dimensions import units_key
 from atlas_build.claims.file import ClaimsFile
@@ -128,7 +128,8 @@ class LessonClaims:
         self.contradicted: list[tuple[frozenset[tuple[int, int]], str]] = []  # wrong numbers
         self.told: dict[tuple[str, str, int | None], str] = {}  # failed check -> claim told
         self._running: list[str] = []
-        self.uses: dict[str, set[str]] = {}  # claim -> the claims whose quantities it read
+        self.facts: dict[str, set[str]] = {}  # claim -> `id.name` of others' quantities it read
+        self.unproved: dict[str, str] = {}  # claim -> the fact it rests on that is not proved
         defaults = claims.data.get("defaults", {})
         self.timeout = float(defaults.get("timeout", DEFAULT_TIMEOUT))
         self.tolerance = defaults.get("tolerance")
@@ -187,13 +188,13 @@ class LessonClaims:
         limits = engine.set_size_limits(max_bytes=self.budget.memory_bytes)
         try:
             result = kind.run(params, context)
-            self.uses[claim_id] = set(resolved)
         except Exception as error:
             self.outcomes[claim_id] = error
             raise
         finally:
             engine.set_size_limits(max_bytes=limits.max_bytes, max_flops=limits.max_flops)
             self._running.pop()
+            self.facts[claim_id] = set(context.facts)
         portable = self._portable(result) if kind.cacheable and not resolved else None
         if portable is not None:  # what reads other claims is not content-addressed
             self.cache.put("claim", key, portable)
@@ -296,9 +297,9 @@ class LessonClaims:
         results = []
         for claim_id, (index, spec) in self.specs.items():
             results.append(self._run_one(claim_id, index, spec))
-        self._credit(results)
+        self.unproved, quiet = facts.settle(results, self.facts)
         for result in results:
-            if result.status == "unchecked":
+            if result.status == "unchecked" and result.claim_id not in quiet | set(self.unproved):
                 index = self.specs[result.claim_id][0]
                 where = result.location or self.file.at(f"/claims/{index}")
                 result.diagnostics.append(
@@ -311,22 +312,6 @@ class LessonClaims:
                     )
                 )
         return results
-
-    def _credit(self, results: list[ClaimResult]) -> None:
-        """A claim that checks nothing itself, but whose quantities a passing claim checked
-        (the ratio a quiz answer states), is proved through that claim: `pass`, naming it."""
-        by_id = {result.claim_id: result for result in results}
-        changed = True
-        while changed:
-            changed = False
-            for user, used in sorted(self.uses.items()):
-                if getattr(by_id.get(user), "status", None) != "pass":
-                    continue
-                for other in sorted(used):
-                    result = by_id.get(other)
-                    if result is not None and result.status == "unchecked":
-                        result.status, changed = "pass", True
-                        result.message = f"checked through claim {user!r}"
 
     def _param_at(self, pointer: str | None) -> Location | None:
         """The parameter in claims.yaml (or its nearest written parent: an inherited or
