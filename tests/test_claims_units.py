@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_claims_kinds import Checked, check, write_lesson, yaml_string
+from test_claims_kinds import Checked, at, check, write_lesson, yaml_string
 
 from atlas_build.claims import codec
 from atlas_build.claims.registry import Outcome
@@ -1073,3 +1073,78 @@ def test_a_number_stated_for_another_computed_symbol_fails(
     assert code is None or "the lesson writes V = 12 W, but the bind compares it with P" in (
         found[0].message
     )
+
+
+FORMULA = """    bind: [{bind}]
+    params:
+      values: {{{values}}}
+      use: [{{equation: 0, relation: 0}}]"""
+
+
+def _capacity(tmp_path: Path, unit: str, stated: str) -> Checked:
+    """C = B η with B = 10 kHz and η = 6.66 bit/(s·Hz): C is 66.6 kbit/s, in `unit`."""
+    sentence = f"With B = 10 kHz and η = 6.66 the capacity is C ≈ {stated}."
+    claim = FORMULA.format(bind="B, eta, C", values="B: 10, eta: 6.66")
+    rows = {"C": unit, "B": "kHz", "η": "bit/(s·Hz)"}
+    return _wall(tmp_path, "C = B \\eta", rows, sentence, claim)
+
+
+@pytest.mark.parametrize(
+    ("unit", "stated", "says"),
+    [
+        ("bit/s", "66.6 kb/s", None),  # was the bare 66.6 against 66600
+        ("bit/s", "66.6 kbits/s", None),
+        ("kb/s", "66600 b/s", None),  # a table unit too (it was A421, unread)
+        ("Mbit/s", "66.6 kbps", None),
+        ("kbit/s", "66.6 Mb/s", "66600 kbit/s"),  # these three verified, compared bare
+        ("kbit/s", "66.6 Gb/s", "66600000 kbit/s"),
+        ("kbit/s", "66.6 Kb/s", "ambiguous"),
+        ("kbit/s", "66.6 kB/s", "532.8 kbit/s"),  # bytes are not bits
+    ],
+)
+def test_bit_rates_with_a_lower_case_b_are_bits_per_second(
+    tmp_path: Path, unit: str, stated: str, says: str | None
+) -> None:
+    """`kb/s`, `Mb/s`, `Gb/s` were dropped and their numbers compared bare, so 66.6 Mb/s
+    verified for 66.6 kbit/s; now they convert like kbit/s, and `Kb/s` (1000 or 1024?) fails
+    at the number instead of passing bare."""
+    result = _capacity(tmp_path, unit, stated)
+    assert result.status() == {"wall": "fail" if says else "pass"}, result.record.diagnostics
+    if says is None:
+        assert result.errors() == []
+    else:
+        [mismatch] = result.found("A401")
+        assert says in mismatch.message
+        assert at(mismatch) == result.lesson_at(f"≈ {stated}")
+
+
+def _dram(tmp_path: Path, rate: str, peak: str) -> Checked:
+    """D = R w: 3200 MT/s on an 8-byte bus is 25.6 GB/s."""
+    sentence = f"At R = {rate} on a w = 8 B bus the peak is D = {peak}."
+    claim = FORMULA.format(bind="R, w, D", values="R: 3200, w: 8")
+    return _wall(tmp_path, "D = R w", {"D": "GB/s", "R": "MT/s", "w": "B"}, sentence, claim)
+
+
+@pytest.mark.parametrize(
+    ("rate", "peak", "says"),
+    [
+        ("3200 MT/s", "25.6 GB/s", None),  # was A420: MT·B/s read as megatesla-bytes
+        ("3.2 GT/s", "25.6 GB/s", None),
+        ("3200 MT/s", "25.6 MB/s", "0.0256 GB/s"),
+        ("3200 kT/s", "25.6 GB/s", "3.2 MT/s"),
+        ("3200 MT", "25.6 GB/s", "megatransfers"),  # MT alone is not read, nor compared bare
+    ],
+)
+def test_transfers_per_second_are_a_rate_of_transfers_not_teslas(
+    tmp_path: Path, rate: str, peak: str, says: str | None
+) -> None:
+    """`MT/s` was megateslas per second, so the DRAM relation was inconsistent (A420) and
+    computed 25600 GB/s; transfers are counted things of dimension one, like tokens."""
+    result = _dram(tmp_path, rate, peak)
+    assert result.status() == {"wall": "fail" if says else "pass"}, result.record.diagnostics
+    assert result.found("A420") == []
+    if says is None:
+        assert result.errors() == []
+    else:
+        [mismatch] = result.found("A401")
+        assert says in mismatch.message
