@@ -1148,3 +1148,27 @@ def test_transfers_per_second_are_a_rate_of_transfers_not_teslas(
     else:
         [mismatch] = result.found("A401")
         assert says in mismatch.message
+
+
+@pytest.mark.parametrize(
+    ("unit", "b", "stated", "status"),
+    [
+        ("dimensionless", "1000000000", "3.2 billion", "pass"),  # was the bare 3.2 vs 3.2e9
+        ("dimensionless", "1000000000", "3200 million", "pass"),
+        ("dimensionless", "1000000000", "3200000 thousand", "pass"),
+        ("dimensionless", "1000000000", "3.2", "fail"),
+        ("GB", "1", "3.2 billion bytes", "pass"),
+        ("GB", "1", "3.2 million bytes", "fail"),  # verified: the bare 3.2 in GB
+        ("MB", "1000", "3.2 billion bytes", "pass"),  # was the bare 3.2 against 3200
+    ],
+)
+def test_a_magnitude_word_scales_the_number_before_it(
+    tmp_path: Path, unit: str, b: str, stated: str, status: str
+) -> None:
+    """`3.2 billion` is 3.2×10⁹ (the short scale); the word was not read, so the number
+    was compared bare: `3.2 million bytes` verified for 3.2 GB."""
+    sentence = f"With a = 3.2 and b = {b} the total is N = {stated}."
+    claim = FORMULA.format(bind="a, b, N", values=f"a: 3.2, b: {b}")
+    rows = {"N": unit, "a": unit, "b": "dimensionless"}
+    result = _wall(tmp_path, "N = a b", rows, sentence, claim)
+    assert result.status() == {"wall": status}, result.record.diagnostics

@@ -55,6 +55,8 @@ _POW = re.compile(
     r"|(" + _SUPER + "{1,2}+)(?![0-9])"
 )
 _OVER = re.compile(r"/([0-9]++)(?![/.]?[0-9])")
+MAGNITUDES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}  # the short scale
+_MAGNITUDE = re.compile(_WS + "(" + "|".join(MAGNITUDES) + r")(?!\w)")
 _VERSION_TAIL = re.compile(r"\.[0-9]")
 _FUNC = re.compile(r"(ln|log|√)" + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])")
 _ONE_SPACE_FUNC = re.compile(_WS + r"(?=(?:ln|log)" + _WS + r"?[0-9])")
@@ -96,7 +98,8 @@ _START = re.compile(r"[^\W\d_]\w*+(?:\.[0-9]\w*+)*+|[0-9]++|\\?[\[(]|[+\-−≈~
 class Quantity:
     """One stated number. ``decimals`` is the count of digits written after the point (``None``
     for exact forms: fractions, powers, ``ln3``, ``√2``), so ``tolerance`` can honour rounding.
-    ``unit`` is recorded, never applied: ``3.2 GB`` has value 16/5; see ``unit_scale``."""
+    ``unit`` is recorded, never applied: ``3.2 GB`` has value 16/5; see ``unit_scale``. A
+    magnitude word is part of the number (``3.2 billion`` is 3.2e9, ``exponent`` 9)."""
 
     value: sympy.Expr
     text: str
@@ -241,6 +244,10 @@ def _literal(
     if sci := _E_EXP.match(text, j, end) or _X10.match(text, j, end):
         exponent = _int(sci.group(1) or sci.group(2))
         return _Literal(value * sympy.Integer(10) ** exponent, sci.end(), len(frac), exponent)
+    if magnitude := _MAGNITUDE.match(text, j, end):  # `3.2 billion` is 3.2×10⁹, to 0.05×10⁹
+        exponent = MAGNITUDES[magnitude.group(1)]
+        scaled = value * sympy.Integer(10) ** exponent
+        return _Literal(scaled, magnitude.end(), len(frac), exponent)
     if powers and (power := _POW.match(text, j, end)):
         written = (power.group(1) or power.group(2) or power.group(3)).translate(_TO_ASCII)
         n = sympy.Rational(written)
