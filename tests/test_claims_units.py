@@ -698,12 +698,14 @@ One plus the resistor ratio.
 @pytest.mark.parametrize(
     ("option", "answer", "status"),
     [("11", "11", "pass"), ("11 kHz", "11 kHz", "fail"), ("1100%", "1100%", "pass"),
-     ("11%", "11%", "fail")],
+     ("11%", "11%", "fail"), ("1100 percent", "1100 percent", "pass"),
+     ("11 per cent", "11 per cent", "fail")],
 )  # fmt: skip
 def test_a_quiz_on_a_pure_number_takes_no_dimensioned_unit(
     tmp_path: Path, option: str, answer: str, status: str
 ) -> None:
-    """A gain of 11 is not stated by `11 kHz`, and `11%` is 0.11 of it, not 11."""
+    """A gain of 11 is not stated by `11 kHz`, and `11%` is 0.11 of it, not 11; `percent`
+    is `%` (`1100 percent` failed where `1100%` passed)."""
     tail = GAIN_QUIZ.replace("{option}", option).replace("{answer}", answer)
     result = _gain(tmp_path, "V/V", "11", after=QUIZ_GAIN.format(fact="G"), tail=tail)
     assert result.status()["quiz-gain"] == status
@@ -1017,12 +1019,17 @@ def test_a_unit_edited_in_the_symbol_table_misses_the_claim_cache(tmp_path: Path
     assert any(d.code == "A401" and "6 V" in d.message for d in edited.diagnostics)
 
 
-@pytest.mark.parametrize(("stated", "verdict"), [("100%", "verified"), ("1%", "partial")])
+@pytest.mark.parametrize(
+    ("stated", "verdict"),
+    [("100%", "verified"), ("1%", "partial"), ("100 percent", "verified"),
+     ("100 per cent", "verified"), ("1 percent", "partial")],
+)  # fmt: skip
 def test_a_percentage_of_a_pure_ratio_is_a_fraction(
     tmp_path: Path, stated: str, verdict: str
 ) -> None:
     """`V/(I R)` is 1, so `100%` is right; `1%` agrees only as a bare number (A423), and is
-    not counted as verified (it was, compared bare as 1)."""
+    not counted as verified (it was, compared bare as 1). `percent` and `per cent` read as
+    `%` (`100 percent` failed where `100%` passed)."""
     sentence = QUOTE.format(power=stated)
     body = BODY.format(sentence=sentence, option="6 V", answer="6 V")
     claims = _ohm_claims(sentence, "ratio", 'ratio: "\\\\frac{V}{I\\\\cdot R}"')
@@ -1172,3 +1179,77 @@ def test_a_magnitude_word_scales_the_number_before_it(
     rows = {"N": unit, "a": unit, "b": "dimensionless"}
     result = _wall(tmp_path, "N = a b", rows, sentence, claim)
     assert result.status() == {"wall": status}, result.record.diagnostics
+
+
+ERROR_RATE = """
+## Science
+
+$$
+z = x
+$$
+
+Symbols and units
+
+x
+
+Errors counted
+
+dimensionless
+
+y
+
+Bits sent
+
+dimensionless
+
+z
+
+A copy of x
+
+dimensionless
+
+{sentence}
+
+## Check your understanding
+
+### What is the error rate?
+
+1. 17 percent
+2. {answer}
+3. 1.7 percent
+
+Answer and reasoning
+
+{answer}
+
+It is x over y.
+"""
+
+
+@pytest.mark.parametrize(
+    ("stated", "status"),
+    [("0.17%", "pass"), ("0.17 percent", "pass"), ("0.17 per cent", "pass"),
+     ("17 percent", "fail")],
+)  # fmt: skip
+def test_percent_in_words_is_a_percent_sign(tmp_path: Path, stated: str, status: str) -> None:
+    """The error rate x/y is a pure number nothing gives a unit: `0.17%` states 0.0017, and
+    `0.17 percent` (or `per cent`), compared bare as 0.17, failed, in the prose and in a
+    quiz's answer alike."""
+    sentence = f"With x = 17 and y = 10000 the error rate is {stated}."
+    claims = f"""
+claims:
+  - id: rate
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [x, y, p]
+    params:
+      values: {{x: 17, y: 10000}}
+      use: [{{equation: 0, relation: 0}}]
+      expressions: {{p: "\\\\frac{{x}}{{y}}"}}
+  - id: quiz
+    kind: quiz
+    params: {{question: "What is the error rate", fact: rate.p, ratio: true}}
+"""
+    body = ERROR_RATE.format(sentence=sentence, answer=stated)
+    result = check(write_lesson(tmp_path, "rate", body, claims))
+    assert result.status() == {"rate": status, "quiz": status}, result.record.diagnostics

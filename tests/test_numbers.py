@@ -677,3 +677,14 @@ def test_a_magnitude_word_is_part_of_the_number(
     the bare 3.2 was compared."""
     [item] = [i for i in extract(text) if isinstance(i, Quantity)]
     assert (item.text, item.value, item.unit, item.tolerance) == (written, value, unit, tolerance)
+
+
+@pytest.mark.parametrize(
+    "text", ["0.17%", "0.17 percent", "0.17 per cent", "0.17 Percent", "0.17\\,\\text{percent}"]
+)
+def test_percent_in_words_is_recorded_as_the_percent_sign(text: str) -> None:
+    """Comparisons know `%` (a pure number's percentage is its fraction); `percent` was
+    recorded as written and compared otherwise."""
+    item = parse_quantity(text)
+    assert (item.value, item.unit, item.text) == (R(17, 100), "%", text)
+    assert [i.text for i in extract("3 per centimetre")] == ["3"]

@@ -57,6 +57,7 @@ _POW = re.compile(
 _OVER = re.compile(r"/([0-9]++)(?![/.]?[0-9])")
 MAGNITUDES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}  # the short scale
 _MAGNITUDE = re.compile(_WS + "(" + "|".join(MAGNITUDES) + r")(?!\w)")
+_PERCENT = re.compile(_WS + r"?[Pp]er(?:" + _WS + r")?cent(?!\w)")
 _VERSION_TAIL = re.compile(r"\.[0-9]")
 _FUNC = re.compile(r"(ln|log|√)" + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])")
 _ONE_SPACE_FUNC = re.compile(_WS + r"(?=(?:ln|log)" + _WS + r"?[0-9])")
@@ -310,7 +311,10 @@ def _quantity(
 
 
 def _suffix(text: str, k: int, end: int) -> tuple[str | None, int]:
-    """The unit written after a number ending at ``k`` (or None), and where it ends."""
+    """The unit written after a number ending at ``k`` (or None), and where it ends.
+    `percent` and `per cent` are `%`, the one spelling the comparisons know."""
+    if percent := _PERCENT.match(text, k, end):
+        return "%", percent.end()
     if suffix := _UNIT.match(text, k, end):
         # `bytes per second` is one unit: the vocabulary's reading wins when it is longer
         after = unit_after(text[:end], k)
@@ -320,7 +324,7 @@ def _suffix(text: str, k: int, end: int) -> tuple[str | None, int]:
     if _UNIT_START.match(text, k, end) and (after := unit_after(text[:end], k)) is not None:
         return after  # any unit the units vocabulary reads: 0.7 V, 2.1 ms, 10¹⁶ cm⁻³
     if (latex := _LATEX_UNIT.match(text, k, end)) and (read := _latex_unit(latex)):
-        return read, latex.end()
+        return "%" if _PERCENT.fullmatch(read) else read, latex.end()
     return None, k
 
 
