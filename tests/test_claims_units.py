@@ -1253,3 +1253,24 @@ claims:
     body = ERROR_RATE.format(sentence=sentence, answer=stated)
     result = check(write_lesson(tmp_path, "rate", body, claims))
     assert result.status() == {"rate": status, "quiz": status}, result.record.diagnostics
+
+
+@pytest.mark.parametrize(
+    ("clock", "rate", "says"),
+    [("1600 MHz", "3200 MT/s", None), ("1.6 GHz", "3.2 GT/s", None),
+     ("1600 MT/s", "3200 MT/s", "a transfer is not a clock cycle"),
+     ("1600 MHz", "3.2 GHz", "a transfer is not a clock cycle")],
+)  # fmt: skip
+def test_transfers_and_clock_cycles_are_not_converted_into_each_other(
+    tmp_path: Path, clock: str, rate: str, says: str | None
+) -> None:
+    """A double-data-rate bus makes two transfers per cycle (R = 2f). Both are counts per
+    second, so `1600 MT/s` would verify for the 1600 MHz clock: the classic 2x error, kept
+    apart as rad/s and Hz are."""
+    sentence = f"The clock f = {clock} gives R = {rate}."
+    claim = FORMULA.format(bind="f, R", values="f: 1600")
+    result = _wall(tmp_path, "R = 2 f", {"R": "MT/s", "f": "MHz"}, sentence, claim)
+    assert result.status() == {"wall": "fail" if says else "pass"}, result.record.diagnostics
+    if says is not None:
+        [mismatch] = result.found("A401")
+        assert says in mismatch.message
