@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_claims_kinds import Checked, check, write_lesson, yaml_string
+from test_claims_kinds import Checked, at, check, write_lesson, yaml_string
 
 from atlas_build.claims import codec
 from atlas_build.claims.registry import Outcome
@@ -698,12 +698,14 @@ One plus the resistor ratio.
 @pytest.mark.parametrize(
     ("option", "answer", "status"),
     [("11", "11", "pass"), ("11 kHz", "11 kHz", "fail"), ("1100%", "1100%", "pass"),
-     ("11%", "11%", "fail")],
+     ("11%", "11%", "fail"), ("1100 percent", "1100 percent", "pass"),
+     ("11 per cent", "11 per cent", "fail")],
 )  # fmt: skip
 def test_a_quiz_on_a_pure_number_takes_no_dimensioned_unit(
     tmp_path: Path, option: str, answer: str, status: str
 ) -> None:
-    """A gain of 11 is not stated by `11 kHz`, and `11%` is 0.11 of it, not 11."""
+    """A gain of 11 is not stated by `11 kHz`, and `11%` is 0.11 of it, not 11; `percent`
+    is `%` (`1100 percent` failed where `1100%` passed)."""
     tail = GAIN_QUIZ.replace("{option}", option).replace("{answer}", answer)
     result = _gain(tmp_path, "V/V", "11", after=QUIZ_GAIN.format(fact="G"), tail=tail)
     assert result.status()["quiz-gain"] == status
@@ -1017,12 +1019,17 @@ def test_a_unit_edited_in_the_symbol_table_misses_the_claim_cache(tmp_path: Path
     assert any(d.code == "A401" and "6 V" in d.message for d in edited.diagnostics)
 
 
-@pytest.mark.parametrize(("stated", "verdict"), [("100%", "verified"), ("1%", "partial")])
+@pytest.mark.parametrize(
+    ("stated", "verdict"),
+    [("100%", "verified"), ("1%", "partial"), ("100 percent", "verified"),
+     ("100 per cent", "verified"), ("1 percent", "partial")],
+)  # fmt: skip
 def test_a_percentage_of_a_pure_ratio_is_a_fraction(
     tmp_path: Path, stated: str, verdict: str
 ) -> None:
     """`V/(I R)` is 1, so `100%` is right; `1%` agrees only as a bare number (A423), and is
-    not counted as verified (it was, compared bare as 1)."""
+    not counted as verified (it was, compared bare as 1). `percent` and `per cent` read as
+    `%` (`100 percent` failed where `100%` passed)."""
     sentence = QUOTE.format(power=stated)
     body = BODY.format(sentence=sentence, option="6 V", answer="6 V")
     claims = _ohm_claims(sentence, "ratio", 'ratio: "\\\\frac{V}{I\\\\cdot R}"')
@@ -1073,3 +1080,197 @@ def test_a_number_stated_for_another_computed_symbol_fails(
     assert code is None or "the lesson writes V = 12 W, but the bind compares it with P" in (
         found[0].message
     )
+
+
+FORMULA = """    bind: [{bind}]
+    params:
+      values: {{{values}}}
+      use: [{{equation: 0, relation: 0}}]"""
+
+
+def _capacity(tmp_path: Path, unit: str, stated: str) -> Checked:
+    """C = B η with B = 10 kHz and η = 6.66 bit/(s·Hz): C is 66.6 kbit/s, in `unit`."""
+    sentence = f"With B = 10 kHz and η = 6.66 the capacity is C ≈ {stated}."
+    claim = FORMULA.format(bind="B, eta, C", values="B: 10, eta: 6.66")
+    rows = {"C": unit, "B": "kHz", "η": "bit/(s·Hz)"}
+    return _wall(tmp_path, "C = B \\eta", rows, sentence, claim)
+
+
+@pytest.mark.parametrize(
+    ("unit", "stated", "says"),
+    [
+        ("bit/s", "66.6 kb/s", None),  # was the bare 66.6 against 66600
+        ("bit/s", "66.6 kbits/s", None),
+        ("kb/s", "66600 b/s", None),  # a table unit too (it was A421, unread)
+        ("Mbit/s", "66.6 kbps", None),
+        ("kbit/s", "66.6 Mb/s", "66600 kbit/s"),  # these three verified, compared bare
+        ("kbit/s", "66.6 Gb/s", "66600000 kbit/s"),
+        ("kbit/s", "66.6 Kb/s", "ambiguous"),
+        ("kbit/s", "66.6 kB/s", "532.8 kbit/s"),  # bytes are not bits
+    ],
+)
+def test_bit_rates_with_a_lower_case_b_are_bits_per_second(
+    tmp_path: Path, unit: str, stated: str, says: str | None
+) -> None:
+    """`kb/s`, `Mb/s`, `Gb/s` were dropped and their numbers compared bare, so 66.6 Mb/s
+    verified for 66.6 kbit/s; now they convert like kbit/s, and `Kb/s` (1000 or 1024?) fails
+    at the number instead of passing bare."""
+    result = _capacity(tmp_path, unit, stated)
+    assert result.status() == {"wall": "fail" if says else "pass"}, result.record.diagnostics
+    if says is None:
+        assert result.errors() == []
+    else:
+        [mismatch] = result.found("A401")
+        assert says in mismatch.message
+        assert at(mismatch) == result.lesson_at(f"≈ {stated}")
+
+
+def _dram(tmp_path: Path, rate: str, peak: str) -> Checked:
+    """D = R w: 3200 MT/s on an 8-byte bus is 25.6 GB/s."""
+    sentence = f"At R = {rate} on a w = 8 B bus the peak is D = {peak}."
+    claim = FORMULA.format(bind="R, w, D", values="R: 3200, w: 8")
+    return _wall(tmp_path, "D = R w", {"D": "GB/s", "R": "MT/s", "w": "B"}, sentence, claim)
+
+
+@pytest.mark.parametrize(
+    ("rate", "peak", "says"),
+    [
+        ("3200 MT/s", "25.6 GB/s", None),  # was A420: MT·B/s read as megatesla-bytes
+        ("3.2 GT/s", "25.6 GB/s", None),
+        ("3200 MT/s", "25.6 MB/s", "0.0256 GB/s"),
+        ("3200 kT/s", "25.6 GB/s", "3.2 MT/s"),
+        ("3200 MT", "25.6 GB/s", "megatransfers"),  # MT alone is not read, nor compared bare
+    ],
+)
+def test_transfers_per_second_are_a_rate_of_transfers_not_teslas(
+    tmp_path: Path, rate: str, peak: str, says: str | None
+) -> None:
+    """`MT/s` was megateslas per second, so the DRAM relation was inconsistent (A420) and
+    computed 25600 GB/s; transfers are counted things of dimension one, like tokens."""
+    result = _dram(tmp_path, rate, peak)
+    assert result.status() == {"wall": "fail" if says else "pass"}, result.record.diagnostics
+    assert result.found("A420") == []
+    if says is None:
+        assert result.errors() == []
+    else:
+        [mismatch] = result.found("A401")
+        assert says in mismatch.message
+
+
+@pytest.mark.parametrize(
+    ("unit", "b", "stated", "status"),
+    [
+        ("dimensionless", "1000000000", "3.2 billion", "pass"),  # was the bare 3.2 vs 3.2e9
+        ("dimensionless", "1000000000", "3200 million", "pass"),
+        ("dimensionless", "1000000000", "3200000 thousand", "pass"),
+        ("dimensionless", "1000000000", "3.2", "fail"),
+        ("GB", "1", "3.2 billion bytes", "pass"),
+        ("GB", "1", "3.2 million bytes", "fail"),  # verified: the bare 3.2 in GB
+        ("MB", "1000", "3.2 billion bytes", "pass"),  # was the bare 3.2 against 3200
+    ],
+)
+def test_a_magnitude_word_scales_the_number_before_it(
+    tmp_path: Path, unit: str, b: str, stated: str, status: str
+) -> None:
+    """`3.2 billion` is 3.2×10⁹ (the short scale); the word was not read, so the number
+    was compared bare: `3.2 million bytes` verified for 3.2 GB."""
+    sentence = f"With a = 3.2 and b = {b} the total is N = {stated}."
+    claim = FORMULA.format(bind="a, b, N", values=f"a: 3.2, b: {b}")
+    rows = {"N": unit, "a": unit, "b": "dimensionless"}
+    result = _wall(tmp_path, "N = a b", rows, sentence, claim)
+    assert result.status() == {"wall": status}, result.record.diagnostics
+
+
+ERROR_RATE = """
+## Science
+
+$$
+z = x
+$$
+
+Symbols and units
+
+x
+
+Errors counted
+
+dimensionless
+
+y
+
+Bits sent
+
+dimensionless
+
+z
+
+A copy of x
+
+dimensionless
+
+{sentence}
+
+## Check your understanding
+
+### What is the error rate?
+
+1. 17 percent
+2. {answer}
+3. 1.7 percent
+
+Answer and reasoning
+
+{answer}
+
+It is x over y.
+"""
+
+
+@pytest.mark.parametrize(
+    ("stated", "status"),
+    [("0.17%", "pass"), ("0.17 percent", "pass"), ("0.17 per cent", "pass"),
+     ("17 percent", "fail")],
+)  # fmt: skip
+def test_percent_in_words_is_a_percent_sign(tmp_path: Path, stated: str, status: str) -> None:
+    """The error rate x/y is a pure number nothing gives a unit: `0.17%` states 0.0017, and
+    `0.17 percent` (or `per cent`), compared bare as 0.17, failed, in the prose and in a
+    quiz's answer alike."""
+    sentence = f"With x = 17 and y = 10000 the error rate is {stated}."
+    claims = f"""
+claims:
+  - id: rate
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [x, y, p]
+    params:
+      values: {{x: 17, y: 10000}}
+      use: [{{equation: 0, relation: 0}}]
+      expressions: {{p: "\\\\frac{{x}}{{y}}"}}
+  - id: quiz
+    kind: quiz
+    params: {{question: "What is the error rate", fact: rate.p, ratio: true}}
+"""
+    body = ERROR_RATE.format(sentence=sentence, answer=stated)
+    result = check(write_lesson(tmp_path, "rate", body, claims))
+    assert result.status() == {"rate": status, "quiz": status}, result.record.diagnostics
+
+
+@pytest.mark.parametrize(
+    ("clock", "rate", "says"),
+    [("1600 MHz", "3200 MT/s", None), ("1.6 GHz", "3.2 GT/s", None),
+     ("1600 MT/s", "3200 MT/s", "a transfer is not a clock cycle"),
+     ("1600 MHz", "3.2 GHz", "a transfer is not a clock cycle")],
+)  # fmt: skip
+def test_transfers_and_clock_cycles_are_not_converted_into_each_other(
+    tmp_path: Path, clock: str, rate: str, says: str | None
+) -> None:
+    """A double-data-rate bus makes two transfers per cycle (R = 2f). Both are counts per
+    second, so `1600 MT/s` would verify for the 1600 MHz clock: the classic 2x error, kept
+    apart as rad/s and Hz are."""
+    sentence = f"The clock f = {clock} gives R = {rate}."
+    claim = FORMULA.format(bind="f, R", values="f: 1600")
+    result = _wall(tmp_path, "R = 2 f", {"R": "MT/s", "f": "MHz"}, sentence, claim)
+    assert result.status() == {"wall": "fail" if says else "pass"}, result.record.diagnostics
+    if says is not None:
+        [mismatch] = result.found("A401")
+        assert says in mismatch.message

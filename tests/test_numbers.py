@@ -658,3 +658,33 @@ def test_large_powers_and_spaced_logarithms_are_one_number(text, expected):
 def test_units_written_in_latex(text: str, unit: str | None) -> None:
     item = next(i for i in extract(text) if isinstance(i, Quantity))
     assert item.unit == unit
+
+
+@pytest.mark.parametrize(
+    ("text", "written", "value", "unit", "tolerance"),
+    [
+        ("about 3.2 billion of them", "3.2 billion", 3_200_000_000, None, 50_000_000),
+        ("3200 thousand", "3200 thousand", 3_200_000, None, 500),
+        ("1.5 million tokens", "1.5 million tokens", 1_500_000, "tokens", 50_000),
+        ("2 trillion FLOP", "2 trillion FLOP", 2 * 10**12, "FLOP", R(1, 2) * 10**12),
+        ("2 thousandths", "2", 2, None, R(1, 2)),  # a fraction word, not a magnitude
+    ],
+)
+def test_a_magnitude_word_is_part_of_the_number(
+    text: str, written: str, value: int, unit: str | None, tolerance: object
+) -> None:
+    """`3.2 billion` is 3.2×10⁹ to half its last written digit; the word was left out, so
+    the bare 3.2 was compared."""
+    [item] = [i for i in extract(text) if isinstance(i, Quantity)]
+    assert (item.text, item.value, item.unit, item.tolerance) == (written, value, unit, tolerance)
+
+
+@pytest.mark.parametrize(
+    "text", ["0.17%", "0.17 percent", "0.17 per cent", "0.17 Percent", "0.17\\,\\text{percent}"]
+)
+def test_percent_in_words_is_recorded_as_the_percent_sign(text: str) -> None:
+    """Comparisons know `%` (a pure number's percentage is its fraction); `percent` was
+    recorded as written and compared otherwise."""
+    item = parse_quantity(text)
+    assert (item.value, item.unit, item.text) == (R(17, 100), "%", text)
+    assert [i.text for i in extract("3 per centimetre")] == ["3"]

@@ -128,6 +128,41 @@ def test_prefixes_decimal_and_binary_differ() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "bits_per_second"),
+    [("b/s", 1), ("kb/s", 1000), ("Mb/s", 10**6), ("Gb/s", 10**9), ("kbits/s", 1000),
+     ("Mbit/s", 10**6), ("Gbps", 10**9), ("kB/s", 8000), ("Mb/sec", 10**6)],
+)  # fmt: skip
+def test_a_lower_case_b_in_a_rate_is_a_bit(text: str, bits_per_second: int) -> None:
+    """`kb/s` did not read (`b` alone is ambiguous), so its number was compared bare."""
+    assert spec(text).dimension == Dimension({INFO: 1, TIME: -1})
+    assert scale(text) == bits_per_second
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("Kb/s", "1024"), ("kb", "kbit (kilobit) or kB"), ("Gb", "Gb/s reads as Gbit/s"),
+     ("b/s·Hz", "ambiguous"), ("Mb/s²", "ambiguous"), ("J/Mb/s", "ambiguous")],
+)  # fmt: skip
+def test_a_lower_case_b_outside_a_rate_per_second_stays_ambiguous(text: str, message: str) -> None:
+    """Only `<prefix>b` right before a final `/s` is a bit: `b/s·Hz` would divide by the Hz
+    too (write bit/(s·Hz)), and `J/Mb/s` is J/(Mb·s) by the grammar's rule."""
+    result = parse_unit(text)
+    assert isinstance(result, UnitProblem) and message in result.message, result
+
+
+def test_transfers_per_second_are_a_count_per_second_not_teslas() -> None:
+    """`MT/s` (DRAM, PCIe) was megateslas per second."""
+    assert spec("MT/s").dimension == Dimension({TIME: -1})
+    assert scale("MT/s") == 10**6 and scale("GT/s") == 10**9
+    assert str(spec("MT/s").units) == "MT/s"
+    assert spec("mT").dimension == spec("T/s").dimension * Dimension({TIME: 1})  # still tesla
+    assert spec("megatesla").scale == 10**6
+    for text in ("MT", "GT", "kT", "MT/ms"):
+        result = parse_unit(text)
+        assert isinstance(result, UnitProblem) and "transfers" in result.message, result
+
+
+@pytest.mark.parametrize(
     ("text", "joules"),
     [
         ("Wh", 3600),

@@ -49,6 +49,9 @@ R = sp.Rational
         ("about 2 kilowatt-hours.", 2, "kilowatt-hours"),
         ("burns 250 kcal", 250, "kcal"),
         ("12 BTU per", 12, "BTU"),
+        ("C ≈ 66.6 kb/s here", R(666, 10), "kb/s"),
+        ("at 3200 MT/s, the", 3200, "MT/s"),
+        ("64 kbits per", 64, "kbits"),
     ],
 )
 def test_a_unit_after_a_number_is_found_with_its_span(text: str, value: object, unit: str) -> None:
@@ -194,6 +197,8 @@ def test_float_values_use_their_shortest_decimal() -> None:
         ("kVA", "did you mean kV·A?"),
         ("mins", "did you mean min·s or min?"),
         ("KB", "ambiguous"),
+        ("Kb", "ambiguous"),
+        ("MT", "megatransfers"),
         ("psi", "another system"),
         ("therms", "another system"),
     ],
@@ -226,6 +231,9 @@ def test_words_prose_writes_after_numbers_are_not_unit_attempts(word: str) -> No
         ("5 kv-cache heads", None),
         ("5 Nm-ish", None),
         ("4 t² here", None),
+        ("12 Kb/s", ("Kb", 5)),  # a word before `/` was compared bare
+        ("3200 MT/ms", ("MT", 7)),
+        ("3 and/or 4", None),
     ],
 )
 def test_an_unread_unit_right_after_a_number(text: str, found: tuple[str, int] | None) -> None:

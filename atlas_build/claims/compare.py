@@ -289,26 +289,34 @@ def _converted(
         return value * scale, allowed * scale
     except ValueError:
         pass
-    (angle, cycles), (other_angle, other_cycles) = _frequency(written), _frequency(unit)
+    (angle, cycles, moves), (other_angle, other_cycles, other_moves) = map(
+        _frequency, (written, unit)
+    )
     if angle != other_angle and (cycles or other_cycles):
         raise UnitError(  # SI makes the radian 1, so 311 MHz would pass for 3.11e8 rad/s
             f"{written} and {unit} are not converted: an angular frequency in rad/s is 2π "
             "times the frequency in Hz (ω = 2πf), though SI gives both the dimension 1/s"
+        )
+    if moves != other_moves and (cycles or other_cycles):
+        raise UnitError(  # a count per second, so 1600 MT/s would pass for a 1600 MHz clock
+            f"{written} and {unit} are not converted: a transfer is not a clock cycle "
+            "(a double-data-rate bus makes 2 per cycle: 3200 MT/s at 1600 MHz)"
         )
     converted = convert(value, written, unit)
     ratio = convert(1, written, unit) - convert(0, written, unit)
     return converted, allowed * abs(ratio)
 
 
-def _frequency(unit: str) -> tuple[bool, bool]:
+def _frequency(unit: str) -> tuple[bool, bool, bool]:
     """Whether a unit holds an angle (`rad/s`, `°/s`, which SI counts as dimensionless),
-    and whether it holds hertz."""
+    whether it holds hertz, and whether transfers (`MT/s`, a count like the radian)."""
     try:
         keys = [atom.key for atom, power in units_of(unit).atoms() if power]
     except UnitError:
-        return False, False
+        return False, False, False
     angle = any(key.endswith("radian") or key == "degree" for key in keys)
-    return angle, any(key.endswith("hertz") for key in keys)
+    hertz, moves = (any(key.endswith(name) for key in keys) for name in ("hertz", "transfer"))
+    return angle, hertz, moves
 
 
 BOUNDS = {">": sympy.Gt, ">=": sympy.Ge, "<": sympy.Lt, "<=": sympy.Le}

@@ -55,6 +55,9 @@ _POW = re.compile(
     r"|(" + _SUPER + "{1,2}+)(?![0-9])"
 )
 _OVER = re.compile(r"/([0-9]++)(?![/.]?[0-9])")
+MAGNITUDES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}  # the short scale
+_MAGNITUDE = re.compile(_WS + "(" + "|".join(MAGNITUDES) + r")(?!\w)")
+_PERCENT = re.compile(_WS + r"?[Pp]er(?:" + _WS + r")?cent(?!\w)")
 _VERSION_TAIL = re.compile(r"\.[0-9]")
 _FUNC = re.compile(r"(ln|log|√)" + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])")
 _ONE_SPACE_FUNC = re.compile(_WS + r"(?=(?:ln|log)" + _WS + r"?[0-9])")
@@ -96,7 +99,8 @@ _START = re.compile(r"[^\W\d_]\w*+(?:\.[0-9]\w*+)*+|[0-9]++|\\?[\[(]|[+\-−≈~
 class Quantity:
     """One stated number. ``decimals`` is the count of digits written after the point (``None``
     for exact forms: fractions, powers, ``ln3``, ``√2``), so ``tolerance`` can honour rounding.
-    ``unit`` is recorded, never applied: ``3.2 GB`` has value 16/5; see ``unit_scale``."""
+    ``unit`` is recorded, never applied: ``3.2 GB`` has value 16/5; see ``unit_scale``. A
+    magnitude word is part of the number (``3.2 billion`` is 3.2e9, ``exponent`` 9)."""
 
     value: sympy.Expr
     text: str
@@ -241,6 +245,10 @@ def _literal(
     if sci := _E_EXP.match(text, j, end) or _X10.match(text, j, end):
         exponent = _int(sci.group(1) or sci.group(2))
         return _Literal(value * sympy.Integer(10) ** exponent, sci.end(), len(frac), exponent)
+    if magnitude := _MAGNITUDE.match(text, j, end):  # `3.2 billion` is 3.2×10⁹, to 0.05×10⁹
+        exponent = MAGNITUDES[magnitude.group(1)]
+        scaled = value * sympy.Integer(10) ** exponent
+        return _Literal(scaled, magnitude.end(), len(frac), exponent)
     if powers and (power := _POW.match(text, j, end)):
         written = (power.group(1) or power.group(2) or power.group(3)).translate(_TO_ASCII)
         n = sympy.Rational(written)
@@ -303,7 +311,10 @@ def _quantity(
 
 
 def _suffix(text: str, k: int, end: int) -> tuple[str | None, int]:
-    """The unit written after a number ending at ``k`` (or None), and where it ends."""
+    """The unit written after a number ending at ``k`` (or None), and where it ends.
+    `percent` and `per cent` are `%`, the one spelling the comparisons know."""
+    if percent := _PERCENT.match(text, k, end):
+        return "%", percent.end()
     if suffix := _UNIT.match(text, k, end):
         # `bytes per second` is one unit: the vocabulary's reading wins when it is longer
         after = unit_after(text[:end], k)
@@ -313,7 +324,7 @@ def _suffix(text: str, k: int, end: int) -> tuple[str | None, int]:
     if _UNIT_START.match(text, k, end) and (after := unit_after(text[:end], k)) is not None:
         return after  # any unit the units vocabulary reads: 0.7 V, 2.1 ms, 10¹⁶ cm⁻³
     if (latex := _LATEX_UNIT.match(text, k, end)) and (read := _latex_unit(latex)):
-        return read, latex.end()
+        return "%" if _PERCENT.fullmatch(read) else read, latex.end()
     return None, k
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import sympy
 
 from .product import ONE, UnitProduct, number
-from .vocabulary import AMBIGUOUS, lookup
+from .vocabulary import AMBIGUOUS, lookup, rate_numerator
 
 MAX_TOKENS = 64
 MAX_DEPTH = 8
@@ -80,6 +80,7 @@ class _Reader:
         self.depth = 0
         self.spaces_multiply = spaces_multiply
         self.numbers = numbers
+        self.dividing = False  # whether the product being read is a divisor
 
     def peek(self) -> Token | None:
         return self.tokens[self.position] if self.position < len(self.tokens) else None
@@ -101,11 +102,35 @@ class _Reader:
         )
 
     def unit(self) -> UnitProduct:
+        outer, self.dividing = self.dividing, False
         result = ONE if self.is_divide(self.peek()) else self.product()
         while self.is_divide(self.peek()):
             self.take()
+            self.dividing = True
             result = result / self.product()
+        self.dividing = outer
         return result
+
+    def rate(self, token: Token) -> UnitProduct | None:
+        """`kb/s`, `MT/s` (vocabulary.RATES): a numerator that is a unit only over a second,
+        read with its `/s` at the head of a unit and when nothing but `/` follows (`b/s·Hz`
+        would divide by the Hz too, so it is not a rate; write bit/(s·Hz))."""
+        numerator = None if self.dividing else rate_numerator(token.text)
+        ahead = self.tokens[self.position : self.position + 3]
+        if numerator is None or len(ahead) < 2 or not self.is_divide(ahead[0]):
+            return None
+        second = lookup(ahead[1].text) if ahead[1].kind == "word" else None
+        if second is None or [atom.key for atom, _ in second.atoms()] != ["second"]:
+            return None
+        after = ahead[2] if len(ahead) > 2 else None
+        if after is not None and (
+            after.kind == "super"
+            or (after.kind == "op" and after.text in MULTIPLY | {"^", "("})
+            or (self.spaces_multiply and after.space_before and self.starts_primary(after))
+        ):
+            return None
+        self.position += 2
+        return numerator / second
 
     def product(self) -> UnitProduct:
         result = self.power()
@@ -185,6 +210,8 @@ class _Reader:
             value = sympy.Rational(int(whole + fraction), 10 ** len(fraction))
             return UnitProduct(factor=number(value))
         if token.kind == "word":
+            if (rate := self.rate(token)) is not None:
+                return rate
             if token.text in AMBIGUOUS:
                 raise self.error(f"{token.text!r}: {AMBIGUOUS[token.text]}", token)
             found = lookup(token.text)

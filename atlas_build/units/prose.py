@@ -204,7 +204,7 @@ CAPITALS = frozenset({"PM", "US"})
 of case would make them units (petametres, microseconds)."""
 
 _LETTER = r"[^\W\d_⁰¹²³⁴⁵⁶⁷⁸⁹]"
-_ATTEMPT = re.compile(rf"(?:°{_LETTER}{{1,15}}|{_LETTER}{{2,16}})(?=[\s.,;:!?\"'”’»)\]]|$)")
+_ATTEMPT = re.compile(rf"(?:°{_LETTER}{{1,15}}|{_LETTER}{{2,16}})(?=[\s.,;:!?\"'”’»)\]/]|$)")
 _MAX_VARIANTS = 5  # letters up to which every upper/lower-case spelling is tried
 
 

@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 EXTRA_DEFINITIONS = (
     "flop = [flop] = FLOP",
     "token = [token]",
+    "transfer = [transfer]",
 )
-"""Units pint lacks: arithmetic work and tokens, both counts (see ROOTS)."""
+"""Units pint lacks: arithmetic work, tokens and transfers (MT/s), all counts (see ROOTS)."""
 
 ROOTS: dict[str, tuple[str | None, sympy.Rational]] = {
     "meter": ("[length]", sympy.Rational(1)),
@@ -38,6 +39,7 @@ ROOTS: dict[str, tuple[str | None, sympy.Rational]] = {
     "bit": ("[information]", sympy.Rational(1)),
     "flop": (None, sympy.Rational(1)),  # counted things have dimension one, as in SI:
     "token": (None, sympy.Rational(1)),  # F = 4 d_h H T L FLOPs needs no FLOP-valued constant
+    "transfer": (None, sympy.Rational(1)),
     "count": (None, sympy.Rational(1)),
     "radian": (None, sympy.Rational(1)),
 }

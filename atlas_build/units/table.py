@@ -30,7 +30,8 @@ def names() -> list[str]:
     from . import vocabulary as v
 
     found = {"second", "count"}
-    for name, family in [*v.SYMBOLS.values(), *v.NAMES.values(), *v.PER_SECOND.values()]:
+    entries = [*v.SYMBOLS.values(), *v.NAMES.values(), *v.PER_SECOND.values(), *v.RATES.values()]
+    for name, family in entries:
         found.add(name)
         prefixes = [*v.PREFIX_SYMBOLS.get(family, {}).values(), *v.PREFIX_NAMES.get(family, [])]
         found.update(prefix + name for prefix in prefixes)

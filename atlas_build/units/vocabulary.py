@@ -16,6 +16,7 @@ SI = "si"
 METRIC = "metric"  # SI plus centi and deci (lengths and volumes)
 LARGE = "large"  # k M G T P E only (work counts)
 DATA = "data"  # k M G T P E and the binary Ki Mi Gi Ti Pi Ei
+SMALL = "small"  # f p n µ m only: `MT` is no megatesla (MT/s is a transfer rate)
 NONE = "none"
 
 SI_SYMBOLS = {
@@ -34,6 +35,7 @@ SI_SYMBOLS = {
     "E": "exa",
 }
 LARGE_SYMBOLS = {key: SI_SYMBOLS[key] for key in "kMGTPE"}
+SMALL_SYMBOLS = {key: SI_SYMBOLS[key] for key in "fpnµμum"}
 BINARY_SYMBOLS = {
     "Ki": "kibi",
     "Mi": "mebi",
@@ -47,6 +49,7 @@ PREFIX_SYMBOLS: dict[str, dict[str, str]] = {
     METRIC: {**SI_SYMBOLS, "c": "centi", "d": "deci"},
     LARGE: LARGE_SYMBOLS,
     DATA: {**LARGE_SYMBOLS, **BINARY_SYMBOLS},
+    SMALL: SMALL_SYMBOLS,
     NONE: {},
 }
 PREFIX_NAMES = {
@@ -54,6 +57,7 @@ PREFIX_NAMES = {
     METRIC: "atto femto pico nano micro milli centi deci kilo mega giga tera peta exa".split(),
     LARGE: "kilo mega giga tera peta exa".split(),
     DATA: "kilo mega giga tera peta exa kibi mebi gibi tebi pebi exbi".split(),
+    SMALL: "femto pico nano micro milli".split(),
     NONE: [],
 }
 
@@ -80,7 +84,7 @@ SYMBOLS: dict[str, tuple[str, str]] = {
     "F": ("farad", SI),
     "H": ("henry", SI),
     "C": ("coulomb", SI),
-    "T": ("tesla", SI),
+    "T": ("tesla", SMALL),  # mT, µT; `MT`, `GT` are transfers in MT/s (RATES), never teslas
     "Wb": ("weber", SI),
     "Hz": ("hertz", SI),
     "N": ("newton", SI),
@@ -89,6 +93,7 @@ SYMBOLS: dict[str, tuple[str, str]] = {
     "L": ("liter", METRIC),
     "B": ("byte", DATA),
     "bit": ("bit", DATA),
+    "bits": ("bit", DATA),  # kbits, Mbits/s
     "FLOP": ("flop", LARGE),
     "FLOPs": ("flop", LARGE),
     "min": ("minute", NONE),
@@ -179,6 +184,12 @@ bytes keep a dimension of their own, so bytes and FLOPs are never confused."""
 PER_SECOND = {"FLOPS": ("flop", LARGE), "bps": ("bit", DATA)}
 """Rates written as one word: `TFLOPS` is TFLOP/s, `Gbps` is Gbit/s (`FLOPs` is a count)."""
 
+RATES: dict[str, tuple[str, str]] = {"b": ("bit", LARGE), "T": ("transfer", LARGE)}
+"""Symbols that are units only over a second (`rate_numerator`): `kb/s`, `Mb/s` are bit
+rates (a lower-case b is a bit in a rate, as in `Mbps`; alone `b` and `Mb` are ambiguous),
+`MT/s`, `GT/s` rates of transfers (DRAM, PCIe), counted things of dimension one like
+tokens. `T` needs a prefix: `T/s` stays teslas per second."""
+
 AMBIGUOUS = {
     "KB": "ambiguous: write kB (1000 B) or KiB (1024 B)",
     "Kb": "ambiguous: write kbit (1000 bit) or Kibit (1024 bit)",
@@ -190,6 +201,16 @@ AMBIGUOUS = {
     "Cal": "ambiguous: a food Calorie is a kcal (4184 J); write kcal or cal (4.184 J)",
     "Calorie": "ambiguous: a food Calorie is a kcal (4184 J); write kcal or cal (4.184 J)",
     "Calories": "ambiguous: a food Calorie is a kcal (4184 J); write kcal or cal (4.184 J)",
+}
+AMBIGUOUS |= {
+    prefix + "b": f"ambiguous: write {prefix}bit ({name}bit) or {prefix}B ({name}byte); "
+    f"{prefix}b/s reads as {prefix}bit/s"
+    for prefix, name in LARGE_SYMBOLS.items()
+}
+AMBIGUOUS |= {
+    prefix + "T": f"ambiguous: {prefix}T/s is a rate of {name}transfers, {prefix}T alone "
+    f"is not read (transfers, tonnes or {name}teslas?): write {prefix}T/s, or a name"
+    for prefix, name in LARGE_SYMBOLS.items()
 }
 
 
@@ -219,6 +240,19 @@ def _prefixed_symbol(word: str) -> tuple[str, str, str] | None:
             if full is not None:
                 return full, pint_name, rest
     return None
+
+
+def rate_numerator(word: str) -> UnitProduct | None:
+    """The unit of `word` as the numerator of a rate per second (`RATES`: the `kb` of
+    `kb/s`, the `MT` of `MT/s`, a bare `b`), or None. The grammar asks only before `/s`."""
+    if word == "b":
+        return UnitProduct.of(pint_atom("bit", word))
+    prefix, rest = word[:1], word[1:]
+    if rest not in RATES:
+        return None
+    pint_name, family = RATES[rest]
+    full = PREFIX_SYMBOLS[family].get(prefix)
+    return UnitProduct.of(pint_atom(full + pint_name, word)) if full is not None else None
 
 
 def _prefixed_name(word: str) -> tuple[str, str] | None:
