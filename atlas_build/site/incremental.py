@@ -96,9 +96,10 @@ class Prepared:
     batch: pagestore.Batch | None
 
 
-def prepare(config_file: Path, cache_dir: str | None) -> Prepared:
+def prepare(config_file: Path, cache_dir: str | None, entries: bool = True) -> Prepared:
     """Load the configuration (MkDocs' own errors are raised), start its plugins, and when
-    pages can be reused, compile the theme's page templates and read the page entries."""
+    pages can be reused, compile the theme's page templates and read the page entries of
+    the last build (not when `entries` is False: `serve` keeps them in memory)."""
     from mkdocs.config import load_config
 
     config = load_config(config_file=str(config_file), strict=True)
@@ -110,7 +111,8 @@ def prepare(config_file: Path, cache_dir: str | None) -> Prepared:
         if context not in _THEMES:
             _THEMES.clear()
             _THEMES[context] = _warm(config.theme.get_env())
-        batch = pagestore.Batch(store, str(Path(config.docs_dir).resolve()))
+        if entries:
+            batch = pagestore.Batch(store, str(Path(config.docs_dir).resolve()))
     return Prepared(config, config_file, store, context, batch)
 
 
@@ -397,7 +399,7 @@ def build(
     duplicates = DuplicateFilter()
     mkdocs_build.log.addFilter(duplicates)
     try:
-        prepared = prepared or prepare(config_file, cache_dir)
+        prepared = prepared or prepare(config_file, cache_dir, entries=not memo)
         config = prepared.config
         if prepared.store.enabled:  # again: untitled nav entries' files may have changed since
             prepared.context = mkcontext.context(config, config_file)
