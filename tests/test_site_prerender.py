@@ -78,3 +78,19 @@ def test_a_few_missing_pages_start_no_process(tmp_path: Path) -> None:
     docs = _docs(tmp_path, prerender.LEAST - 1 - len(NAV))
     stats, _, _ = _lay_out(tmp_path, docs, 2)
     assert stats.prerendered == 0 and len(stats.rendered) == prerender.LEAST - 1
+
+
+def test_the_docs_tree_given_lists_what_the_folder_does(tmp_path: Path) -> None:
+    """`missing` with the parent's docs tree (`sources`) finds what listing the folder does."""
+    import hashlib
+
+    docs = _docs(tmp_path, 20)
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(build.mkdocs_config(CONFIG, docs, tmp_path / "site"), encoding="utf-8")
+    prepared = incremental.prepare(config, str(tmp_path / "cache"))
+    sources = {
+        p.relative_to(docs).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in docs.rglob("*.md")
+    }
+    listed = prerender.missing(prepared, {})
+    assert len(listed) == 25 and sorted(prerender.missing(prepared, sources)) == sorted(listed)

@@ -108,6 +108,10 @@ class Batch:
     def _shard(key: str) -> int:
         return int(key[0], 16) % SHARDS if key[:1] in "0123456789abcdef" and key else 0
 
+    def holds(self, key: str) -> bool:
+        """An entry for the key was read (not yet validated: `get` does)."""
+        return key in self.loaded[self._shard(key)]
+
     def get(self, key: str) -> Entry | None:
         shard = self._shard(key)
         data = self.loaded[shard].get(key)

@@ -32,15 +32,24 @@ _FORKED: tuple[incremental.Prepared, dict[str, str]] | None = None
 
 def missing(prepared: incremental.Prepared, sources: dict[str, str]) -> list[str]:
     """Pages of the docs folder with no entry in the cache (never the untitled nav pages,
-    which every build lays out)."""
-    from mkdocs.structure.files import get_files
+    which every build lays out). With `sources`, the docs tree the parent wrote, its files
+    are not listed again; either way this is an estimate, and the build decides by its own
+    keys what it reuses."""
+    from mkdocs.structure.files import File, Files, get_files, set_exclusions
 
     config, context = prepared.config, prepared.context
     if context is None:
         return []
+    if sources:
+        made = [File(p, config.docs_dir, config.site_dir, config.use_directory_urls)
+                for p in sorted(sources) if p.endswith(".md")]  # fmt: skip
+        set_exclusions(made, config)
+        files = Files(made)
+    else:
+        files = get_files(config)
     always = set(incremental.mkcontext.untitled(config.nav))
     found: list[str] = []
-    for file in get_files(config).documentation_pages():
+    for file in files.documentation_pages():
         uri = file.src_uri
         if uri in always:
             continue
@@ -54,8 +63,8 @@ def missing(prepared: incremental.Prepared, sources: dict[str, str]) -> list[str
             continue
         excluded = "excluded" if file.inclusion.is_excluded() else "included"
         key = digest(context, uri, excluded, sha)
-        held = prepared.batch.get(key) if prepared.batch is not None else None
-        if held is None and not prepared.store.has(pagestore.PAGES, key):
+        held = prepared.batch is not None and prepared.batch.holds(key)
+        if not held and not prepared.store.has(pagestore.PAGES, key):
             found.append(uri)
     return found
 
