@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from atlas_build import cache as caching
 from atlas_build import load
@@ -314,7 +314,7 @@ def check(
             item.key = _lesson_key(item, context, options)
             remembered = last.reports.get(item.key)
             task = _Task(item.found, known, slugs, options)
-            loader = _claims_loader(store, item.key, task)
+            loader = _ClaimsLoader(options.cache_dir, item.key, task)
             head = ledger.head(item.key, loader) if remembered is None else None
             if head is not None:
                 remembered = head.report, head.seconds, head.digest
@@ -444,18 +444,22 @@ def _report_to_json(report: RecordReport, seconds: float) -> bytes:
     return json.dumps(data).encode("ascii")  # ASCII escapes keep lone surrogates intact
 
 
-def _claims_loader(store: caching.Cache, key: str, task: _Task) -> Callable[[], list[dict]]:
+@dataclass(frozen=True)
+class _ClaimsLoader:
     """The claims of a report read from the ledger: from the report's own cache entry, or,
-    when that is gone or damaged, by checking the lesson again."""
+    when that is gone or damaged, by checking the lesson again. A class, not a closure:
+    reports travel to page-rendering workers, so it must pickle."""
 
-    def load_claims() -> list[dict]:
-        payload = store.get("lesson", key)
+    cache_dir: str | None
+    key: str
+    task: _Task
+
+    def __call__(self) -> list[dict[str, Any]]:
+        payload = caching.Cache(self.cache_dir).get("lesson", self.key)
         if payload is not None:
             with contextlib.suppress(ValueError, KeyError, TypeError, RecursionError):
                 return _report_from_json(payload)[0].claims
-        return list(_run_task(replace(task, after=None))[0].claims)
-
-    return load_claims
+        return list(_run_task(replace(self.task, after=None))[0].claims)
 
 
 def _report_from_json(payload: bytes) -> tuple[RecordReport, float]:

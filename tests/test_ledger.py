@@ -119,3 +119,40 @@ def test_a_one_folder_check_keeps_its_own_ledger(tree: Path) -> None:
     one = Run(*pipeline.check(["content/attention"], pipeline.Options(cache_dir="cache")))
     assert [item.cached for item in one.checked] == [True]
     assert _ledger_file(tree).is_file() and _ledger_file(tree, ("content/attention",)).is_file()
+
+
+def test_a_report_from_the_ledger_pickles_with_its_loader(tree: Path) -> None:
+    """Reports travel to page-rendering workers: one whose claims are not loaded yet must
+    pickle, and load them in the other process."""
+    import pickle
+
+    check()
+    warm = check()
+    (item,) = [c for c in warm.checked if Path(c.report.path).parent.name == "kv-cache"]
+    assert item.report.loaded_claims is None
+    copy = pickle.loads(pickle.dumps(item.report))
+    assert copy.claims == item.report.claims and copy.claims
+
+
+def test_a_build_renders_pages_of_ledger_reports_in_workers(tree: Path, run_cli) -> None:
+    """The page cache gone, a parallel build renders every page from reports the ledger
+    gave (their claims read in the workers), as a cold build does."""
+    import shutil
+
+    from test_site_incremental import CONFIG
+
+    def build(out: str) -> None:
+        result = run_cli(
+            "build", "content", "--out", out, "--site-dir", f"{out}-site", "-j", "2",
+            "--mkdocs-config", CONFIG, "--cache-dir", "cache", "-q", "--allow-errors",
+        )  # fmt: skip
+        assert result.code == 0, result.err
+
+    build("first")
+    shutil.rmtree(tree / "cache" / "page")
+    build("second")
+    docs = sorted((tree / "first" / "docs" / "lessons").rglob("index.md"))
+    assert len(docs) == len(SLUGS)
+    for page in docs:
+        again = tree / "second" / page.relative_to(tree / "first")
+        assert again.read_bytes() == page.read_bytes()
