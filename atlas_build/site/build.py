@@ -5,7 +5,7 @@ the link check succeed is that directory swapped in (rename the old site away,
 rename the new one in, delete the old). A failure or an interrupt at any point
 before the swap leaves the previous site exactly as it was.
 
-MkDocs runs in a child process (`python -m atlas_build.site.incremental`, which is
+MkDocs runs in a child process (`python -m atlas_build.site.child`, which is
 `mkdocs build --strict` with pages whose inputs did not change taken from the cache)
 with a small config that `INHERIT`s the repository's `mkdocs.yml` and points it at the
 generated docs tree; every WARNING or ERROR line it prints fails the build. When
@@ -80,7 +80,7 @@ def mkdocs_config(config: Path, docs_dir: Path, target: Path) -> str:
 
 
 class MkDocs:
-    """MkDocs in a child process (`python -m atlas_build.site.incremental --wait`), started
+    """MkDocs in a child process (`python -m atlas_build.site.child --wait`), started
     before the site is asked of it: it loads the configuration, compiles the theme's
     templates and reads the page entries of the last build while the parent is still
     checking lessons (a second of the child's start-up, measured at 1,000 lessons, off
@@ -98,7 +98,7 @@ class MkDocs:
         self.scratch = Path(tempfile.mkdtemp(prefix="atlas-mkdocs-"))
         child = self.scratch / "mkdocs.yml"
         child.write_text(mkdocs_config(config, docs_dir, site_dir), encoding="utf-8")
-        command = [sys.executable, "-P", "-m", "atlas_build.site.incremental", "--wait"]
+        command = [sys.executable, "-P", "-m", "atlas_build.site.child", "--wait"]
         command += ["--config-file", str(child)]
         command += ["--cache-dir", cache_dir] if cache_dir else []
         command += ["--jobs", str(jobs)] if jobs > 1 else []

@@ -17,14 +17,11 @@ Reuse is off (every page rendered, nothing stored) when `mkcontext.context` is N
 Pages that logged a warning are not stored, so the warning comes back. Entries sit in the
 authenticated cache and are validated when read (`pagestore`).
 
-Run as `python -m atlas_build.site.incremental --config-file FILE [--cache-dir DIR]
-[--known JSON] [--stats JSON]`: MkDocs' WARNING and ERROR lines go to stderr, as
-`mkdocs build` prints them.
+A build runs this in a child process (`site/child.py`); `serve` calls `build` itself.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import hashlib
 import json
@@ -394,7 +391,7 @@ def build(
 
     started = time.perf_counter()
     logger = logging.getLogger("mkdocs")
-    handler = _handler(stream)
+    handler = log_handler(stream)
     logger.addHandler(handler)
     duplicates = DuplicateFilter()
     mkdocs_build.log.addFilter(duplicates)
@@ -438,83 +435,10 @@ def build(
     return session.stats
 
 
-def _handler(stream: TextIO | None) -> logging.Handler:
+def log_handler(stream: TextIO | None) -> logging.Handler:
     """MkDocs' warnings and errors as `mkdocs build` prints them (not its INFO list of
     every page outside the nav)."""
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(logging.Formatter(FORMAT))
     handler.setLevel(logging.WARNING)
     return handler
-
-
-def main(argv: list[str] | None = None) -> int:
-    """With `--wait`, the configuration is loaded and the theme prepared first; then one
-    JSON line on stdin (`site_dir`, `known`, `stats`) starts the build, and end of input
-    without one ends the process quietly: a build starts this while it checks lessons.
-    What goes wrong before the request (the docs folder may not exist yet) is tried again
-    after it, and only then reported."""
-    from mkdocs.exceptions import MkDocsException
-
-    parser = argparse.ArgumentParser(prog="python -m atlas_build.site.incremental")
-    parser.add_argument("--config-file", required=True, type=Path)
-    parser.add_argument("--cache-dir")
-    parser.add_argument("--known", type=Path, help="JSON: the staging folder's files, sources")
-    parser.add_argument("--stats", type=Path, help="write what was rendered and reused here")
-    parser.add_argument("--wait", action="store_true", help="prepare, then read the request")
-    parser.add_argument("--jobs", type=int, default=1, help="processes laying out new pages")
-    args = parser.parse_args(argv)
-    prepared, site_dir, stats_path = None, None, args.stats
-    try:
-        given = json.loads(args.known.read_text(encoding="utf-8")) if args.known else {}
-        if args.wait:
-            prepared = _early(args.config_file, args.cache_dir)
-            line = sys.stdin.readline()
-            if not line.strip():
-                return 0
-            request = json.loads(line)
-            given, site_dir = request, Path(request["site_dir"])
-            stats_path = Path(request["stats"]) if request.get("stats") else None
-        known, sources = tree.valid_files(given.get("files")), given.get("sources") or {}
-        stats = build(args.config_file, args.cache_dir, known=known, sources=sources,
-                      prepared=prepared, site_dir=site_dir, jobs=args.jobs)  # fmt: skip
-    except (MkDocsException, OSError) as error:
-        print(f"ERROR   -  {error}", file=sys.stderr)
-        return 1
-    if stats_path:
-        stats_path.write_text(json.dumps(stats.to_json()), encoding="utf-8")
-    return 0
-
-
-class _Held(logging.Handler):
-    """MkDocs' records while the configuration is loaded ahead of the request."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-def _early(config_file: Path, cache_dir: str | None) -> Prepared | None:
-    """`prepare` ahead of the request; None (and nothing printed) when it fails, so that
-    the build prepares again once the docs folder is written, and reports what remains."""
-    from mkdocs.exceptions import MkDocsException
-
-    logger = logging.getLogger("mkdocs")
-    held = _Held()
-    logger.addHandler(held)
-    try:
-        prepared = prepare(config_file, cache_dir)
-    except (MkDocsException, OSError):
-        return None
-    finally:
-        logger.removeHandler(held)
-    stream = _handler(None)
-    for record in held.records:
-        stream.handle(record)
-    return prepared
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

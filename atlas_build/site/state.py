@@ -47,6 +47,7 @@ DRIVER = (
     "incremental.py",
     "mkcontext.py",
     "pagestore.py",
+    "prerender.py",
     "tree.py",
 )  # what runs MkDocs and keeps its pages
 MAX_INHERIT = 16
