@@ -22,6 +22,7 @@ from atlas_build.claims import anchors, codes, numbers, tables
 from atlas_build.claims.compare import Verdict, compare, parse_tolerance
 from atlas_build.claims.dimensions import lesson_units, named
 from atlas_build.claims.file import ClaimsFile
+from atlas_build.claims.options import unit_conflict
 from atlas_build.claims.registry import LEVEL, ClaimError, Outcome, lookup, quantity_unit
 from atlas_build.diagnostics import Code, Location, at
 from atlas_build.lesson.model import Lesson
@@ -263,13 +264,30 @@ class Binder:
                 fail(codes.ERROR, self.file.at(pointer), f"bad tolerance: {error}")
                 return
         tolerance = None if tolerance in (None, "auto") else tolerance
+        refused = self._refused_units(binding, pointer, fail)
         for occurrence in found:
-            for item, bound in zip(occurrence.items, binding, strict=True):
+            for index, (item, bound) in enumerate(zip(occurrence.items, binding, strict=True)):
                 result.numbers_total += 1
                 if bound is not None:
                     result.numbers_bound += 1
+                    if index in refused:  # compared in a unit the table contradicts: not at all
+                        result.spots += [(*span, "failed") for span in _number_spans(item)]
+                        continue
                     rounded = anchors.approximate(self.lesson.content, item, occurrence)
                     self._bind_item(item, bound, outcome, tolerance, rounded, pointer, result, fail)
+
+    def _refused_units(self, binding: list[Any], pointer: str, fail: Fail) -> set[int]:
+        """Bind entries whose `unit` contradicts the symbol table's unit for the value they
+        name (options.unit_conflict): A404 at that `unit`, once per claim."""
+        refused: set[int] = set()
+        for index, entry in enumerate(binding):
+            if not isinstance(entry, dict) or not entry.get("unit") or not entry.get("value"):
+                continue
+            problem = unit_conflict(self.lesson, str(entry["value"]), str(entry["unit"]))
+            if problem is not None:
+                fail(codes.ERROR, self.file.at(f"{pointer}/bind/{index}/unit"), problem)
+                refused.add(index)
+        return refused
 
     def _bind_item(
         self,

@@ -49,10 +49,13 @@ ERROR = define(
     "claim-error",
     Severity.ERROR,
     "The claim could not be evaluated: bad parameters, an unknown kind or quantity, a "
-    "relation in `use` that defines no symbol (`P V = n R T`: solve it for one), or a "
-    "request too large for the engine.",
-    example="kind: softmax_mixture without `scores`",
-    fix="Fix the claim's parameters.",
+    "relation in `use` that defines no symbol (`P V = n R T`: solve it for one), a bind's "
+    "(or quiz's) `unit` that contradicts the symbol table's unit for the quantity (the "
+    "claim computes it in the table's unit, so its numbers would be compared in the wrong "
+    "one), or a request too large for the engine.",
+    example="kind: softmax_mixture without `scores`; `{value: E, unit: kWh}` for E in Wh",
+    fix="Fix the claim's parameters; leave out a bind `unit` the table already gives (a "
+    "number written in kWh converts to Wh by itself).",
     stage=STAGE,
 )
 TIMEOUT = define(

@@ -290,7 +290,7 @@ def _converted(
     except ValueError:
         pass
     (angle, cycles, moves), (other_angle, other_cycles, other_moves) = map(
-        _frequency, (written, unit)
+        frequency_kind, (written, unit)
     )
     if angle != other_angle and (cycles or other_cycles):
         raise UnitError(  # SI makes the radian 1, so 311 MHz would pass for 3.11e8 rad/s
@@ -307,7 +307,7 @@ def _converted(
     return converted, allowed * abs(ratio)
 
 
-def _frequency(unit: str) -> tuple[bool, bool, bool]:
+def frequency_kind(unit: str) -> tuple[bool, bool, bool]:
     """Whether a unit holds an angle (`rad/s`, `°/s`, which SI counts as dimensionless),
     whether it holds hertz, and whether transfers (`MT/s`, a count like the radian)."""
     try:
