@@ -135,3 +135,76 @@ def test_a_quiz_unit_the_table_contradicts_is_an_error(tmp_path: Path) -> None:
     assert "the quiz gives V the unit mV, but the symbol table gives V in V" in error.message
     assert at(error) == result.claims_at("unit: mV", shift=len("unit: "))
     assert _ohm(tmp_path / "same", "6 V", quiz=", unit: V").status()["drop"] == "pass"
+
+
+# --- a tolerance looser than the written digits ------------------------------------------
+
+
+def test_a_tolerance_as_large_as_the_number_is_told_and_proves_nothing(tmp_path: Path) -> None:
+    """`tolerance: 10` passed any drop from -4 V to 16 V for the computed 6 V, silently:
+    `V = 9 V` read verified."""
+    result = _ohm(tmp_path, "9 V", extra="\n    tolerance: 10")
+    [warning] = result.found("A416")
+    assert warning.severity.value == "warning"
+    assert at(warning) == result.claims_at("tolerance: 10", shift=len("tolerance: "))
+    assert "tolerance 10 is looser than the digits" in warning.message
+    assert "9 V (its digits allow ±0.5; 10 is as large as the number itself)" in warning.message
+    assert "9 V agrees only within it, so it is not counted as verified" in warning.message
+    assert result.errors() == []
+    [value] = [v for v in result.claim("ohm")["values"] if v["name"] == "V"]
+    assert value["ok"] is False
+    [unaccounted] = result.record.coverage["numbers"]["unaccountedAt"]
+    assert unaccounted["text"] == "9 V" and unaccounted["column"] == result.lesson_at("9 V")[1]
+    assert result.record.coverage["verification"] == "partial"
+
+
+def test_a_bind_tolerance_looser_than_the_digits_is_told_at_the_bind(tmp_path: Path) -> None:
+    result = _ohm(tmp_path, "6.3 V", bound="{value: V, tolerance: 0.5}")
+    [warning] = result.found("A416")
+    assert at(warning) == result.claims_at("tolerance: 0.5", shift=len("tolerance: "))
+    assert "6.3 V (its digits allow ±0.05)" in warning.message
+    assert "6.3 V agrees only within it" in warning.message
+    assert result.record.coverage["verification"] == "partial"
+    [value] = [v for v in result.claim("ohm")["values"] if v["name"] == "V"]
+    assert value["ok"] is False
+
+
+def test_a_default_tolerance_is_told_at_the_defaults(tmp_path: Path) -> None:
+    folder = tmp_path / "ohm"
+    _ohm(tmp_path, "6 V")
+    claims = folder / "claims.yaml"
+    claims.write_text("defaults: {tolerance: 2}\n" + claims.read_text("utf-8"), "utf-8")
+    result = check(folder)
+    [warning] = result.found("A416")
+    assert at(warning) == result.claims_at("tolerance: 2", shift=len("tolerance: "))
+
+
+def test_a_loose_tolerance_on_numbers_right_to_their_digits_is_told_and_verified(
+    tmp_path: Path,
+) -> None:
+    result = _ohm(tmp_path, "6 V", extra="\n    tolerance: 1")
+    [warning] = result.found("A416")
+    assert "6 V (its digits allow ±0.5)" in warning.message
+    assert "2 A" in warning.message and "not counted" not in warning.message
+    assert result.record.coverage["verification"] == "verified"
+
+
+@pytest.mark.parametrize(("drop", "tolerance"), [("6.3 V", "0.05"), ("6 V", "0.5"), ("6 V", "0")])
+def test_a_tolerance_within_the_digits_is_not_told(
+    tmp_path: Path, drop: str, tolerance: str
+) -> None:
+    """0.5 on `6` (0.05 on `6.3`) is half a unit in its last digit, the default rule's
+    own tolerance; `6.3 V` then fails (0.3 off), as it would without it."""
+    result = _ohm(tmp_path, drop, bound=f"{{value: V, tolerance: {tolerance}}}")
+    assert result.found("A416") == []
+    assert result.status()["ohm"] == ("fail" if drop == "6.3 V" else "pass")
+
+
+@pytest.mark.parametrize("tolerance", ['"50%"', '"5 %"', '"0.5 V"'])
+def test_a_tolerance_with_a_unit_is_refused(tmp_path: Path, tolerance: str) -> None:
+    """`tolerance: "50%"` was read as an absolute 50 (the number reader records units and
+    does not apply them), so `V = 9 V` passed for 6 V."""
+    result = _ohm(tmp_path, "9 V", extra=f"\n    tolerance: {tolerance}")
+    assert result.status()["ohm"] == "error"
+    [error] = result.found("A404")
+    assert "has a unit: a tolerance is absolute" in error.message

@@ -22,7 +22,13 @@ from atlas_build.claims import anchors, codes, numbers, tables
 from atlas_build.claims.compare import Verdict, compare, parse_tolerance
 from atlas_build.claims.dimensions import lesson_units, named
 from atlas_build.claims.file import ClaimsFile
-from atlas_build.claims.options import unit_conflict
+from atlas_build.claims.options import (
+    Loose,
+    loose,
+    loose_message,
+    refused_units,
+    tolerance_at,
+)
 from atlas_build.claims.registry import LEVEL, ClaimError, Outcome, lookup, quantity_unit
 from atlas_build.diagnostics import Code, Location, at
 from atlas_build.lesson.model import Lesson
@@ -264,7 +270,10 @@ class Binder:
                 fail(codes.ERROR, self.file.at(pointer), f"bad tolerance: {error}")
                 return
         tolerance = None if tolerance in (None, "auto") else tolerance
-        refused = self._refused_units(binding, pointer, fail)
+        refused = refused_units(self.lesson, binding)
+        for index, problem in refused.items():  # A404 at the `unit`, once per claim
+            fail(codes.ERROR, self.file.at(f"{pointer}/bind/{index}/unit"), problem)
+        notes: dict[str, tuple[Any, list[Loose]]] = {}  # tolerance pointer -> what it loosened
         for occurrence in found:
             for index, (item, bound) in enumerate(zip(occurrence.items, binding, strict=True)):
                 result.numbers_total += 1
@@ -274,20 +283,14 @@ class Binder:
                         result.spots += [(*span, "failed") for span in _number_spans(item)]
                         continue
                     rounded = anchors.approximate(self.lesson.content, item, occurrence)
-                    self._bind_item(item, bound, outcome, tolerance, rounded, pointer, result, fail)
-
-    def _refused_units(self, binding: list[Any], pointer: str, fail: Fail) -> set[int]:
-        """Bind entries whose `unit` contradicts the symbol table's unit for the value they
-        name (options.unit_conflict): A404 at that `unit`, once per claim."""
-        refused: set[int] = set()
-        for index, entry in enumerate(binding):
-            if not isinstance(entry, dict) or not entry.get("unit") or not entry.get("value"):
-                continue
-            problem = unit_conflict(self.lesson, str(entry["value"]), str(entry["unit"]))
-            if problem is not None:
-                fail(codes.ERROR, self.file.at(f"{pointer}/bind/{index}/unit"), problem)
-                refused.add(index)
-        return refused
+                    loosened = self._bind_item(
+                        item, bound, outcome, tolerance, rounded, pointer, result, fail
+                    )
+                    if loosened:
+                        where, value = tolerance_at(spec, pointer, bound, index, self.tolerance)
+                        notes.setdefault(where, (value, []))[1].extend(loosened)
+        for where, (value, loosened) in notes.items():
+            fail(codes.LOOSE_TOLERANCE, self.file.at(where), loose_message(value, loosened))
 
     def _bind_item(
         self,
@@ -299,8 +302,12 @@ class Binder:
         pointer: str,
         result: ClaimResult,
         fail: Fail,
-    ) -> None:
+    ) -> list[Loose]:
+        """Compare one bind entry's number (and its operands); returns the numbers the
+        author's tolerance compared more loosely than their digits (options.loose)."""
         options = bound if isinstance(bound, dict) else {"value": bound}
+        allowed = options.get("tolerance", tolerance)
+        loosened: list[Loose] = []
         pairs: list[tuple[numbers.Item, str]] = []
         if options.get("value"):
             pairs.append((item, options["value"]))
@@ -333,12 +340,15 @@ class Binder:
                 unit, presumed = self._unit(name, written, outcome)
 
             def against(
-                unit: str | None, written: numbers.Item = written, computed: Any = computed
+                unit: str | None,
+                written: numbers.Item = written,
+                computed: Any = computed,
+                allowed: Any = allowed,
             ) -> Verdict:
                 return compare(
                     written,
                     computed,
-                    tolerance=options.get("tolerance", tolerance),
+                    tolerance=allowed,
                     unit=unit,
                     relation=options.get("relation"),
                     approximate=rounded,
@@ -350,7 +360,15 @@ class Binder:
             if presumed and not (converts and verdict.ok):
                 bare = against(None)
                 unproven, verdict = bare.ok, bare if bare.ok or not converts else verdict
-            ok = verdict.ok and not unproven
+            notes = [] if options.get("relation") else loose(written, allowed, rounded)
+            if notes and verdict.ok and not unproven:  # does it agree to its own digits?
+                digits = min(note.needed for note in notes)
+                through = not against(unit if converts else None, allowed=digits).ok
+                for note in notes:
+                    note.through = through
+            loosened += notes
+            through = any(note.through for note in notes)
+            ok = verdict.ok and not unproven and not through
             row = _row(
                 name,
                 verdict.quoted,
@@ -382,6 +400,8 @@ class Binder:
                     f"{{value: {name}, unit: {written_unit}}}",
                 )
                 kind = "input" if kind == "input" else ""
+            if through:  # it agrees only within a tolerance looser than its digits (A416)
+                kind = ""
             for start, end in _number_spans(written) if kind else ():
                 result.spots.append((start, end, kind))
             refs = outcome.depends.get(base, set())
@@ -416,6 +436,7 @@ class Binder:
                             "that one: leave `unit` out of the bind"
                         )
                 fail(codes.MISMATCH, where, message + (f" ({hint})" if hint else ""))
+        return loosened
 
     def lost(
         self,

@@ -179,6 +179,21 @@ AMBIGUOUS = define(
     "`occurrences: N` says the row is meant to occur N times.",
     stage=STAGE,
 )
+LOOSE_TOLERANCE = define(
+    "A416",
+    "tolerance-loose",
+    Severity.WARNING,
+    "A `tolerance` (of a bind entry, a claim or `defaults`) is looser than the digits of a "
+    "number it applies to (half a unit in the last written digit, or the precision the "
+    "sentence states), or as large as the number itself, so it passes numbers those digits "
+    "say are wrong; a number that agrees only within it is not counted as verified, and the "
+    "lesson reads partly verified.",
+    example="`tolerance: 50` on a claim whose lesson writes `E = 15 Wh` where E is 10.8 Wh",
+    fix="Leave `tolerance` out (half a unit in the last written digit), or write the number "
+    "to the digits it is known to; a tolerance is absolute, in the unit each number is "
+    "written in (0.05 for `16.1 mV`), never a percentage.",
+    stage=STAGE,
+)
 DIMENSION = define(
     "A420",
     "dimension-mismatch",
