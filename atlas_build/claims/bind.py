@@ -20,7 +20,7 @@ import sympy
 
 from atlas_build.claims import anchors, codes, numbers, tables
 from atlas_build.claims.compare import Verdict, compare, parse_tolerance
-from atlas_build.claims.dimensions import lesson_units, named
+from atlas_build.claims.dimensions import lesson_units, named, unread_units
 from atlas_build.claims.file import ClaimsFile
 from atlas_build.claims.options import (
     Loose,
@@ -292,6 +292,31 @@ class Binder:
         for where, (value, loosened) in notes.items():
             fail(codes.LOOSE_TOLERANCE, self.file.at(where), loose_message(value, loosened))
 
+    def _unread(self, name: str, number: numbers.Item, unit: str | None, outcome: Outcome) -> str:
+        """Why a number that agrees proves nothing through a table unit that does not read
+        (A421), or "": its own symbol's (`L = 10 µH` with L in `nh`: the prefix cannot be
+        checked, input or not), or one the claim computed it from (`E = P t` with P in `mw`
+        takes the factor between the units as 1)."""
+        table = unread_units(self.lesson)
+        base = name.split("[", 1)[0]
+        written = getattr(number, "unit", None)
+        own = table.get(base)
+        if own is not None and unit is None and written is not None and written != own.strip():
+            return (
+                f"is compared only as a bare number: the symbol table gives {base} the unit "
+                f"`{own}`, which does not read (A421), so {written} is not converted to it and "
+                f"the number is not counted as verified. Correct {base}'s unit in the table"
+            )
+        went = [] if base in outcome.inputs else outcome.unread.get(base, [])
+        if not went:
+            return ""
+        listed = ", ".join(f"{symbol} (`{table.get(symbol, '?')}`)" for symbol in went)
+        return (
+            f"agrees, but the claim computes {name} from {listed}, whose unit in the symbol "
+            "table does not read (A421), so the factor between the units is not known and the "
+            "number is not counted as verified. Correct the unit in the table"
+        )
+
     def _bind_item(
         self,
         item: numbers.Item,
@@ -368,6 +393,8 @@ class Binder:
                     note.through = through
             loosened += notes
             through = any(note.through for note in notes)
+            unread = self._unread(name, at_number, unit, outcome) if verdict.ok else ""
+            unproven = unproven or bool(unread)
             ok = verdict.ok and not unproven and not through
             row = _row(
                 name,
@@ -392,14 +419,14 @@ class Binder:
                     if unit is not None
                     else f"Give {name} a unit in the symbol table, or in the bind"
                 )
-                fail(
-                    codes.UNIT_UNPROVEN,
-                    where,
+                plain = (
                     f"{name}: {verdict.quoted} agrees only as a bare number; {why}, so the "
                     f"number is not counted as verified. {fix}: "
-                    f"{{value: {name}, unit: {written_unit}}}",
+                    f"{{value: {name}, unit: {written_unit}}}"
                 )
-                kind = "input" if kind == "input" else ""
+                said = f"{name}: {verdict.quoted} {unread}" if unread else plain
+                fail(codes.UNIT_UNPROVEN, where, said)
+                kind = "input" if kind == "input" and not unread else ""
             if through:  # it agrees only within a tolerance looser than its digits (A416)
                 kind = ""
             for start, end in _number_spans(written) if kind else ():

@@ -214,11 +214,13 @@ UNIT_UNPROVEN = define(
     "A bound number agrees only as a bare number: converted to the unit the claim works out "
     "for its value from the symbols' units, it does not (a wrong prefix or dimension, or an "
     "expression whose bare constants carry units the tool cannot see), or, in a lesson with "
-    "a symbol table, nothing gives the computed value a unit at all; so the number is not "
-    "counted as verified.",
-    example='`fcx: "f_c"` with f_c in Hz, bound to `f_c ≈ 1591.5 ms`',
+    "a symbol table, nothing gives the computed value a unit at all; or its symbol's table "
+    "unit does not read (A421) and the number is written in another, or the claim computed "
+    "it from a symbol whose table unit does not read; so the number is not counted as "
+    "verified.",
+    example='`fcx: "f_c"` with f_c in Hz, bound to `f_c ≈ 1591.5 ms`; `L = 10 µH` with L in `nh`',
     fix="Correct the unit in the lesson, or state the unit the expression gives in the bind: "
-    "`{value: read_ms, unit: ms}`.",
+    "`{value: read_ms, unit: ms}`; correct a table unit that does not read (`nH`).",
     stage=STAGE,
 )
 NO_UNIT = define(
