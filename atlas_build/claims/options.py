@@ -121,8 +121,9 @@ def loose(item: numbers.Item, tolerance: Any, approximate: bool | Precision) -> 
 def loose_message(tolerance: Any, found: list[Loose]) -> str:
     """The A416 warning for one tolerance, over every number it loosened."""
     shown: dict[str, Loose] = {}
-    for each in found:
-        shown.setdefault(each.text, each)
+    for each in found:  # a number written at several places is named once
+        first = shown.setdefault(each.text, each)
+        first.through = first.through or each.through
     parts = []
     for text, each in list(shown.items())[:4]:
         whole = f"; {tolerance} is as large as the number itself" if each.whole else ""
