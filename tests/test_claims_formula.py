@@ -427,3 +427,13 @@ def test_a_number_that_no_relation_moves_is_no_evidence_for_it(tmp_path: Path) -
     assert statuses[0] == "failed" and statuses[1] == "verified"
     [blamed] = [d for d in result.found("A403") if "disagree with the lesson" in d.message]
     assert "G=\\frac{R_f}{R_g}" in blamed.message
+
+
+def test_quantities_computed_through_an_unread_table_unit_are_named() -> None:
+    """`E = P t`, `W = E/2` and `F = t` with P's table unit unread: E and W went through P
+    (W by way of E), F did not; a recurrence (`m` reads itself) ends."""
+    from atlas_build.claims.kinds import _unread
+
+    direct = {"E": {"P", "t"}, "W": {"E"}, "F": {"t"}, "m": {"m", "P"}}
+    assert _unread.through(direct, {"P": "mw"}) == {"E": ["P"], "W": ["P"], "m": ["P"]}
+    assert _unread.through(direct, {}) == {}

@@ -87,3 +87,17 @@ def test_vector_formula_outcomes_are_reused_by_another_lesson(
     assert once > 0 and first.exit_code() == second.exit_code() == 0
     rerun = calls[once:]
     assert len(rerun) < once / 2, f"{len(rerun)} of {once} formula claims were recomputed"
+
+
+def test_what_went_through_an_unread_unit_survives_the_claim_cache() -> None:
+    """A cached formula outcome must still say E was computed from P, whose table unit
+    does not read, or a warm check would verify E's number that a cold one does not."""
+    from atlas_build.claims.registry import Outcome
+
+    outcome = Outcome(quantities={"E": sympy.Rational(54, 5)}, unread={"E": ["P"]})
+    decoded, _ = codec.decode_outcome(codec.encode_outcome(outcome, []))
+    assert decoded.unread == {"E": ["P"]}
+    broken = codec.encode_outcome(outcome, [])
+    broken["unread"] = {"E": [3]}
+    with pytest.raises(ValueError, match="unread"):
+        codec.decode_outcome(broken)

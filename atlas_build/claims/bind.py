@@ -20,8 +20,15 @@ import sympy
 
 from atlas_build.claims import anchors, codes, numbers, tables
 from atlas_build.claims.compare import Verdict, compare, parse_tolerance
-from atlas_build.claims.dimensions import lesson_units, named
+from atlas_build.claims.dimensions import lesson_units, named, unread_units
 from atlas_build.claims.file import ClaimsFile
+from atlas_build.claims.options import (
+    Loose,
+    loose,
+    loose_message,
+    refused_units,
+    tolerance_at,
+)
 from atlas_build.claims.registry import LEVEL, ClaimError, Outcome, lookup, quantity_unit
 from atlas_build.diagnostics import Code, Location, at
 from atlas_build.lesson.model import Lesson
@@ -263,13 +270,52 @@ class Binder:
                 fail(codes.ERROR, self.file.at(pointer), f"bad tolerance: {error}")
                 return
         tolerance = None if tolerance in (None, "auto") else tolerance
+        refused = refused_units(self.lesson, binding)
+        for index, problem in refused.items():  # A404 at the `unit`, once per claim
+            fail(codes.ERROR, self.file.at(f"{pointer}/bind/{index}/unit"), problem)
+        notes: dict[str, tuple[Any, list[Loose]]] = {}  # tolerance pointer -> what it loosened
         for occurrence in found:
-            for item, bound in zip(occurrence.items, binding, strict=True):
+            for index, (item, bound) in enumerate(zip(occurrence.items, binding, strict=True)):
                 result.numbers_total += 1
                 if bound is not None:
                     result.numbers_bound += 1
+                    if index in refused:  # compared in a unit the table contradicts: not at all
+                        result.spots += [(*span, "failed") for span in _number_spans(item)]
+                        continue
                     rounded = anchors.approximate(self.lesson.content, item, occurrence)
-                    self._bind_item(item, bound, outcome, tolerance, rounded, pointer, result, fail)
+                    loosened = self._bind_item(
+                        item, bound, outcome, tolerance, rounded, pointer, result, fail
+                    )
+                    if loosened:
+                        where, value = tolerance_at(spec, pointer, bound, index, self.tolerance)
+                        notes.setdefault(where, (value, []))[1].extend(loosened)
+        for where, (value, loosened) in notes.items():
+            fail(codes.LOOSE_TOLERANCE, self.file.at(where), loose_message(value, loosened))
+
+    def _unread(self, name: str, number: numbers.Item, unit: str | None, outcome: Outcome) -> str:
+        """Why a number that agrees proves nothing through a table unit that does not read
+        (A421), or "": its own symbol's (`L = 10 µH` with L in `nh`: the prefix cannot be
+        checked, input or not), or one the claim computed it from (`E = P t` with P in `mw`
+        takes the factor between the units as 1)."""
+        table = unread_units(self.lesson)
+        base = name.split("[", 1)[0]
+        written = getattr(number, "unit", None)
+        own = table.get(base)
+        if own is not None and unit is None and written is not None and written != own.strip():
+            return (
+                f"is compared only as a bare number: the symbol table gives {base} the unit "
+                f"`{own}`, which does not read (A421), so {written} is not converted to it and "
+                f"the number is not counted as verified. Correct {base}'s unit in the table"
+            )
+        went = [] if base in outcome.inputs else outcome.unread.get(base, [])
+        if not went:
+            return ""
+        listed = ", ".join(f"{symbol} (`{table.get(symbol, '?')}`)" for symbol in went)
+        return (
+            f"agrees, but the claim computes {name} from {listed}, whose unit in the symbol "
+            "table does not read (A421), so the factor between the units is not known and the "
+            "number is not counted as verified. Correct the unit in the table"
+        )
 
     def _bind_item(
         self,
@@ -281,8 +327,12 @@ class Binder:
         pointer: str,
         result: ClaimResult,
         fail: Fail,
-    ) -> None:
+    ) -> list[Loose]:
+        """Compare one bind entry's number (and its operands); returns the numbers the
+        author's tolerance compared more loosely than their digits (options.loose)."""
         options = bound if isinstance(bound, dict) else {"value": bound}
+        allowed = options.get("tolerance", tolerance)
+        loosened: list[Loose] = []
         pairs: list[tuple[numbers.Item, str]] = []
         if options.get("value"):
             pairs.append((item, options["value"]))
@@ -315,12 +365,15 @@ class Binder:
                 unit, presumed = self._unit(name, written, outcome)
 
             def against(
-                unit: str | None, written: numbers.Item = written, computed: Any = computed
+                unit: str | None,
+                written: numbers.Item = written,
+                computed: Any = computed,
+                allowed: Any = allowed,
             ) -> Verdict:
                 return compare(
                     written,
                     computed,
-                    tolerance=options.get("tolerance", tolerance),
+                    tolerance=allowed,
                     unit=unit,
                     relation=options.get("relation"),
                     approximate=rounded,
@@ -332,7 +385,17 @@ class Binder:
             if presumed and not (converts and verdict.ok):
                 bare = against(None)
                 unproven, verdict = bare.ok, bare if bare.ok or not converts else verdict
-            ok = verdict.ok and not unproven
+            notes = [] if options.get("relation") else loose(written, allowed, rounded)
+            if notes and verdict.ok and not unproven:  # does it agree to its own digits?
+                digits = min(note.needed for note in notes)
+                through = not against(unit if converts else None, allowed=digits).ok
+                for note in notes:
+                    note.through = through
+            loosened += notes
+            through = any(note.through for note in notes)
+            unread = self._unread(name, at_number, unit, outcome) if verdict.ok else ""
+            unproven = unproven or bool(unread)
+            ok = verdict.ok and not unproven and not through
             row = _row(
                 name,
                 verdict.quoted,
@@ -356,14 +419,16 @@ class Binder:
                     if unit is not None
                     else f"Give {name} a unit in the symbol table, or in the bind"
                 )
-                fail(
-                    codes.UNIT_UNPROVEN,
-                    where,
+                plain = (
                     f"{name}: {verdict.quoted} agrees only as a bare number; {why}, so the "
                     f"number is not counted as verified. {fix}: "
-                    f"{{value: {name}, unit: {written_unit}}}",
+                    f"{{value: {name}, unit: {written_unit}}}"
                 )
-                kind = "input" if kind == "input" else ""
+                said = f"{name}: {verdict.quoted} {unread}" if unread else plain
+                fail(codes.UNIT_UNPROVEN, where, said)
+                kind = "input" if kind == "input" and not unread else ""
+            if through:  # it agrees only within a tolerance looser than its digits (A416)
+                kind = ""
             for start, end in _number_spans(written) if kind else ():
                 result.spots.append((start, end, kind))
             refs = outcome.depends.get(base, set())
@@ -398,6 +463,7 @@ class Binder:
                             "that one: leave `unit` out of the bind"
                         )
                 fail(codes.MISMATCH, where, message + (f" ({hint})" if hint else ""))
+        return loosened
 
     def lost(
         self,

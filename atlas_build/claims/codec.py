@@ -215,12 +215,14 @@ def encode_outcome(outcome: Outcome, places: list[tuple[int, int] | None]) -> di
         "depends": {name: sorted(map(list, refs)) for name, refs in outcome.depends.items()},
         "inputs": sorted(outcome.inputs),
         "units": dict(sorted(outcome.units.items())),
+        "unread": {name: sorted(symbols) for name, symbols in sorted(outcome.unread.items())},
     }
 
 
 def decode_outcome(data: Any) -> tuple[Outcome, list[tuple[int, int] | None]]:
     """The outcome and each check's (equation, offset) place; ValueError when malformed."""
-    fields = {"quantities", "checks", "covers", "places", "relations", "depends", "inputs", "units"}
+    fields = {"quantities", "checks", "covers", "places", "relations", "depends", "inputs"}
+    fields |= {"units", "unread"}
     if not isinstance(data, dict) or set(data) != fields:
         raise ValueError("not an encoded outcome")
     quantities = data["quantities"]
@@ -257,6 +259,13 @@ def decode_outcome(data: Any) -> tuple[Outcome, list[tuple[int, int] | None]]:
     if not isinstance(units, dict) or not all(isinstance(u, str) for u in units.values()):
         raise ValueError("malformed units")
     outcome.units = {str(name): unit for name, unit in units.items()}
+    unread = data["unread"]
+    if not isinstance(unread, dict):
+        raise ValueError("malformed unread units")
+    for name, symbols in unread.items():
+        if not all(isinstance(symbol, str) for symbol in _items(symbols)):
+            raise ValueError("malformed unread units")
+        outcome.unread[str(name)] = list(_items(symbols))
     places: list[tuple[int, int] | None] = []
     for place in _items(data["places"]):
         if place is None:

@@ -49,10 +49,13 @@ ERROR = define(
     "claim-error",
     Severity.ERROR,
     "The claim could not be evaluated: bad parameters, an unknown kind or quantity, a "
-    "relation in `use` that defines no symbol (`P V = n R T`: solve it for one), or a "
-    "request too large for the engine.",
-    example="kind: softmax_mixture without `scores`",
-    fix="Fix the claim's parameters.",
+    "relation in `use` that defines no symbol (`P V = n R T`: solve it for one), a bind's "
+    "(or quiz's) `unit` that contradicts the symbol table's unit for the quantity (the "
+    "claim computes it in the table's unit, so its numbers would be compared in the wrong "
+    "one), or a request too large for the engine.",
+    example="kind: softmax_mixture without `scores`; `{value: E, unit: kWh}` for E in Wh",
+    fix="Fix the claim's parameters; leave out a bind `unit` the table already gives (a "
+    "number written in kWh converts to Wh by itself).",
     stage=STAGE,
 )
 TIMEOUT = define(
@@ -176,6 +179,21 @@ AMBIGUOUS = define(
     "`occurrences: N` says the row is meant to occur N times.",
     stage=STAGE,
 )
+LOOSE_TOLERANCE = define(
+    "A416",
+    "tolerance-loose",
+    Severity.WARNING,
+    "A `tolerance` (of a bind entry, a claim or `defaults`) is looser than the digits of a "
+    "number it applies to (half a unit in the last written digit, or the precision the "
+    "sentence states), or as large as the number itself, so it passes numbers those digits "
+    "say are wrong; a number that agrees only within it is not counted as verified, and the "
+    "lesson reads partly verified.",
+    example="`tolerance: 50` on a claim whose lesson writes `E = 15 Wh` where E is 10.8 Wh",
+    fix="Leave `tolerance` out (half a unit in the last written digit), or write the number "
+    "to the digits it is known to; a tolerance is absolute, in the unit each number is "
+    "written in (0.05 for `16.1 mV`), never a percentage.",
+    stage=STAGE,
+)
 DIMENSION = define(
     "A420",
     "dimension-mismatch",
@@ -196,11 +214,13 @@ UNIT_UNPROVEN = define(
     "A bound number agrees only as a bare number: converted to the unit the claim works out "
     "for its value from the symbols' units, it does not (a wrong prefix or dimension, or an "
     "expression whose bare constants carry units the tool cannot see), or, in a lesson with "
-    "a symbol table, nothing gives the computed value a unit at all; so the number is not "
-    "counted as verified.",
-    example='`fcx: "f_c"` with f_c in Hz, bound to `f_c ≈ 1591.5 ms`',
+    "a symbol table, nothing gives the computed value a unit at all; or its symbol's table "
+    "unit does not read (A421) and the number is written in another, or the claim computed "
+    "it from a symbol whose table unit does not read; so the number is not counted as "
+    "verified.",
+    example='`fcx: "f_c"` with f_c in Hz, bound to `f_c ≈ 1591.5 ms`; `L = 10 µH` with L in `nh`',
     fix="Correct the unit in the lesson, or state the unit the expression gives in the bind: "
-    "`{value: read_ms, unit: ms}`.",
+    "`{value: read_ms, unit: ms}`; correct a table unit that does not read (`nH`).",
     stage=STAGE,
 )
 NO_UNIT = define(

@@ -136,10 +136,20 @@ def auto_tolerance(
     digit (of the finest number in the same list, since lists are written at one precision)."""
     exact = sympy.Integer(computed) if isinstance(computed, int) else computed
     stated = _stated(quantity, approximate) if isinstance(approximate, Precision) else None
+    if stated is None and not (quantity.approx or approximate) and terminating(exact):
+        return sympy.Integer(0)
+    return digits_tolerance(quantity, decimals, approximate)
+
+
+def digits_tolerance(
+    quantity: numbers.Quantity, decimals: int | None = None, approximate: bool | Precision = False
+) -> sympy.Expr:
+    """How far the written digits say the number may be from the value: a stated precision,
+    else half a unit in the last written digit (of the finest number of its list), with the
+    trailing zeros of a hedged integer not counted. Zero for exact forms (`1/4`, `ln 3`)."""
+    stated = _stated(quantity, approximate) if isinstance(approximate, Precision) else None
     if stated is not None:
         return stated
-    if not (quantity.approx or approximate) and terminating(exact):
-        return sympy.Integer(0)
     if decimals is not None and quantity.decimals is not None and decimals > quantity.decimals:
         return sympy.Rational(1, 2) * sympy.Integer(10) ** (quantity.exponent - decimals)
     zeros = _trailing_zeros(quantity)
@@ -226,13 +236,21 @@ def parse_tolerance(value: Any) -> sympy.Expr | None:
         return None
     if isinstance(value, bool):
         raise ValueError("a tolerance must be a number or `auto`")
+    if isinstance(value, sympy.Basic):
+        return value
     if isinstance(value, int):
         return sympy.Integer(value)
     if isinstance(value, float):
         if not math.isfinite(value) or value < 0:
             raise ValueError(f"tolerance {value!r} must be a finite number >= 0")
         return sympy.Rational(str(value))
-    parsed = numbers.parse_number(str(value))
+    quantity = numbers.parse_quantity(str(value))
+    if quantity.unit is not None:  # `5%` was read as an absolute 5
+        raise ValueError(
+            f"tolerance {value!r} has a unit: a tolerance is absolute, a bare number in the "
+            "unit each number is written in (0.05 for `16.1 mV`), never a percentage"
+        )
+    parsed = quantity.value
     if not parsed.is_number or parsed.is_negative:
         raise ValueError(f"tolerance {value!r} must be a number >= 0 or `auto`")
     return parsed
@@ -290,7 +308,7 @@ def _converted(
     except ValueError:
         pass
     (angle, cycles, moves), (other_angle, other_cycles, other_moves) = map(
-        _frequency, (written, unit)
+        frequency_kind, (written, unit)
     )
     if angle != other_angle and (cycles or other_cycles):
         raise UnitError(  # SI makes the radian 1, so 311 MHz would pass for 3.11e8 rad/s
@@ -307,7 +325,7 @@ def _converted(
     return converted, allowed * abs(ratio)
 
 
-def _frequency(unit: str) -> tuple[bool, bool, bool]:
+def frequency_kind(unit: str) -> tuple[bool, bool, bool]:
     """Whether a unit holds an angle (`rad/s`, `°/s`, which SI counts as dimensionless),
     whether it holds hertz, and whether transfers (`MT/s`, a count like the radian)."""
     try:

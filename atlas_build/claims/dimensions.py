@@ -63,6 +63,19 @@ def lesson_units(lesson: Lesson) -> dict[str, units.UnitSpec]:
     return _with_variants(_pairs(lesson))
 
 
+def unread_units(lesson: Lesson) -> dict[str, str]:
+    """Symbol name -> the unit text of its table entry, for every symbol no table gives a
+    unit that reads (A421: `nh` for nH). Its numbers cannot be converted, and what is
+    computed from it has an unknown factor in it."""
+    table = lesson_units(lesson)
+    found: dict[str, str] = {}
+    for (_, unit), names in _pairs(lesson):
+        for name in names:
+            if name not in table:
+                found.setdefault(name, unit)
+    return found
+
+
 def units_key(lesson: Lesson) -> Hashable:
     """What `lesson_units` depends on, hashable: a key for memoising unit lookups."""
     return _pairs(lesson)

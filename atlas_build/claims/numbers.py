@@ -25,8 +25,11 @@ from atlas_build.units.spec import ABSTRACT
 
 DEFAULT_SLOT_NOUNS = tuple("slot slots position positions token tokens index indices".split())
 BYTE_UNITS: dict[str, int] = {"B": 1, "byte": 1, "bytes": 1}
-BYTE_UNITS |= {p + "B": 1000**k for k, p in enumerate("KMGTP", 1)} | {"kB": 1000}
+BYTE_UNITS |= {p + "B": 1000**k for k, p in enumerate("kMGTP", 1)}
 BYTE_UNITS |= {p + "iB": 1024**k for k, p in enumerate("KMGTP", 1)}
+# `KB` is not here: 1000 or 1024 bytes cannot be told, so the units vocabulary refuses it
+# (docs/units.md). `_UNIT` still records it after a number, so a bound `128 KB` fails to
+# convert at the number, naming kB and KiB, instead of being compared as 128000 B or bare.
 
 # Size limits keep pathological input cheap: a longer literal or expression is simply not a match.
 MAX_DIGITS = 1000

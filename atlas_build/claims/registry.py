@@ -63,7 +63,9 @@ class Outcome:
     `verified_at` are content spans of numbers the kind checked itself (a quiz answer).
     `units` gives the unit of a computed quantity the symbol table does not name (an
     expression's, worked out from its symbols' units), so a number the lesson writes with
-    a unit is converted, or refused, rather than compared bare.
+    a unit is converted, or refused, rather than compared bare. `unread` names, per
+    computed quantity, the symbols it was computed from whose table unit does not read
+    (A421): the factor between their units is unknown, so a match proves nothing.
     """
 
     quantities: dict[str, Any] = field(default_factory=dict)
@@ -74,6 +76,7 @@ class Outcome:
     inputs: set[str] = field(default_factory=set)
     verified_at: list[tuple[int, int]] = field(default_factory=list)
     units: dict[str, str] = field(default_factory=dict)
+    unread: dict[str, list[str]] = field(default_factory=dict)
 
     def check(self, name: str, ok: bool, message: str, offset: int | None = None) -> None:
         self.checks.append(Check(name, bool(ok), message, offset))

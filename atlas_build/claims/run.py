@@ -299,7 +299,11 @@ class LessonClaims:
             results.append(self._run_one(claim_id, index, spec))
         self.unproved, quiet = facts.settle(results, self.facts)
         for result in results:
+            told = any(d.code in _NOT_PROOF for d in result.diagnostics)  # says why, and the fix
             if result.status == "unchecked" and result.claim_id not in quiet | set(self.unproved):
+                if told:
+                    result.message = "proves no number: see the warnings at its numbers"
+                    continue
                 index = self.specs[result.claim_id][0]
                 where = result.location or self.file.at(f"/claims/{index}")
                 result.diagnostics.append(
@@ -446,6 +450,11 @@ class LessonClaims:
             return result
         result.message = f"{plural(checked, 'check')} passed"
         return result
+
+
+_NOT_PROOF = {codes.UNIT_UNPROVEN.code, codes.LOOSE_TOLERANCE.code}
+"""Warnings that a number agreed without proving anything: an A414 beside them ("it only
+compared the inputs it fixes") would be wrong about why, and about the fix."""
 
 
 def _line(place: Location) -> str:

@@ -29,9 +29,10 @@ from atlas_build.claims.dimensions import (
     side_ratio,
     unit_text,
     units_key,
+    unread_units,
     zero_mismatch,
 )
-from atlas_build.claims.kinds import _exact, _sensitivity, _values
+from atlas_build.claims.kinds import _exact, _sensitivity, _unread, _values
 from atlas_build.claims.kinds._equations import EquationRef, relations
 from atlas_build.claims.registry import LEVEL, ClaimError, Context, Outcome, Params, kind
 from atlas_build.latex import LatexError, Relation, parse_expression, parse_relations
@@ -433,6 +434,8 @@ def run(params: FormulaParams, context: Context) -> Outcome:
     _identities(params, context, indices, env, outcome, key)
     named = set(_values.names(params.values, params.symbols))
     given = {symbol: value for symbol, value in env.scalars.items() if symbol.name in named}
+    direct = {d.name: _unread.reads(d.relation.rhs) for d in definitions}  # what each reads
+    direct |= {d.power[0].name: direct[d.name] for d in definitions if d.power is not None}
     for name, latex in params.expressions.items():
         expression = parse_expression(latex, indices=indices, symbols=params.symbols)
         try:
@@ -444,8 +447,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
             raise ClaimError(f"expression {name!r}: no value for {unknown.name}{hint}") from None
         if _literal(expression, latex):
             outcome.inputs.add(name)  # `six: "6"` restates a number; it computes nothing
-        used = {str(s) for s in expression.free_symbols} | _called(expression)
-        used |= {str(i.base.label) for i in expression.atoms(sympy.Indexed)}
+        used = direct[name] = _unread.reads(expression)
         through = set().union(*(outcome.depends.get(u, set()) for u in used))
         outcome.depends[name] = _sensitivity.sensitive(expression, definitions, given, through)
         text = unit_text(expression, key)
@@ -453,6 +455,8 @@ def run(params: FormulaParams, context: Context) -> Outcome:
             outcome.units[name] = text
         elif _level(expression, {**levels, **outcome.units}):
             outcome.units[name] = LEVEL
+    unread = unread_units(context.lesson)
+    outcome.unread = _unread.through(direct, unread) if unread else {}
     return outcome
 
 

@@ -10,6 +10,7 @@ from pydantic import Field
 from atlas_build.claims import numbers
 from atlas_build.claims.compare import compare, show
 from atlas_build.claims.kinds import _words
+from atlas_build.claims.options import unit_conflict
 from atlas_build.claims.registry import (
     LEVEL,
     ClaimError,
@@ -38,7 +39,8 @@ class QuizParams(Params):
     unit: str | None = Field(
         default=None,
         description="unit of the fact (`bytes`) when the options write KiB, MiB...; by default"
-        " the unit its claim worked out or the symbol table gives",
+        " the unit its claim worked out or the symbol table gives (a fact the table gives a"
+        " unit takes only that unit, in any spelling: another is A404)",
     )
     unique: bool = Field(default=True, description="no other option may state the fact")
     ratio: bool = Field(
@@ -95,6 +97,8 @@ def run(params: QuizParams, context: Context) -> Outcome:
             "an expression that restates a number), so the answer would only be compared "
             "with the claims file; make the fact a quantity the claim computes"
         )
+    if params.unit and (conflict := unit_conflict(context.lesson, name, params.unit, "the quiz")):
+        raise ClaimError(conflict, pointer="/params/unit")
     if params.ratio:  # a ratio has no unit, whatever its expression's symbols carry
         unit, presumed = None, False
     else:

@@ -20,7 +20,8 @@ UNREADABLE = define(
     "unit-unreadable",
     Severity.WARNING,
     "A unit in a `Symbols and units` block cannot be read, so equations using that symbol are "
-    "not checked for dimensions (docs/units.md lists the units and words understood).",
+    "not checked for dimensions, and no number of it written in a unit, or computed from "
+    "it, is verified (A423) (docs/units.md lists the units and words understood).",
     example="`V_bi` / built-in potential / `volts-ish`",
     fix="Write the unit as lessons do (`V`, `m²/(V·s)`, `cm⁻³`, `bytes per token`), or "
     "`dimensionless` / `count`, with any remark after it in parentheses.",
