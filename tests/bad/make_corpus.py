@@ -1111,6 +1111,38 @@ claims_case(
     ["A400"],
     locations=[at("A400", text, "worked-mixture", 1)],
 )
+# One bad entry costs only itself: the claim beside it is still checked (its A401).
+EDITED_OUTPUT = dumps(
+    with_content(
+        lambda content: replace_once(
+            content, "\\[0.25,0.75\\] and output is 5.", "\\[0.25,0.75\\] and output is 4."
+        )
+    )
+)
+text = CLAIMS_HEAD + "claims:\n" + MIXTURE + MIXTURE
+claims_case(
+    "claims-duplicate-id-others-checked",
+    "two claims with the same id and a wrong number the first one checks",
+    text,
+    ["A400", "A401"],
+    record=EDITED_OUTPUT,
+    locations=[
+        at("A400", text, "worked-mixture", 1),
+        at("A401", EDITED_OUTPUT, "output is 4.", shift=len("output is ")),
+    ],
+)
+text = CLAIMS_HEAD + "claims:\n  - id: no-kind\n    params: {}\n" + MIXTURE
+claims_case(
+    "claims-missing-kind-others-checked",
+    "a claim without `kind` before one that checks a wrong number",
+    text,
+    ["A400", "A401"],
+    record=EDITED_OUTPUT,
+    locations=[
+        at("A400", text, "- id: no-kind", shift=2),
+        at("A401", EDITED_OUTPUT, "output is 4.", shift=len("output is ")),
+    ],
+)
 text = (
     CLAIMS_HEAD
     + "claims:\n"
@@ -1125,20 +1157,13 @@ claims_case(
     ["A409"],
     locations=[at("A409", text, "bind:", shift=len("bind: "))],
 )
-record = dumps(
-    with_content(
-        lambda content: replace_once(
-            content, "\\[0.25,0.75\\] and output is 5.", "\\[0.25,0.75\\] and output is 4."
-        )
-    )
-)
 claims_case(
     "claims-value-mismatch",
     "the lesson's `output is 5` edited to 4 (re-hashed)",
     CLAIMS_HEAD + "claims:\n" + MIXTURE,
     ["A401"],
-    record=record,
-    locations=[at("A401", record, "output is 4.", shift=len("output is "))],
+    record=EDITED_OUTPUT,
+    locations=[at("A401", EDITED_OUTPUT, "output is 4.", shift=len("output is "))],
 )
 text = CLAIMS_HEAD + (
     "claims:\n"
