@@ -2,10 +2,14 @@
 
 A claim that `extends` another starts from its params, and one that uses another's
 quantities (a quiz's `fact`, an equation's `check: claim, by:`) evaluates it first. When
-that claim is invalid (an A400 entry of claims.yaml, not run) or its evaluation ends in an
-error, the claims that need it cannot be evaluated either. The error is told at the claim
-it belongs to; each claim that needs it says in one line which claim it needs and where
-that error is.
+that claim is invalid (an A400 entry of claims.yaml) or its evaluation ends in an error,
+every claim that needs it ends in the same error. Repeating the message at each of them
+buries the one place to fix, so the error is told at the claim it belongs to, and each
+claim that needs it says in one line which claim it needs and where that error is.
+
+A claim that `extends` one that ended in an error is told so only when its own error is
+the same message and does not point into what the claim wrote itself: a variant that
+overrides the broken parameter and breaks another reports its own error in full.
 """
 
 from __future__ import annotations
@@ -48,12 +52,17 @@ def tell_once(
 ) -> set[str]:
     """Shorten the error of every claim of `results` that ended (`ended`) because a claim
     it needs did; returns those claims."""
+    bases = {claim["id"]: claim.get("extends") for _, claim in claims.claims}
     index = {claim["id"]: number for number, claim in claims.claims}
     invalid = {claim_id: claims.broken[number] for claim_id, number in claims.invalid.items()}
     needs: dict[str, tuple[str, str]] = {}
     for claim_id, end in ended.items():
+        base = bases.get(claim_id)
         if end.needed is not None:
             needs[claim_id] = end.needed
+        elif base is not None and base in ended and ended[base].message == end.message:
+            if end.pointer is None or end.pointer not in claims.document.values:  # not its own
+                needs[claim_id] = (base, "extends")
     for result in results:
         need = needs.get(result.claim_id)
         if need is None:
