@@ -792,6 +792,28 @@ case(
 )
 
 
+# --- display math ---------------------------------------------------------------------------
+
+text = lesson_text(body=seed()["content"] + "\n$$\nE = m c^2\n\nThe energy of a mass at rest.\n")
+case(
+    "lesson-md-display-math-unclosed",
+    "a `$$` display equation never closed: dollarmath leaves it as text",
+    {"lesson.md": text},
+    ["A342"],
+    locations=[at("A342", text, "$$\nE = m c^2")],
+)
+text = lesson_text(
+    body=seed()["content"] + "\n$$\na = 1\n\nText between.\n\n$$\nb = 2\n$$\n\nMore.\n"
+)
+case(
+    "lesson-md-display-math-closing-missing",
+    "a display equation without its closing `$$` before another: it runs on to the next one",
+    {"lesson.md": text},
+    ["A342"],
+    locations=[at("A342", text, "$$\na = 1")],
+)
+
+
 # --- front matter --------------------------------------------------------------------------
 
 LESSON = lesson_text()
