@@ -840,9 +840,18 @@ case(
 text = front(lambda f: replace_once(f, "title: Self-attention", "title: [unclosed"))
 case(
     "front-matter-syntax",
-    "an unclosed flow sequence",
+    "an unclosed flow sequence (located at its `[`, not at the next line where PyYAML stops)",
     {"lesson.md": text},
     ["A131"],
+    locations=[at("A131", text, "[unclosed")],
+)
+text = front(lambda f: replace_once(f, "title: Self-attention", 'title: "Self-attention'))
+case(
+    "front-matter-unclosed-quote",
+    "a quoted title without its closing quote: it runs on to the next quote in the front matter",
+    {"lesson.md": text},
+    ["A131"],
+    locations=[at("A131", text, '"Self-attention')],
 )
 text = "---\n- schemaVersion\n- id\n---\n" + LESSON[FRONT_END + 4 :]
 case(
@@ -1067,7 +1076,13 @@ claims_case(
     ["A404"],
 )
 text = CLAIMS_HEAD + "claims:\n  - id: x\n    kind: [unclosed\n"
-claims_case("claims-yaml-syntax", "claims.yaml that is not YAML", text, ["A400"])
+claims_case(
+    "claims-yaml-syntax",
+    "claims.yaml that is not YAML: a `[` not closed (located there, not at the end)",
+    text,
+    ["A400"],
+    locations=[at("A400", text, "[unclosed")],
+)
 claims_case(
     "claims-alias-bomb",
     "claims.yaml with a billion-laughs alias bomb",
