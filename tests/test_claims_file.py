@@ -105,6 +105,8 @@ def test_a_claim_that_extends_or_uses_a_bad_entry_says_so_in_a_line(run) -> None
     [
         ("unchecked:\n  - {equation: 0, reason: ab}\n", "short"),
         ("defaults: {timeout: -1}\n", "minimum"),
+        ("unchecked: {equation: 0}\n", "not of type 'array'"),
+        ("defaults: 20\n", "not of type 'object'"),
         ("defaults: {timout: 20}\n", "'timout'"),
         ("colour: red\n", "'colour'"),
         ("lesson: 7\n", "not of type"),

@@ -70,7 +70,7 @@ class ClaimsFile:
 
     @property
     def unchecked(self) -> list[tuple[int, dict[str, Any]]]:
-        listed = self.data.get("unchecked", [])
+        listed = [] if ("unchecked",) in self.left_out else self.data.get("unchecked", [])
         return [
             (index, entry)
             for index, entry in enumerate(listed)
@@ -153,15 +153,16 @@ def _parse_uncached(path: str, raw: bytes) -> tuple[ClaimsFile | None, list[Diag
 
 def _scope(path: list[Any] | None) -> tuple[str | int, ...] | None:
     """What a problem at `path` disables: one claim (`("claims", 3)`), one `unchecked`
-    entry, one `defaults` value (or all of them), the `lesson` name, nothing (`()`, an
-    unknown top-level key nobody reads), or, None, the whole file."""
+    entry or `defaults` value (or all of the list or mapping, when it is not one), the
+    `lesson` name, nothing (`()`, an unknown top-level key nobody reads), or, None, the
+    whole file (no `claims` list to run)."""
     if path is None or not path:
         return None
     head = path[0]
-    if head in ("claims", "unchecked"):
+    if head == "claims":
         return (head, path[1]) if len(path) > 1 and isinstance(path[1], int) else None
-    if head == "defaults":
-        return ("defaults", path[1]) if len(path) > 1 else ("defaults",)
+    if head in ("unchecked", "defaults"):
+        return (head, path[1]) if len(path) > 1 else (head,)
     if head == "lesson":
         return ("lesson",)
     return ()
