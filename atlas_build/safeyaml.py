@@ -9,7 +9,8 @@ is refused (PyYAML turns `0x...`, `0o...` and `1:2:3...` of any length into an
 integer, sexagesimal ones in quadratic time, and printing such an integer raises), and
 so are floats that are not finite (`.inf`, `.nan`, `1e99999`), which no JSON record or
 comparison can hold. It returns the data plus the 1-based position of every value and key
-by JSON pointer, so callers can report `file:line:col`.
+by JSON pointer, so callers can report `file:line:col`. A syntax error about something left
+open (a quote, a key's `:`, a bracket) is located where it opens, not where PyYAML gave up.
 
 Speed: most documents are read with libyaml's scanner and parser (C) feeding the
 same Python composer and checks, several times faster than PyYAML's Python
@@ -33,6 +34,7 @@ from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.parser import ParserError
 from yaml.resolver import Resolver
 
 try:
@@ -81,6 +83,57 @@ def _error(kind: str, message: str, mark: Any, line_offset: int) -> YamlError:
     if mark is None:
         return YamlError(kind, message, 1 + line_offset, 1)
     return YamlError(kind, message, mark.line + 1 + line_offset, mark.column + 1)
+
+
+# Errors about something left open: PyYAML's problem mark is where it gave up, the end of
+# the text (an unclosed quote) or the next line's first token (a key without `:`, a flow
+# collection without its `]` or `}`), a line or more after the mistake. The context mark is
+# where the quote, key or bracket opened, on the line the author has to fix.
+_LEFT_OPEN = {
+    "while scanning a quoted scalar": "the quoted string that opens here is not closed",
+    "while scanning a simple key": "this key has no `:` after it on its line",
+    "while parsing a flow sequence": "this `[` is not closed",
+    "while parsing a flow mapping": "this `{` is not closed",
+}
+
+
+def _marked(error: yaml.MarkedYAMLError, text: str, line_offset: int) -> YamlError:
+    """A syntax error at the mark that says where the mistake is (`_LEFT_OPEN`, or a quoted
+    string that ran on to where the parser failed); where PyYAML stopped is kept in the
+    message."""
+    problem, context = error.problem_mark, error.context_mark
+    message = str(error.problem or error.context)
+    if problem is None:
+        return _error("syntax", message, context, line_offset)
+    stopped = f"{message} at line {problem.line + 1 + line_offset}, column {problem.column + 1}"
+    opened = _LEFT_OPEN.get(str(error.context))
+    if opened is not None and context is not None and problem.line > context.line:
+        return _error("syntax", f"{opened} ({stopped})", context, line_offset)
+    quote = _runaway_quote(text, problem) if isinstance(error, ParserError) else None
+    if quote is not None:
+        ended = quote.end_mark.line + 1 + line_offset
+        message = f"the quoted string that opens here runs on to line {ended}: is its closing"
+        return _error(
+            "syntax", f"{message} quote missing? ({stopped})", quote.start_mark, line_offset
+        )
+    return _error("syntax", message, problem, line_offset)
+
+
+def _runaway_quote(text: str, problem: Any) -> Any:
+    """The quoted scalar just before a parser error, if it spans lines and ends on the
+    error's line: a missing closing quote makes a string run on to the next quote (`date:
+    "2026-11-29` ... `version: "1.0"`), and the parser fails just after it, lines late."""
+    last = None
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if token.start_mark.index >= problem.index:
+                break
+            last = token
+    except yaml.YAMLError:
+        return None
+    if not isinstance(last, yaml.ScalarToken) or last.style not in ('"', "'"):
+        return None
+    return last if last.start_mark.line < last.end_mark.line == problem.line else None
 
 
 class _Loader(yaml.SafeLoader):
@@ -218,6 +271,8 @@ def _read(kind: Any, text: str, line_offset: int) -> Document:
     except yaml.reader.ReaderError as error:  # NUL and other unprintable characters
         where = _position(text, error.position)
         raise _error("syntax", str(error.reason), where, line_offset) from None
+    except yaml.MarkedYAMLError as error:
+        raise _marked(error, text, line_offset) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         raise _error("syntax", str(getattr(error, "reason", error)), mark, line_offset) from None
@@ -234,8 +289,7 @@ def _read(kind: Any, text: str, line_offset: int) -> Document:
     except _Refused as refused:
         raise _error(refused.kind, refused.message, refused.mark, line_offset) from None
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        raise _error("syntax", str(error.problem or error.context), mark, line_offset) from None
+        raise _marked(error, text, line_offset) from None
     except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as error:
         mark = _unconstructible(loader, entries)
         raise _error("syntax", f"cannot be read: {error}", mark, line_offset) from None

@@ -142,3 +142,80 @@ def test_lone_surrogates_are_reported_by_path() -> None:
 
     document = safeyaml.load('a: "ok"\nb: ["x", "\\ud800"]\n"\\udc00k": 1\n')
     assert lone_surrogates(document.data) == [(["b", 1], False), (["\udc00k"], True)]
+
+
+# --- where a syntax error is: the line to fix, not where PyYAML gave up ----------------------
+
+
+def _at(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
+    index = -1
+    for _ in range(occurrence + 1):
+        index = text.index(needle, index + 1)
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _refused(text: str, line_offset: int = 0) -> safeyaml.YamlError:
+    with pytest.raises(safeyaml.YamlError) as raised:
+        safeyaml.load(text, line_offset=line_offset)
+    return raised.value
+
+
+@pytest.mark.parametrize(
+    ("text", "needle", "says", "stopped"),
+    [
+        # PyYAML's problem mark is the end of the text, a line after the quote
+        ('claims:\n  - id: "x\n    kind: quiz\n', '"x', "quoted string", (4, 1)),
+        ("title: 'abc\n", "'abc", "quoted string", (2, 1)),
+        # ... the start of the next line, after the key that has no `:`
+        ("a:\n- 1\nb\n", "b\n", "no `:`", (4, 1)),
+        ("claims:\n  - id: x\n    kind quiz\n    params: {}\n", "kind quiz", "no `:`", (4, 5)),
+        # ... the next line's `:`, after a `[` or `{` that is not closed
+        ("a:\n  bind: [a, b\n  params: {}\n", "[a", "`[` is not closed", (3, 9)),
+        ("a: {b: 1\nc: 2\n", "{b", "`{` is not closed", (2, 2)),
+        # ... the scalar after the next quote, which the missing one ran on to
+        (
+            'date: "2026-11-29\nauthor: null\nversion: "1.0"\n',
+            '"2026',
+            "runs on to line 3",
+            (3, 11),
+        ),
+    ],
+)
+def test_an_error_left_open_is_where_it_opens(text, needle, says, stopped) -> None:
+    error = _refused(text)
+    assert (error.line, error.column) == _at(text, needle)
+    assert says in error.message
+    assert f"at line {stopped[0]}, column {stopped[1]}" in error.message
+    shifted = _refused(text, line_offset=5)  # front matter: lines after the opening `---`
+    assert (shifted.line, shifted.column) == (error.line + 5, error.column)
+    assert f"at line {stopped[0] + 5}, column {stopped[1]}" in shifted.message
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("claims:\n  - id: x\n    kind: quiz\n   bind: [a]\n", "bind"),  # a bad indent
+        ("a: 1\n  b: 2\n", ": 2"),
+        ("claims:\n  - id: x\n\tkind: quiz\n", "\t"),  # a tab
+        ("a: b: c\n", ": c"),
+        ("a: [b: c: d]\n", ": d"),  # a flow error on its bracket's own line
+        ('a: "x\\q"\n', 'q"'),  # an unknown escape (PyYAML points after its backslash)
+    ],
+)
+def test_an_error_on_its_own_line_is_where_pyyaml_says(text, needle) -> None:
+    error = _refused(text)
+    assert (error.line, error.column) == _at(text, needle)
+    assert "at line" not in error.message
+
+
+def test_front_matter_errors_are_located_in_the_lesson_file() -> None:
+    from atlas_build.authoring.frontmatter import read_lesson
+
+    text = '---\nid: x\ntitle: "Free fall\nversion: "1.0"\n---\n# Free fall\n'
+    [problem] = read_lesson(text, "lesson.md").diagnostics
+    assert (problem.line, problem.column) == _at(text, '"Free')
+    assert "runs on to line 4" in problem.message
+    text = "---\nid: x\nrelated: [a, b\nversion: 1\n---\n# Free fall\n"
+    [problem] = read_lesson(text, "lesson.md").diagnostics
+    assert (problem.line, problem.column) == _at(text, "[a")
+    assert "at line 4, column 8" in problem.message

@@ -59,7 +59,7 @@ def evaluate(
     if claims_path is not None:
         claims_file, problems = file.read(claims_path)
         evaluation.diagnostics.extend(problems)
-        named = claims_file.data.get("lesson") if claims_file is not None else None
+        named = claims_file.lesson if claims_file is not None else None
         if claims_file is not None and named is not None and named != lesson_id:
             evaluation.diagnostics.append(
                 at(
@@ -76,7 +76,7 @@ def evaluate(
         evaluation.results = runner.run()
         for result in evaluation.results:
             evaluation.diagnostics.extend(result.diagnostics)
-        listed = claims_file.data.get("unchecked", [])
+        listed = claims_file.unchecked
         questions = [(n, quiz.question) for n, quiz in enumerate(lesson.quizzes)]
         quizzes, problems = _unchecked_texts(claims_file, listed, "quiz", questions)
         stated = [(math.index, math.latex) for math in inline.relations(lesson)]
@@ -87,7 +87,7 @@ def evaluate(
             specs=[spec for _, spec in runner.specs.values()],
             unchecked={
                 (entry["equation"], entry.get("relation")): entry["reason"]
-                for entry in listed
+                for _, entry in listed
                 if "equation" in entry
             },
             quiz_claims=runner.quiz_questions(),
@@ -113,7 +113,7 @@ def evaluate(
 
 def _unchecked_texts(
     claims_file: file.ClaimsFile,
-    listed: list[dict[str, Any]],
+    listed: list[tuple[int, dict[str, Any]]],
     key: str,
     found: Sequence[tuple[int, str]],
 ) -> tuple[dict[int, str], list[Diagnostic]]:
@@ -124,7 +124,7 @@ def _unchecked_texts(
     reasons: dict[int, str] = {}
     problems = []
     noun = {"quiz": "quiz questions", "inline": "inline relations"}[key]
-    for index, entry in enumerate(listed):
+    for index, entry in listed:
         text = entry.get(key)
         if text is None:
             continue
@@ -138,7 +138,7 @@ def _unchecked_texts(
 
 
 def _unchecked_quotes(
-    claims_file: file.ClaimsFile, listed: list[dict[str, Any]], runner: LessonClaims
+    claims_file: file.ClaimsFile, listed: list[tuple[int, dict[str, Any]]], runner: LessonClaims
 ) -> tuple[list[tuple[int, int, str]], list[Diagnostic]]:
     """The content spans of `unchecked` prose statements, with the author's reason. A
     statement must be written where the quote says, numbers and all (an edited number
@@ -147,7 +147,7 @@ def _unchecked_quotes(
     spans: list[tuple[int, int, str]] = []
     problems = []
     content = runner.lesson.content
-    for index, entry in enumerate(listed):
+    for index, entry in listed:
         quote = entry.get("quote")
         if quote is None:
             continue

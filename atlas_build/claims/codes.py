@@ -9,7 +9,9 @@ FILE = define(
     "A400",
     "claims-file-invalid",
     Severity.ERROR,
-    "claims.yaml is not readable YAML or breaks schemas/claims.schema.json.",
+    "claims.yaml is not readable YAML or breaks schemas/claims.schema.json. An entry that "
+    "breaks it (a claim without `kind`, a repeated id) is not run and the rest of the file "
+    "is checked; a file with nothing to run (not YAML, no `claims` list) runs no claim.",
     example="claims: {id: x}",
     fix="Repair the file at the reported position.",
     stage=STAGE,

@@ -14,8 +14,9 @@ from pydantic import ValidationError
 from atlas_build import engine
 from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
-from atlas_build.claims import anchors, codec, codes, facts, messages, numbers
+from atlas_build.claims import anchors, codec, codes, dependents, facts, messages, numbers
 from atlas_build.claims.bind import Binder
+from atlas_build.claims.dependents import Ended, Unavailable
 from atlas_build.claims.dimensions import units_key
 from atlas_build.claims.file import ClaimsFile
 from atlas_build.claims.registry import (
@@ -122,7 +123,9 @@ class LessonClaims:
         self.lesson = lesson
         self.locator = locator
         self.skeleton = anchors.skeleton(lesson.content)
-        self.specs = {spec["id"]: (index, spec) for index, spec in enumerate(claims.data["claims"])}
+        self.specs = {spec["id"]: (index, spec) for index, spec in claims.claims}
+        self.invalid = claims.invalid  # id of a claim not run -> its entry
+        self.ended: dict[str, Ended] = {}  # claim -> how its evaluation ended in an error
         self.outcomes: dict[str, Outcome | Exception] = {}
         self.evaluated: dict[tuple[int, int], set[str]] = {}  # relation -> claims binding it
         self.contradicted: list[tuple[frozenset[tuple[int, int]], str]] = []  # wrong numbers
@@ -130,7 +133,7 @@ class LessonClaims:
         self._running: list[str] = []
         self.facts: dict[str, set[str]] = {}  # claim -> `id.name` of others' quantities it read
         self.unproved: dict[str, str] = {}  # claim -> the fact it rests on that is not proved
-        defaults = claims.data.get("defaults", {})
+        defaults = claims.defaults
         self.timeout = float(defaults.get("timeout", DEFAULT_TIMEOUT))
         self.tolerance = defaults.get("tolerance")
         self.binder = Binder(
@@ -141,6 +144,8 @@ class LessonClaims:
         """Evaluate (once) the kind of a claim; used directly and by references. A claim
         that cannot be evaluated raises its own error when run directly, and one naming it
         for every claim that uses it (not the other claim's message as if it were theirs)."""
+        if claim_id in self.invalid:
+            raise Unavailable(claim_id, "uses")
         if claim_id not in self.specs:
             raise ClaimError(f"no claim with id {claim_id!r} in {self.file.path}")
         if claim_id in self._running:
@@ -151,7 +156,7 @@ class LessonClaims:
         if isinstance(cached, Exception):
             if direct:
                 raise cached
-            raise ClaimError(f"claim {claim_id!r} failed to evaluate: {cached}")
+            raise Unavailable(claim_id, "uses")
         if cached is not None:
             return cached
         index, spec = self.specs[claim_id]
@@ -169,7 +174,7 @@ class LessonClaims:
             self.outcomes[claim_id] = error
             if direct:
                 raise
-            raise ClaimError(f"claim {claim_id!r} failed to evaluate: {error}") from None
+            raise Unavailable(claim_id, "uses") from None
         texts = [self.lesson.content[o.start : o.end] for o in self._occurrences(spec)[1]]
         resolved: list[str] = []
 
@@ -190,7 +195,9 @@ class LessonClaims:
             result = kind.run(params, context)
         except Exception as error:
             self.outcomes[claim_id] = error
-            raise
+            if direct or isinstance(error, ClaimTimeout):  # a time limit is the caller's own
+                raise
+            raise Unavailable(claim_id, "uses") from None
         finally:
             engine.set_size_limits(max_bytes=limits.max_bytes, max_flops=limits.max_flops)
             self._running.pop()
@@ -278,9 +285,14 @@ class LessonClaims:
         base_id = spec.get("extends")
         if base_id is None:
             return dict(own)
+        if base_id in self.invalid:
+            raise Unavailable(base_id, "extends")
         if base_id not in self.specs or base_id in seen:
             raise ClaimError(f"`extends: {base_id}` names no claim of this file (or a cycle)")
-        return _merge(self._params(base_id, (*seen, claim_id)), own)
+        try:
+            return _merge(self._params(base_id, (*seen, claim_id)), own)
+        except Unavailable:  # further up the chain: this claim's base is what it needs
+            raise Unavailable(base_id, "extends") from None
 
     def _occurrences(
         self, spec: dict[str, Any]
@@ -295,8 +307,15 @@ class LessonClaims:
 
     def run(self) -> list[ClaimResult]:
         results = []
-        for claim_id, (index, spec) in self.specs.items():
-            results.append(self._run_one(claim_id, index, spec))
+        for index, written in enumerate(self.file.data["claims"]):
+            if index in self.file.broken:
+                results += self._not_run(index, written)
+            else:
+                results.append(self._run_one(written["id"], index, written))
+        shortened = dependents.tell_once(results, self.ended, self.file)
+        for result in results:
+            if result.claim_id in shortened:
+                self._finish(result, result.status)  # its message, from the shortened error
         self.unproved, quiet = facts.settle(results, self.facts)
         for result in results:
             told = any(d.code in _NOT_PROOF for d in result.diagnostics)  # says why, and the fix
@@ -316,6 +335,18 @@ class LessonClaims:
                     )
                 )
         return results
+
+    def _not_run(self, index: int, written: Any) -> list[ClaimResult]:
+        """A claims.yaml entry that breaks the schema (its A400 is the file's) is not run;
+        it is listed as an error under its id, when it has one no other claim takes."""
+        claim_id = written.get("id") if isinstance(written, dict) else None
+        if not isinstance(claim_id, str) or self.invalid.get(claim_id) != index:
+            return []
+        kind, quote = written.get("kind"), written.get("quote")
+        message = f"not run: {self.file.broken[index].message}"
+        kind = kind if isinstance(kind, str) else ""
+        quote = quote if isinstance(quote, str) else None
+        return [ClaimResult(claim_id, kind, status="error", message=message, quote=quote)]
 
     def _param_at(self, pointer: str | None) -> Location | None:
         """The parameter in claims.yaml (or its nearest written parent: an inherited or
@@ -355,13 +386,17 @@ class LessonClaims:
         def fail(code: Code, location: Location, message: str) -> None:
             result.diagnostics.append(at(code, location, f"claim {claim_id}: {message}"))
 
+        def end(code: Code, location: Location, message: str, pointer: str | None = None) -> None:
+            fail(code, location, message)
+            self.ended[claim_id] = Ended(result.diagnostics[-1], message, pointer, None)
+
         try:
             outcome, result.seconds = timed(lambda: self.outcome(claim_id, direct=True), seconds)
         except ClaimTimeout as error:
-            fail(codes.TIMEOUT, result.location or claim_at, capped or str(error))
+            end(codes.TIMEOUT, result.location or claim_at, capped or str(error))
             return self._finish(result, "error")
         except LatexError as error:
-            fail(codes.LATEX, claim_at, f"{error.message} [{error.code}]")
+            end(codes.LATEX, claim_at, f"{error.message} [{error.code}]")
             return self._finish(result, "error")
         except (ClaimError, EvaluationError, ValueError, ArithmeticError, TypeError) as error:
             offset = getattr(error, "offset", None)
@@ -369,14 +404,13 @@ class LessonClaims:
             if written is not None and written.startswith("/params"):
                 written = f"/claims/{index}{written}"
             where = self._content_at(offset) or self._param_at(written)
-            fail(codes.ERROR, where or claim_at, str(error))
+            end(codes.ERROR, where or claim_at, str(error), written)
+            if isinstance(error, Unavailable):
+                self.ended[claim_id].needed = (error.other, error.how)
             return self._finish(result, "error")
         except Exception as error:  # SymPy and NumPy raise many types; report, never crash
-            fail(
-                codes.ERROR,
-                result.location or claim_at,
-                f"evaluation failed: {type(error).__name__}: {error}",
-            )
+            message = f"evaluation failed: {type(error).__name__}: {error}"
+            end(codes.ERROR, result.location or claim_at, message)
             return self._finish(result, "error")
         repeated = []
         for check in outcome.checks:

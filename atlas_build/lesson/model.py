@@ -50,6 +50,7 @@ class Block:
     links: list[Link] = field(default_factory=list)
     math: list[Math] = field(default_factory=list)
     html: list[RawHtml] = field(default_factory=list)
+    unclosed: list[int] = field(default_factory=list)  # offsets of `$$` that open no math
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,14 +85,42 @@ def _tracking(rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInlin
     return tracked
 
 
+UNCLOSED = "atlas_unclosed_math"  # env key: inline text -> positions of `$$` left as text
+
+
+def _noting_unclosed(
+    rule: Callable[[StateInline, bool], bool],
+) -> Callable[[StateInline, bool], bool]:
+    """The dollar rule, noting where a `$$` opens no formula. dollarmath leaves such a `$$`
+    as text without a word (a display block must close before a blank line, an inline one
+    within its paragraph), so the page shows the LaTeX as prose and the lesson has one
+    equation fewer. Noted in the parse's env, by inline text (a paragraph's inline parse
+    sees only its own text)."""
+
+    def noting(state: StateInline, silent: bool) -> bool:
+        pos, src = state.pos, state.src
+        matched = rule(state, silent)
+        pair = src.startswith("$$", pos) and "$" not in (src[pos - 1 : pos], src[pos + 2 : pos + 3])
+        if pair and not (matched or silent):  # `$$$` is prose (a price range), not math
+            state.env.setdefault(UNCLOSED, {}).setdefault(src, set()).add(pos)
+        return matched
+
+    noting.tracks_positions = True  # type: ignore[attr-defined]
+    return noting
+
+
 @functools.cache
 def _parser() -> MarkdownIt:
     """The shared lint parser with position tracking on the inline rules that make links,
-    formulas and raw HTML (a markdown-it plugin: tokens are unchanged, meta is added)."""
+    formulas and raw HTML (a markdown-it plugin: tokens are unchanged, meta is added), and
+    a note of every `$$` the dollar rule leaves as text."""
     md = markdown.lint_parser()
     for rule in list(md.inline.ruler.__rules__):
         if rule.name in _TRACKED and not getattr(rule.fn, "tracks_positions", False):
-            md.inline.ruler.at(rule.name, _tracking(rule.fn))
+            wrapped = _tracking(rule.fn)
+            md.inline.ruler.at(
+                rule.name, _noting_unclosed(wrapped) if rule.name == "math_inline" else wrapped
+            )
     return md
 
 
@@ -223,7 +251,9 @@ def _display_offset(content: str, token: Token, start: int, end: int) -> int:
 
 
 def parse_blocks(content: str) -> list[Block]:
-    tokens = _parser().parse(content)
+    env: dict[str, dict[str, set[int]]] = {}
+    tokens = _parser().parse(content, env)
+    unclosed = env.get(UNCLOSED, {})
     starts = line_starts(content) + [len(content)]
     cursor = _Cursor(content)
     counters = {"display": 0, "inline": 0}
@@ -238,9 +268,16 @@ def parse_blocks(content: str) -> list[Block]:
 
     def parts(
         inline: Token, start: int, end: int, cells: bool = False
-    ) -> tuple[list[Link], list[Math], list[RawHtml]]:
+    ) -> tuple[list[Link], list[Math], list[RawHtml], list[int]]:
         mapped = _Inline(content, starts, inline, floors if cells else None)
-        return _inline_parts(inline, cursor, (start, end), counters, mapped)
+        found = _inline_parts(inline, cursor, (start, end), counters, mapped)
+        opened = []
+        for position in sorted(unclosed.get(inline.content, ())):
+            at = mapped.offset(position)
+            if at is None or not content.startswith("$$", at):
+                at = cursor.find("$$", start, end)
+            opened.append(at)
+        return (*found, opened)
 
     while index < len(tokens):
         token = tokens[index]
@@ -250,20 +287,20 @@ def parse_blocks(content: str) -> list[Block]:
         if token.type == "heading_open":
             start, end, line = span(token)
             inline = tokens[index + 1]
-            links, formulas, html = parts(inline, start, end)
+            links, formulas, html, opened = parts(inline, start, end)
             text = markdown.plain_text(inline)
             level = int(token.tag[1])
             heading = Block("heading", text, start, end, line, level, links=links, math=formulas)
-            heading.html = html
+            heading.html, heading.unclosed = html, opened
             blocks.append(heading)
             index += 3
         elif token.type == "paragraph_open":
             start, end, line = span(token)
             inline = tokens[index + 1]
-            links, formulas, html = parts(inline, start, end)
+            links, formulas, html, opened = parts(inline, start, end)
             text = markdown.plain_text(inline)
             paragraph = Block("paragraph", text, start, end, line, links=links, math=formulas)
-            paragraph.html = html
+            paragraph.html, paragraph.unclosed = html, opened
             blocks.append(paragraph)
             index += 3
         elif token.type in _CONTAINERS:
@@ -286,6 +323,7 @@ def parse_blocks(content: str) -> list[Block]:
                     block.links.extend(found[0])
                     block.math.extend(found[1])
                     block.html.extend(found[2])
+                    block.unclosed.extend(found[3])
                     text = markdown.plain_text(inner)
                     texts.append(text)
                     if block.items and not block.items[-1][0]:

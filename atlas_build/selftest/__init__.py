@@ -148,7 +148,7 @@ def selftest(paths: list[str], options: pipeline.Options) -> list[LessonResult]:
         if errors:
             continue  # a lesson that fails already cannot tell which mutants its checks catch
         spec, _ = claims_file.read(source.claims_path)
-        specs = spec.data["claims"] if spec else []
+        specs = [claim for _, claim in spec.claims] if spec else []
         quotes = [c["quote"] for c in specs if c.get("quote")]
         model = item.lesson or lesson_stage.build(item.record.content)
         for mutant in generate(quotes, model, dimension_mutants(model, specs)):

@@ -72,10 +72,8 @@ def _merged(specs: dict[str, dict[str, Any]], claim_id: str, seen: frozenset[str
     return {**_merged(specs, base, seen | {claim_id}), **own}
 
 
-def _groups(data: dict[str, Any]) -> list[_Group]:
-    listed = data.get("claims")
-    listed = listed if isinstance(listed, list) else []
-    specs = {str(c["id"]): c for c in listed if isinstance(c, dict) and "id" in c}
+def _groups(listed: list[dict[str, Any]]) -> list[_Group]:
+    specs = {str(c["id"]): c for c in listed}
     groups: dict[str, _Group] = {}
     for claim_id, spec in specs.items():
         params = _merged(specs, claim_id, frozenset())
@@ -316,7 +314,7 @@ def lesson_figures(
     }
     figures: list[Figure] = []
     messages: list[str] = []
-    for group in _groups(found.data):
+    for group in _groups([claim for _, claim in found.claims]):
         try:
             drawn = _drawn(group, cache)
             if drawn is None:

@@ -792,6 +792,28 @@ case(
 )
 
 
+# --- display math ---------------------------------------------------------------------------
+
+text = lesson_text(body=seed()["content"] + "\n$$\nE = m c^2\n\nThe energy of a mass at rest.\n")
+case(
+    "lesson-md-display-math-unclosed",
+    "a `$$` display equation never closed: dollarmath leaves it as text",
+    {"lesson.md": text},
+    ["A342"],
+    locations=[at("A342", text, "$$\nE = m c^2")],
+)
+text = lesson_text(
+    body=seed()["content"] + "\n$$\na = 1\n\nText between.\n\n$$\nb = 2\n$$\n\nMore.\n"
+)
+case(
+    "lesson-md-display-math-closing-missing",
+    "a display equation without its closing `$$` before another: it runs on to the next one",
+    {"lesson.md": text},
+    ["A342"],
+    locations=[at("A342", text, "$$\na = 1")],
+)
+
+
 # --- front matter --------------------------------------------------------------------------
 
 LESSON = lesson_text()
@@ -818,9 +840,18 @@ case(
 text = front(lambda f: replace_once(f, "title: Self-attention", "title: [unclosed"))
 case(
     "front-matter-syntax",
-    "an unclosed flow sequence",
+    "an unclosed flow sequence (located at its `[`, not at the next line where PyYAML stops)",
     {"lesson.md": text},
     ["A131"],
+    locations=[at("A131", text, "[unclosed")],
+)
+text = front(lambda f: replace_once(f, "title: Self-attention", 'title: "Self-attention'))
+case(
+    "front-matter-unclosed-quote",
+    "a quoted title without its closing quote: it runs on to the next quote in the front matter",
+    {"lesson.md": text},
+    ["A131"],
+    locations=[at("A131", text, '"Self-attention')],
 )
 text = "---\n- schemaVersion\n- id\n---\n" + LESSON[FRONT_END + 4 :]
 case(
@@ -1045,7 +1076,13 @@ claims_case(
     ["A404"],
 )
 text = CLAIMS_HEAD + "claims:\n  - id: x\n    kind: [unclosed\n"
-claims_case("claims-yaml-syntax", "claims.yaml that is not YAML", text, ["A400"])
+claims_case(
+    "claims-yaml-syntax",
+    "claims.yaml that is not YAML: a `[` not closed (located there, not at the end)",
+    text,
+    ["A400"],
+    locations=[at("A400", text, "[unclosed")],
+)
 claims_case(
     "claims-alias-bomb",
     "claims.yaml with a billion-laughs alias bomb",
@@ -1111,6 +1148,38 @@ claims_case(
     ["A400"],
     locations=[at("A400", text, "worked-mixture", 1)],
 )
+# One bad entry costs only itself: the claim beside it is still checked (its A401).
+EDITED_OUTPUT = dumps(
+    with_content(
+        lambda content: replace_once(
+            content, "\\[0.25,0.75\\] and output is 5.", "\\[0.25,0.75\\] and output is 4."
+        )
+    )
+)
+text = CLAIMS_HEAD + "claims:\n" + MIXTURE + MIXTURE
+claims_case(
+    "claims-duplicate-id-others-checked",
+    "two claims with the same id and a wrong number the first one checks",
+    text,
+    ["A400", "A401"],
+    record=EDITED_OUTPUT,
+    locations=[
+        at("A400", text, "worked-mixture", 1),
+        at("A401", EDITED_OUTPUT, "output is 4.", shift=len("output is ")),
+    ],
+)
+text = CLAIMS_HEAD + "claims:\n  - id: no-kind\n    params: {}\n" + MIXTURE
+claims_case(
+    "claims-missing-kind-others-checked",
+    "a claim without `kind` before one that checks a wrong number",
+    text,
+    ["A400", "A401"],
+    record=EDITED_OUTPUT,
+    locations=[
+        at("A400", text, "- id: no-kind", shift=2),
+        at("A401", EDITED_OUTPUT, "output is 4.", shift=len("output is ")),
+    ],
+)
 text = (
     CLAIMS_HEAD
     + "claims:\n"
@@ -1125,20 +1194,13 @@ claims_case(
     ["A409"],
     locations=[at("A409", text, "bind:", shift=len("bind: "))],
 )
-record = dumps(
-    with_content(
-        lambda content: replace_once(
-            content, "\\[0.25,0.75\\] and output is 5.", "\\[0.25,0.75\\] and output is 4."
-        )
-    )
-)
 claims_case(
     "claims-value-mismatch",
     "the lesson's `output is 5` edited to 4 (re-hashed)",
     CLAIMS_HEAD + "claims:\n" + MIXTURE,
     ["A401"],
-    record=record,
-    locations=[at("A401", record, "output is 4.", shift=len("output is "))],
+    record=EDITED_OUTPUT,
+    locations=[at("A401", EDITED_OUTPUT, "output is 4.", shift=len("output is "))],
 )
 text = CLAIMS_HEAD + (
     "claims:\n"

@@ -1,4 +1,5 @@
-"""Math the site can render in bounded time: no macro definitions, bounded size.
+"""Math the site can render in bounded time (no macro definitions, bounded size), and
+that is math at all: a `$$` that opens no formula is shown as prose.
 
 The limits and why are in `atlas_build/mathlimits.py`; `build`'s renderer enforces them
 again. A 3 KB `\\def` chain passed `check` in 1 s and hung `build` with about 1 GB before.
@@ -34,6 +35,21 @@ TOO_LARGE = define(
     stage=STAGE,
 )
 
+UNCLOSED = define(
+    "A342",
+    "math-unclosed",
+    Severity.ERROR,
+    "A `$$` opens a formula that is never closed: no later line ends in `$$` (a display "
+    "equation, `$$` starting a paragraph), or its paragraph holds no closing `$$` (inline). "
+    "The page shows the `$$` and the LaTeX as prose, and the lesson has one equation fewer, "
+    "so claims that name equations by number name the wrong one. A display equation whose "
+    "closing `$$` is missing runs on to the next one; A342 is then at the one that ran on.",
+    example="`$$ E = mc^2` with no `$$` after it",
+    fix="Close the formula with `$$` (a display equation holds no blank line), or write "
+    "`\\$\\$` for dollar signs meant as text.",
+    stage=STAGE,
+)
+
 
 @RULES.rule("math", order=45)
 def check(subject: LessonSubject) -> Iterator[Diagnostic]:
@@ -47,6 +63,37 @@ def check(subject: LessonSubject) -> Iterator[Diagnostic]:
         if len(math.latex) > MAX_FORMULA:
             message = f"formula of {len(math.latex):,} characters (limit {MAX_FORMULA:,})"
             yield at(TOO_LARGE, subject.at(math.offset), message)
+    yield from _unclosed(subject)
     if total > MAX_TOTAL:
         message = f"the lesson's formulas have {total:,} characters together (limit {MAX_TOTAL:,})"
         yield at(TOO_LARGE, subject.at(formulas[0].offset), message)
+
+
+def _unclosed(subject: LessonSubject) -> Iterator[Diagnostic]:
+    """A342 where each formula left open starts. dollarmath pairs `$$` in order, and a
+    display equation may run on over blank lines (`allow_blank_lines`), so a missing
+    closing `$$` makes its equation end at the next equation's opening `$$` and leaves
+    that one's closing `$$` unpaired: the open `$$` the parser sees is then a symptom, and
+    the equation before it that holds a blank line (no LaTeX does) is where it starts."""
+    content = subject.lesson.content
+    runaway = [
+        math
+        for math in subject.lesson.display_math
+        if any(not line.strip() for line in math.latex.strip("\n").split("\n"))
+    ]
+    for offset in sorted(o for block in subject.lesson.blocks for o in block.unclosed):
+        before = [math for math in runaway if math.offset < offset]
+        if not before:
+            message = "`$$` opens a formula that is never closed; the page shows it as text"
+            yield at(UNCLOSED, subject.at(offset), message)
+            continue
+        math = before[-1]
+        runaway.remove(math)
+        opening = content.rfind("$$", 0, math.offset)
+        closing = content.find("$$", math.offset + len(math.latex.rstrip()))
+        message = (
+            f"`$$` opens a display equation that runs on past a blank line to the `$$` at "
+            f"line {subject.at(closing).line}, so the `$$` at line {subject.at(offset).line} "
+            "opens one that is never closed: close this equation where it ends"
+        )
+        yield at(UNCLOSED, subject.at(max(opening, 0)), message)
