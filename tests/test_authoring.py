@@ -583,7 +583,7 @@ def test_custom_tag_is_a132_and_never_constructed(content_dir, diagnose, locate,
     [
         ("id: x\ntitle: a: b\n", "a: b"),
         ("id: x\n  bad: 1\n", "bad"),
-        ("id: [1, 2\nx: 1\n", "x: 1"),
+        ("id: [1, 2\nx: 1\n", "[1, 2"),  # where the `[` opens, not where it shows
         ("id: x\n\ttitle: y\n", "\ttitle"),
     ],
 )

@@ -111,3 +111,45 @@ def test_a_damaged_shard_is_a_miss(tmp_path: Path, damage: bytes) -> None:
     assert again.get("0" * 64) is None
     assert all(isinstance(shard, dict) for shard in again.loaded)
     assert json.loads(json.dumps(again.used)) == [{}] * pagestore.SHARDS
+
+
+def test_a_child_dies_with_a_build_killed_with_sigkill(tmp_path: Path) -> None:
+    """A build killed with SIGKILL cannot close its child: the kernel ends it (Linux). A
+    holder process keeps the child's input open, so only that can end it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import subprocess, sys, time\n"
+        "from pathlib import Path\n"
+        "from atlas_build.site.build import MkDocs\n"
+        f"child = MkDocs(Path({str(CONFIG)!r}), Path({str(tmp_path / 'docs')!r}),\n"
+        f"               Path({str(tmp_path / 'site')!r}), {str(tmp_path / 'cache')!r})\n"
+        "holder = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],\n"
+        "                          pass_fds=[child.process.stdin.fileno()])\n"
+        "print(child.process.pid, holder.pid, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    pid, holder = map(int, parent.stdout.readline().split())
+    try:
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                break  # gone (and reaped by init)
+            if state == "Z":
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            raise AssertionError("the MkDocs child outlived its killed parent by 10 s")
+    finally:
+        os.kill(holder, signal.SIGKILL)

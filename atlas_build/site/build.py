@@ -99,6 +99,7 @@ class MkDocs:
         child = self.scratch / "mkdocs.yml"
         child.write_text(mkdocs_config(config, docs_dir, site_dir), encoding="utf-8")
         command = [sys.executable, "-P", "-m", "atlas_build.site.child", "--wait"]
+        command += ["--parent", str(os.getpid())]
         command += ["--config-file", str(child)]
         command += ["--cache-dir", cache_dir] if cache_dir else []
         command += ["--jobs", str(jobs)] if jobs > 1 else []

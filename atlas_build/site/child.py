@@ -18,6 +18,7 @@ from pathlib import Path
 
 from atlas_build.site import tree
 from atlas_build.site.incremental import Prepared, build, log_handler, prepare
+from atlas_build.workers import die_with_parent
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,7 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stats", type=Path, help="write what was rendered and reused here")
     parser.add_argument("--wait", action="store_true", help="prepare, then read the request")
     parser.add_argument("--jobs", type=int, default=1, help="processes laying out new pages")
+    parser.add_argument("--parent", type=int, help="process id of the build that started it")
     args = parser.parse_args(argv)
+    if args.parent is not None:  # a build started it: it must not outlive a SIGKILLed one
+        die_with_parent(args.parent)
     prepared, site_dir, stats_path = None, None, args.stats
     try:
         given = json.loads(args.known.read_text(encoding="utf-8")) if args.known else {}
