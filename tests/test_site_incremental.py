@@ -385,3 +385,19 @@ def test_the_theme_listing_key_does_not_follow_links_in_a_custom_dir(tmp_path: P
     for name in ("loop", "loop2"):
         os.symlink(tmp_path, custom / "partials" / name)
     assert mkcontext.theme_key(SimpleNamespace(theme=theme)) == before
+
+
+def test_a_first_build_leaves_a_spare_the_next_lays_out_in(tmp_path: Path) -> None:
+    """No site was replaced, so the first build copies its site to the spare: the next
+    build rewrites only what changed (an untouched page keeps its change time)."""
+    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert _build(content, work, cache)[0] == 0
+    spare = publish.spare_path(work / "site")
+    assert _tree(spare) == _tree(work / "site")
+    untouched = spare / "lessons" / "beta" / "index.html"
+    before = untouched.stat().st_ctime_ns
+    _edit(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
+    code, log = _build(content, work, cache)
+    assert code == 0 and "MkDocs rendered 1 of 10 pages" in log, log
+    assert (work / "site" / "lessons" / "beta" / "index.html").stat().st_ctime_ns == before
+    assert _tree(work / "site") == _cold(content, tmp_path / "cold")

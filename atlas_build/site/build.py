@@ -31,7 +31,7 @@ from atlas_build.diagnostics import Location, Severity, at
 from atlas_build.report import Report
 from atlas_build.report.text import line
 from atlas_build.site import codes, docs, incremental, linkcheck, mutation, state
-from atlas_build.site.publish import remove_stale, spare_path, staging, swap
+from atlas_build.site.publish import remove_stale, seed_spare, spare_path, staging, swap
 from atlas_build.text import plural
 
 DEFAULT_CONFIG = "mkdocs.yml"
@@ -292,9 +292,12 @@ def build_site(
                 print(f"atlas-build: site not built; {site_path}/ left as it was", file=out)
                 return 1
             swap(staged, site_path, keep=spare)
+        spares = recorded.site  # the site replaced is the spare now
+        if spare is not None and not os.path.lexists(spare):  # none was replaced
+            spares = seed_spare(site_path, spare, stats.files)
         if store.enabled:
             made = None if broken else built_from
-            state.save(store, site_path, state.Recorded(made, stats.files, recorded.site))
+            state.save(store, site_path, state.Recorded(made, stats.files, spares))
     except (SiteError, docs.DocsDirError, OSError) as error:
         print(f"atlas-build: site not built: {error}; {site_path}/ left as it was", file=out)
         return 1

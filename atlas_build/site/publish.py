@@ -7,9 +7,11 @@ the previous site exactly as it was.
 
 The old site is not deleted: it is kept as the spare (`.site.old-spare`), and the next
 build lays its site out in that folder (`tree`), because creating and deleting a large
-site's ~1,000 folders is most of what an incremental build would otherwise cost. Builds
-without a cache (nothing vouches for a spare's files) stage into a fresh folder and
-delete the old site, as before.
+site's ~1,000 folders is most of what an incremental build would otherwise cost. A build
+that replaced no site (the first one) makes the spare a copy of what it built
+(`seed_spare`), so the build after it is as quick as any other. Builds without a cache
+(nothing vouches for a spare's files) stage into a fresh folder and delete the old site,
+as before.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from atlas_build.site import tree
 
 STALE_AFTER = 6 * 3600.0  # seconds; younger staging folders may belong to a running build
 
@@ -103,3 +107,26 @@ def swap(staged: Path, site_dir: Path, keep: Path | None = None) -> None:
             os.rename(old, keep)
             return
     shutil.rmtree(old, ignore_errors=True)
+
+
+def seed_spare(site_dir: Path, spare: Path, files: tree.Files) -> tree.Files:
+    """Copy the site just built to `spare`; the record of the copy's files (their stamps,
+    and the sha256 `files` has for each). A first build pays about half a second at
+    1,000 lessons for it, the build after it writes 1,500 files and 1,000 folders less."""
+    if os.path.lexists(spare):
+        return {}
+    scratch = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.old-", dir=site_dir.parent))
+    try:
+        shutil.copytree(site_dir, scratch, symlinks=True, dirs_exist_ok=True)
+        os.rename(scratch, spare)
+    except OSError:
+        shutil.rmtree(scratch, ignore_errors=True)
+        return {}
+    found, plain = tree.scan(spare)
+    if not plain:
+        return {}
+    return {
+        name: [*stamp, files[name][3]]
+        for name, stamp in found.items()
+        if name in files and files[name][1] == stamp[1]
+    }
