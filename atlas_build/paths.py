@@ -56,6 +56,7 @@ class Root:
         self.base = Path(root)
         self.resolved = self.base.resolve()
         self._seen: dict[Path, Path] = {self.base: self.resolved}
+        self._listed: dict[Path, set[str]] = {}
 
     def inside(self, relative: str) -> Path:
         """`root/relative` for a relative path of plain names, refusing `..`, absolute
@@ -67,6 +68,17 @@ class Root:
         if resolved != self.resolved and self.resolved not in resolved.parents:
             raise UnsafePath(f"{relative!r} resolves outside {self.base}")
         return target
+
+    def names(self, folder: Path) -> set[str]:
+        """The names in `folder` (one `inside` returned a path in), listed once: the
+        caller keeps the set up to date with what it writes and removes. Writing a thousand
+        lessons' files into one folder listed it a thousand times (a second at 1,000)."""
+        if folder not in self._listed:
+            try:
+                self._listed[folder] = {entry.name for entry in os.scandir(folder)}
+            except OSError:
+                self._listed[folder] = set()
+        return self._listed[folder]
 
 
 _RELATIVE = re.compile(rf"{_FILE.pattern}(?:/{_FILE.pattern})*")

@@ -206,6 +206,22 @@ def test_stale_lesson_data_cleanup_takes_names_literally(tmp_path: Path) -> None
     assert not keep.lesson_data.exists() and other.lesson_data.exists()
 
 
+def test_stale_lesson_data_cleanup_with_one_root_for_many_lessons(tmp_path: Path) -> None:
+    """A build writes every lesson through one Root, which lists the folder once: what
+    one write adds is known to the next, and stale data is still removed."""
+    from atlas_build import paths
+
+    (tmp_path / "out" / "lesson-data").mkdir(parents=True)
+    earlier = tmp_path / "out" / "lesson-data" / f"kv-cache-{'0' * 16}.json"
+    earlier.write_text("{}")
+    root = paths.Root(tmp_path / "out")
+    first = emit.write(emit.Rendered("a", "kv-cache", b"{}", b"one"), root)
+    other = emit.write(emit.Rendered("b", "kv-cachex", b"{}", b"two"), root)
+    last = emit.write(emit.Rendered("a", "kv-cache", b"{}", b"three"), root)
+    assert not earlier.exists() and not first.lesson_data.exists()
+    assert last.lesson_data.exists() and other.lesson_data.exists()
+
+
 @pytest.mark.parametrize(
     "data",
     [

@@ -132,17 +132,17 @@ def write(rendered: Rendered, out: Path | paths.Root) -> Emitted:
     if _holds(data_path, rendered.lesson_data):
         return Emitted(record_path, data_path)  # stale files went when it was written
     write_bytes(data_path, rendered.lesson_data)
-    for stale in data_path.parent.iterdir():
-        name = stale.name
+    names = folder.names(data_path.parent)
+    names.add(data_path.name)
+    for name in [n for n in names if n.startswith(f"{slug}-") and n != data_path.name]:
         suffix = name[len(slug) + 1 : -len(".json")]
         if (
-            stale != data_path
-            and name.startswith(f"{slug}-")
-            and name.endswith(".json")
+            name.endswith(".json")
             and len(suffix) == 16
             and all(c in "0123456789abcdef" for c in suffix)
         ):
-            stale.unlink(missing_ok=True)
+            (data_path.parent / name).unlink(missing_ok=True)
+            names.discard(name)
     return Emitted(record_path, data_path)
 
 

@@ -122,7 +122,9 @@ def render_page(
     if item.source is None or item.record is None:
         return None
     report = copy.copy(item.report)  # the page's own findings are merged by the caller
-    return lesson.build(item.source, item.record, report, slugs, Cache(options.cache_dir))
+    return lesson.build(
+        item.source, item.record, report, slugs, Cache(options.cache_dir), model=item.lesson
+    )
 
 
 @dataclass(frozen=True)
