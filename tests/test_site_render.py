@@ -153,6 +153,23 @@ def test_math_is_mathml_and_errors_carry_positions() -> None:
     assert error.value.position == len(r"\frac{a")
 
 
+def test_math_memo_keeps_results_not_errors_and_keys_on_display() -> None:
+    """Rendering is kept per process: the same formula gives the same MathML without
+    running KaTeX again, inline and display are separate, and an error is raised again
+    every time (never remembered as a result)."""
+    mathml._kept.cache_clear()
+    first = mathml.render(r"d_k", display=False)
+    assert mathml.render(r"d_k", display=False) == first
+    assert mathml._kept.cache_info().hits == 1
+    assert mathml.render(r"d_k", display=True) != first
+    for _ in range(2):
+        with pytest.raises(mathml.MathError):
+            mathml.render(r"a + \foo{b}", display=True)
+    long = "x+" * 200 + "x"
+    assert mathml.render(long, display=False) == mathml.render(long, display=False)
+    assert mathml._kept.cache_info().currsize == 2  # the long formula is not kept
+
+
 def test_latex_error_is_located_in_the_lesson_file(tmp_path: Path) -> None:
     body = (
         "# Broken math\n\nSome text.\n\n$$\nx = \\frac{1}{2} + \\nope{y}\n$$\n\nInline $a^$ too.\n"

@@ -35,7 +35,7 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from atlas_build.cache import Cache, digest
-from atlas_build.site import mkcontext, pagestore, tree
+from atlas_build.site import htmlfeed, mkcontext, pagestore, tree
 
 FORMAT = "%(levelname)-7s -  %(message)s"  # what `mkdocs build` prints; build.py reads it
 THEME = "mkdocs-theme-files"
@@ -357,7 +357,8 @@ def _wrapped(session: _Session) -> Iterator[None]:
     Theme.get_env = session.get_env(saved[6])  # type: ignore[method-assign]
     logger.addHandler(watcher)
     try:
-        yield
+        with htmlfeed.patched(*_parsers()):  # the same output, sooner
+            yield
     finally:
         mkdocs_build._populate_page, mkdocs_build._build_page = saved[0], saved[1]
         Links.path_to_url = saved[2]  # type: ignore[method-assign]
@@ -366,6 +367,19 @@ def _wrapped(session: _Session) -> Iterator[None]:
         Files.add_files_from_theme = saved[5]  # type: ignore[method-assign]
         Theme.get_env = saved[6]  # type: ignore[method-assign]
         logger.removeHandler(watcher)
+
+
+def _parsers() -> list[type[Any]]:
+    """The HTML parsers MkDocs runs on every page that `htmlfeed` may feed: the one that
+    collects a page's anchor ids and the search plugin's (when it is the theme's)."""
+    from mkdocs.structure.pages import _HTMLHandler
+
+    found: list[type[Any]] = [_HTMLHandler]
+    with contextlib.suppress(ImportError):
+        from material.plugins.search.plugin import Parser
+
+        found.append(Parser)
+    return found
 
 
 def build(

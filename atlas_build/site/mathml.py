@@ -12,6 +12,7 @@ error-coloured text, which is detected here and reported like a parse error.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from html import escape
 
 import pykatex
@@ -40,7 +41,24 @@ def render(latex: str, *, display: bool) -> str:
 
     The limits `check` enforces (lesson/checks/math.py) are enforced here again, so even a
     lesson published with errors cannot make KaTeX expand macros or chew on megabytes.
+    Results are kept per process (a lesson writes `$x$` and `$d_k$` many times, and KaTeX
+    in QuickJS was the largest single cost of rendering a page); errors are not kept, nor
+    formulas longer than `_KEPT` characters, which bounds what the memo holds.
     """
+    if len(latex) <= _KEPT:
+        return _kept(latex, display)
+    return _render(latex, display)
+
+
+_KEPT = 256
+
+
+@lru_cache(maxsize=2048)
+def _kept(latex: str, display: bool) -> str:
+    return _render(latex, display)
+
+
+def _render(latex: str, display: bool) -> str:
     if len(latex) > MAX_FORMULA:
         raise MathError(f"formula of {len(latex):,} characters (limit {MAX_FORMULA:,})")
     for offset, command in macro_definitions(latex):
