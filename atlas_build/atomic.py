@@ -23,8 +23,9 @@ def write_bytes(
     """Write `data` atomically; returns False when the file already held exactly `data`.
 
     `durable` also flushes the data to disk before the rename, so a power loss cannot
-    leave an empty file in place of an author's; caches, which verify their entries,
-    skip that cost.
+    leave an empty file in place of an author's; caches, which verify their entries, and
+    generated outputs (records, the docs tree), which the next build checks and rewrites,
+    skip that cost (0.3 ms a file here, two thousand files in a 1,000-lesson build).
     """
     target = Path(path)
     if skip_unchanged and target.is_file():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import hashlib
 import os
 import re
 import shutil
@@ -364,6 +365,31 @@ def test_linkcheck_cache_reuses_pages_by_their_bytes(tmp_path: Path) -> None:
     assert store.hits == 2
     (site / "b" / "index.html").write_text('<p id="y">moved</p>', encoding="utf-8")
     assert linkcheck.check(site, cache=store) == ["index.html: b/#x (no element with id 'x')"]
+
+
+def test_linkcheck_scans_many_new_pages_in_processes_with_the_same_result(
+    tmp_path: Path,
+) -> None:
+    """A cold build's pages are all new: scanned in two processes when there are many, the
+    problems (in page order) and what the cache and ledger remember are the same."""
+    site = tmp_path / "site"
+    files: dict[str, str] = {}
+    for number in range(linkcheck.SHARED + 6):
+        page = site / f"p{number}" / "index.html"
+        page.parent.mkdir(parents=True)
+        target = f"../p{(number + 1) % (linkcheck.SHARED + 6)}/#top"
+        broken = f'<a href="#gone{number}">x</a>' if number % 7 == 0 else ""
+        page.write_text(f'<h1 id="top">{number}</h1><a href="{target}">next</a>{broken}')
+        files[f"p{number}/index.html"] = hashlib.sha256(page.read_bytes()).hexdigest()
+    plain = linkcheck.broken_links(site)
+    assert len(plain) == 10
+    for jobs in (2, 1):  # first scanned in processes, then read back from the cache
+        store = Cache(tmp_path / "cache")
+        ledger = linkcheck.Ledger(store, site)
+        found = linkcheck.broken_links(site, cache=store, files=files, ledger=ledger, jobs=jobs)
+        assert found == plain
+        assert sorted(ledger.used) == sorted(files.values())
+    assert store.hits == len(files)
 
 
 def _tree(folder: Path) -> dict[str, bytes]:

@@ -119,19 +119,20 @@ def write(rendered: Rendered, out: Path | paths.Root) -> Emitted:
 
     The id and slug are checked again here (they may come from a cache entry), so no
     value can place a file outside `out/records` and `out/lesson-data`. A build passes
-    `out` as one `paths.Root` shared by every lesson.
+    `out` as one `paths.Root` shared by every lesson. Outputs are not flushed to disk one
+    by one (`atomic.write_bytes`): the next build rewrites any it finds damaged.
     """
     folder = out if isinstance(out, paths.Root) else paths.Root(out)
     record_id = paths.slug(rendered.record_id, "record id")
     slug = paths.slug(rendered.slug, "lesson slug")
     record_path = folder.inside(f"records/{record_id}.json")
     if not _holds(record_path, rendered.record):
-        write_bytes(record_path, rendered.record)
+        write_bytes(record_path, rendered.record, durable=False)
     digest = hashlib.sha256(rendered.lesson_data).hexdigest()[:16]
     data_path = folder.inside(f"lesson-data/{slug}-{digest}.json")
     if _holds(data_path, rendered.lesson_data):
         return Emitted(record_path, data_path)  # stale files went when it was written
-    write_bytes(data_path, rendered.lesson_data)
+    write_bytes(data_path, rendered.lesson_data, durable=False)
     names = folder.names(data_path.parent)
     names.add(data_path.name)
     for name in [n for n in names if n.startswith(f"{slug}-") and n != data_path.name]:

@@ -280,7 +280,13 @@ def build_site(
             broken = (
                 []
                 if problems
-                else linkcheck.broken_links(staged, cache=store, files=built, ledger=links)
+                else linkcheck.broken_links(
+                    staged,
+                    cache=store,
+                    files=built,
+                    ledger=links,
+                    jobs=options.jobs if options else 1,
+                )
             )
             links.save()
             severity = Severity.WARNING if allow_errors else Severity.ERROR

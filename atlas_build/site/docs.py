@@ -371,7 +371,7 @@ def write_tree(
         relative
         for relative, data in tree.files.items()
         if not _unchanged(base, relative, written, sources)
-        and write_bytes(folder.inside(relative), data)
+        and write_bytes(folder.inside(relative), data, durable=False)  # regenerated output
     ]
     if written is not None and sources is not None:
         _remember(written, base, sources)
