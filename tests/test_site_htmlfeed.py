@@ -66,6 +66,28 @@ def test_every_lesson_page_is_fed_as_the_parser_reads_it(base: type[Any], pages:
         assert fast == _calls(base, text, fast=False)
 
 
+def test_mkdocs_anchor_ids_and_search_sections_are_the_same(pages: list[str]) -> None:
+    """The two parsers the driver feeds, as MkDocs and the theme use them (their empty
+    handlers are not called at all)."""
+    from material.plugins.search.plugin import Parser
+    from mkdocs.structure.pages import _HTMLHandler
+
+    def sections(parser: Any) -> list[tuple[Any, ...]]:
+        return [(s.el.tag, s.id, s.title, s.text, s.is_excluded()) for s in parser.data]
+
+    for text in pages:
+        fed, read = _HTMLHandler(), _HTMLHandler()
+        assert htmlfeed.feed(fed, text)
+        read.feed(text)
+        assert fed.present_anchor_ids == read.present_anchor_ids and fed.present_anchor_ids
+        fed, read = Parser(), Parser()
+        assert htmlfeed.feed(fed, text)
+        read.feed(text)
+        fed.close()
+        read.close()
+        assert sections(fed) == sections(read) and sections(fed)[0][3]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -103,7 +125,7 @@ def test_plain_html_gives_the_same_calls(base: type[Any], text: str) -> None:
     ],
 )
 def test_anything_else_is_refused_and_read_as_usual(text: str) -> None:
-    assert htmlfeed.tokens(text) is None
+    assert htmlfeed.split(text) is None
     for base in PARSERS:
         parser = _recorder(base)()
         with htmlfeed.patched(type(parser)):
