@@ -167,7 +167,7 @@ def _pages(
         else:
             todo.append(name)
     if len(todo) >= SHARED:
-        with pool(min(jobs, len(todo))) as workers:
+        with pool(min(jobs, len(todo)), start="spawn") as workers:  # fresh, small processes
             paths = [str(root / name) for name in todo]
             scanned = list(
                 workers.map(_scan_file, paths, chunksize=max(1, len(todo) // (jobs * 4)))
