@@ -96,6 +96,45 @@ def test_serve_rebuilds_what_a_save_changed(tmp_path: Path) -> None:
     assert "not included in the" not in text  # MkDocs' list of pages outside the nav
 
 
+def test_serve_lays_out_a_first_build_in_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first build of a preview lays out its new pages in -j processes, as `build`
+    does (a save, with one page new, stays in process: fewer than `prerender.LEAST`)."""
+    from atlas_build.site import prerender
+
+    monkeypatch.setattr(prerender, "LEAST", 2)
+    content = tmp_path / "content"
+    for name in ("one", "two", "three"):
+        write_lesson(content, name, f"# Lesson {name}\n\nSome text.\n")
+    stopping, result, log = threading.Event(), [], io.StringIO()
+    options = pipeline.Options(jobs=2, cache_dir=str(tmp_path / "cache"))
+
+    def run() -> None:
+        result.append(
+            serve.serve(
+                [str(content)],
+                docs_dir=tmp_path / "docs",
+                config=REPO / "mkdocs.yml",
+                address=f"127.0.0.1:{_free_port()}",
+                options=options,
+                poll=0.1,
+                stop=stopping.is_set,
+                out=log,
+            )  # fmt: skip
+        )
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    deadline = time.monotonic() + 60
+    while "serving on" not in log.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    stopping.set()
+    worker.join(timeout=30)
+    assert result == [0]
+    assert re.search(r"rendered all (\d+) pages, \1 of them in 2 processes", log.getvalue())
+
+
 def _children(pid: int) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():

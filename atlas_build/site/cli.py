@@ -111,7 +111,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-cache", action="store_true", help="check and render everything")
     parser.add_argument(
-        "-j", "--jobs", type=int, metavar="N", help="check in N processes (default: cores)"
+        "-j",
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="check, and lay out many new pages, in N processes (default: cores)",
     )
 
 

@@ -159,7 +159,7 @@ class Preview:
             try:
                 stats = incremental.build(
                     self.mkdocs_file, self.options.cache_dir, known=known, sources=sources,
-                    stream=self.out, memo=self.laid_out,
+                    stream=self.out, memo=self.laid_out, jobs=self.options.jobs,
                 )  # fmt: skip
             except (MkDocsException, OSError) as error:
                 print(f"atlas-build: MkDocs: {error}", file=self.out)
