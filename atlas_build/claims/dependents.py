@@ -72,15 +72,7 @@ def tell_once(
         replaced = told
         if how == "extends":  # where the claim names it
             shown = claims.at(f"/claims/{index[result.claim_id]}/extends")
-            replaced = dataclasses.replace(
-                told,
-                path=shown.path,
-                line=shown.line,
-                column=shown.column,
-                pointer=shown.pointer,
-                content_line=shown.content_line,
-                content_column=shown.content_column,
-            )
+            replaced = dataclasses.replace(told, **dataclasses.asdict(shown))  # a Location
         origin = _origin(other, needs, ended, invalid)
         where = (
             f", whose error is at {_place(origin, replaced)}" if origin else ", which has an error"

@@ -158,7 +158,7 @@ def _pages(
     todo: list[str] = []
     for name in names:
         sha = listing[name]
-        if sha is None or jobs < 2:
+        if sha is None:  # read to learn its sha256
             found[name] = _parse(root, name, cache, sha, ledger)
         elif ledger is not None and (known := ledger.get(sha)) is not None:
             found[name] = known
@@ -166,7 +166,7 @@ def _pages(
             found[name] = stored
         else:
             todo.append(name)
-    if len(todo) >= SHARED:
+    if jobs > 1 and len(todo) >= SHARED:
         with pool(min(jobs, len(todo)), start="spawn") as workers:  # fresh, small processes
             paths = [str(root / name) for name in todo]
             scanned = list(
@@ -177,10 +177,10 @@ def _pages(
     for name, page in zip(todo, scanned, strict=True):
         _store(cache, str(listing[name]), page)
         found[name] = page
-    if ledger is not None:
+    if ledger is not None:  # what it did not give (those `_parse` read put themselves)
         for name in names:
             sha = listing[name]
-            if sha is not None:
+            if sha is not None and sha not in ledger.used:
                 ledger.put(sha, found[name])
     return {name: found[name] for name in names}
 
