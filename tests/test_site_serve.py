@@ -49,12 +49,17 @@ def _edit(lesson: Path, old: str, new: str) -> None:
     lesson.write_text(lesson.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
 
 
-def test_serve_rebuilds_what_a_save_changed(tmp_path: Path) -> None:
-    content = tmp_path / "content"
-    lesson = write_lesson(content, "live", "# Live\n\nFirst version of the text.\n")
-    write_lesson(content, "other", "# Other\n\nAn untouched lesson.\n")
-    port, stopping, result, log = _free_port(), threading.Event(), [], io.StringIO()
-    options = pipeline.Options(cache_dir=str(tmp_path / "cache"))
+def _serving(
+    content: Path,
+    tmp_path: Path,
+    options: pipeline.Options,
+    port: int,
+    stopping: threading.Event,
+    result: list[int],
+    log: io.StringIO,
+) -> threading.Thread:
+    """`serve` of `content` in a thread, until `stopping` is set; its exit code goes to
+    `result`, its log to `log`."""
     worker = threading.Thread(
         target=lambda: result.append(
             serve.serve(
@@ -71,6 +76,16 @@ def test_serve_rebuilds_what_a_save_changed(tmp_path: Path) -> None:
         daemon=True,
     )
     worker.start()
+    return worker
+
+
+def test_serve_rebuilds_what_a_save_changed(tmp_path: Path) -> None:
+    content = tmp_path / "content"
+    lesson = write_lesson(content, "live", "# Live\n\nFirst version of the text.\n")
+    write_lesson(content, "other", "# Other\n\nAn untouched lesson.\n")
+    port, stopping, result, log = _free_port(), threading.Event(), [], io.StringIO()
+    options = pipeline.Options(cache_dir=str(tmp_path / "cache"))
+    worker = _serving(content, tmp_path, options, port, stopping, result, log)
     try:
         base = f"http://127.0.0.1:{port}/"
         url = base + "lessons/live/"
@@ -109,23 +124,7 @@ def test_serve_lays_out_a_first_build_in_processes(
         write_lesson(content, name, f"# Lesson {name}\n\nSome text.\n")
     stopping, result, log = threading.Event(), [], io.StringIO()
     options = pipeline.Options(jobs=2, cache_dir=str(tmp_path / "cache"))
-
-    def run() -> None:
-        result.append(
-            serve.serve(
-                [str(content)],
-                docs_dir=tmp_path / "docs",
-                config=REPO / "mkdocs.yml",
-                address=f"127.0.0.1:{_free_port()}",
-                options=options,
-                poll=0.1,
-                stop=stopping.is_set,
-                out=log,
-            )  # fmt: skip
-        )
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
+    worker = _serving(content, tmp_path, options, _free_port(), stopping, result, log)
     deadline = time.monotonic() + 60
     while "serving on" not in log.getvalue() and time.monotonic() < deadline:
         time.sleep(0.1)
