@@ -237,3 +237,17 @@ def cache_reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 
     monkeypatch.setattr(Cache, "get", counted)
     return reads
+
+
+@pytest.fixture(scope="session")
+def lesson_pages() -> list[str]:
+    """The generated page (markdown with raw HTML, what MkDocs reads) of every lesson in
+    content/: the tests of the parsers the site driver speeds up read them."""
+    from atlas_build import pipeline
+    from atlas_build.site import docs
+
+    options = pipeline.Options(jobs=1)
+    _, checked = pipeline.check([str(Path(__file__).resolve().parent.parent / "content")], options)
+    slugs = frozenset(item.found.path.parent.name for item in checked)
+    rendered = [docs.render_page(item, slugs, options) for item in checked]
+    return [page.text for page in rendered if page is not None]

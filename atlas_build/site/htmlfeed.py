@@ -26,7 +26,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 _SPACE = "[ \t\n\r\f]"  # what HTMLParser ends a tag name at; `\s` would take U+00A0 too
-_TAG = re.compile(
+TAG = re.compile(
     rf"<(?:(?P<name>[a-zA-Z][a-zA-Z0-9]*)(?P<attrs>(?:{_SPACE}+[a-zA-Z_:][-a-zA-Z0-9_:.]*"
     rf'(?:="[^"]*")?)*){_SPACE}*(?P<empty>/?)>|/(?P<end>[a-zA-Z][a-zA-Z0-9]*)>)'
 )
@@ -35,9 +35,9 @@ _RAW = frozenset({"script", "style"})  # HTMLParser reads their content as text
 
 
 def split(data: str) -> list[str | None] | None:
-    """`data` cut at its tags (`_TAG.split`: text, then a tag's name, attributes, empty
+    """`data` cut at its tags (`TAG.split`: text, then a tag's name, attributes, empty
     mark and end name, then text...), or None when it is not plain HTML as above."""
-    parts = _TAG.split(data)
+    parts = TAG.split(data)
     if any("<" in text for text in parts[0::5]):
         return None
     if any(name is not None and name.lower() in _RAW for name in parts[1::5]):

@@ -35,7 +35,7 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from atlas_build.cache import Cache, digest
-from atlas_build.site import htmlfeed, mkcontext, pagestore, tree
+from atlas_build.site import htmlfeed, mkcontext, pagestore, rawblocks, tree
 
 FORMAT = "%(levelname)-7s -  %(message)s"  # what `mkdocs build` prints; build.py reads it
 THEME = "mkdocs-theme-files"
@@ -357,8 +357,8 @@ def _wrapped(session: _Session) -> Iterator[None]:
     Theme.get_env = session.get_env(saved[6])  # type: ignore[method-assign]
     logger.addHandler(watcher)
     try:
-        with htmlfeed.patched(*_parsers()):  # the same output, sooner
-            yield
+        with htmlfeed.patched(*_parsers()), rawblocks.patched(), _search_sections():
+            yield  # the same output, sooner
     finally:
         mkdocs_build._populate_page, mkdocs_build._build_page = saved[0], saved[1]
         Links.path_to_url = saved[2]  # type: ignore[method-assign]
@@ -367,6 +367,15 @@ def _wrapped(session: _Session) -> Iterator[None]:
         Files.add_files_from_theme = saved[5]  # type: ignore[method-assign]
         Theme.get_env = saved[6]  # type: ignore[method-assign]
         logger.removeHandler(watcher)
+
+
+def _search_sections() -> contextlib.AbstractContextManager[None]:
+    """The theme's search plugin splits pages with `searchparser.Parser` (same sections)."""
+    try:
+        from atlas_build.site import searchparser
+    except ImportError:  # no Material: its plugin is not there to patch
+        return contextlib.nullcontext()
+    return searchparser.patched()
 
 
 def _parsers() -> list[type[Any]]:
