@@ -107,10 +107,23 @@ def close(quoted: sympy.Expr, computed: Any, tolerance: sympy.Expr | float) -> b
             return False
         allowed = max(allowed, sympy.Float(FLOAT_RELATIVE * max(1.0, abs(value)), 50))
         value = sympy.Float(value, 50)
-    exact = quoted - value
-    if exact.is_Rational:
-        return bool(abs(exact) <= tolerance)
-    return bool(abs(sympy.N(exact, 50)) <= max(allowed, sympy.Float("1e-40")))
+    distance, exact = _distance(quoted, value)
+    if exact:
+        return bool(distance <= tolerance)
+    return bool(distance <= max(allowed, sympy.Float("1e-40")))
+
+
+@functools.lru_cache(maxsize=8192)
+def _distance(quoted: sympy.Expr, value: sympy.Expr) -> tuple[sympy.Expr, bool]:
+    """|quoted - value|, and whether that is exact (rational; else it is to 50 digits).
+    Remembered: a lesson compares the same pair several times (with and without a unit,
+    at the author's tolerance and at the written digits), and evaluating an expression of
+    exponentials to 50 digits is most of a comparison. SymPy values are immutable and compare by
+    type (`Float(2.0) != Integer(2)`), so a remembered answer is the answer."""
+    difference = quoted - value
+    if difference.is_Rational:
+        return abs(difference), True
+    return abs(sympy.N(difference, 50)), False
 
 
 def terminating(value: Any) -> bool:
@@ -190,10 +203,20 @@ def _stated(quantity: numbers.Quantity, precision: Precision) -> sympy.Expr | No
 
 def _decimal(value: Any) -> decimal.Decimal | None:
     try:
-        number = sympy.N(_number(value), 60)
-        if not number.is_finite or not number.is_real:
+        return _decimal_of(_number(value))
+    except TypeError:
+        return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _decimal_of(number: sympy.Expr | float) -> decimal.Decimal | None:
+    """`number` to 60 digits, remembered like `_distance` (the same written numbers and
+    computed values are rounded and placed again and again)."""
+    try:
+        evaluated = sympy.N(number, 60)
+        if not evaluated.is_finite or not evaluated.is_real:
             return None
-        return decimal.Decimal(str(sympy.Float(number, 60)))
+        return decimal.Decimal(str(sympy.Float(evaluated, 60)))
     except (TypeError, ValueError, ArithmeticError, decimal.InvalidOperation):
         return None
 
