@@ -10,6 +10,8 @@ anything malformed with `ValueError`.
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 from typing import Any
 
@@ -143,7 +145,7 @@ def decode(data: Any, depth: int = 0) -> Any:
     if tag == "open_slots" and isinstance(body, int) and not isinstance(body, bool):
         return OpenSlots(body)
     if tag == "sympy":
-        return _decode_sympy(body, depth + 1)
+        return _remembered_sympy(json.dumps(body, separators=(",", ":")), depth + 1)
     if tag == "np" and len(data) == 2:
         return np.dtype(_dtype(body)).type(decode(data["value"], depth + 1))
     if tag == "ndarray" and len(data) == 3:
@@ -153,6 +155,15 @@ def decode(data: Any, depth: int = 0) -> Any:
         values = [decode(item, depth + 1) for item in body]
         return np.array(values, dtype=_dtype(data["dtype"])).reshape(shape)
     raise ValueError(f"unknown encoded tag {tag!r}" + (" with extra fields" if rest else ""))
+
+
+@functools.lru_cache(maxsize=8192)
+def _remembered_sympy(text: str, depth: int) -> sympy.Basic:
+    """`_decode_sympy` of an expression's JSON text, remembered: lessons that share a
+    worked example decode the same cached values, and building a SymPy tree is most of
+    decoding an outcome. SymPy values are immutable, so one may serve every outcome
+    (a malformed one raises each time: errors are not remembered)."""
+    return _decode_sympy(json.loads(text), depth)
 
 
 def _decode_sympy(data: Any, depth: int) -> sympy.Basic:

@@ -133,6 +133,7 @@ class LessonClaims:
         self._running: list[str] = []
         self.facts: dict[str, set[str]] = {}  # claim -> `id.name` of others' quantities it read
         self.unproved: dict[str, str] = {}  # claim -> the fact it rests on that is not proved
+        self._lesson_key: tuple[str, str] | None = None
         defaults = claims.defaults
         self.timeout = float(defaults.get("timeout", DEFAULT_TIMEOUT))
         self.tolerance = defaults.get("tolerance")
@@ -213,12 +214,16 @@ class LessonClaims:
         display equations, its symbol table's units (a formula works its quantities out
         in them: R in kHz, not MHz) and the text its quote matched. Kinds that read
         quizzes or other claims go through `resolve`, and their outcomes are never cached."""
+        if self._lesson_key is None:  # the same for every claim of the lesson
+            self._lesson_key = (
+                json.dumps([math.latex for math in self.lesson.display_math]),
+                json.dumps(units_key(self.lesson), ensure_ascii=False),
+            )
         return digest(
             fingerprint(),
             kind,
             params.model_dump_json(),
-            json.dumps([math.latex for math in self.lesson.display_math]),
-            json.dumps(units_key(self.lesson), ensure_ascii=False),
+            *self._lesson_key,
             json.dumps(texts, ensure_ascii=False),
         )
 
