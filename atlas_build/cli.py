@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from atlas_build import __version__, budget, load, pipeline
+from atlas_build import __version__, budget, load, pipeline, workers
 from atlas_build import cache as caching
 from atlas_build.report import FORMATS, Report, render
 from atlas_build.text import plural
@@ -502,6 +502,7 @@ def console() -> None:
     By then every file is written and closed and every child process waited for; freeing
     the objects of a thousand lessons one by one took 0.15-0.3 s of a build in which one
     lesson changed (measured at 1,000 lessons, bench/README.md)."""
+    workers.collect_less()
     code = main()
     with contextlib.suppress(OSError, ValueError):  # a closed pipe or stream
         sys.stdout.flush()

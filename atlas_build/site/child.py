@@ -18,7 +18,7 @@ from pathlib import Path
 
 from atlas_build.site import tree
 from atlas_build.site.incremental import Prepared, build, log_handler, prepare
-from atlas_build.workers import die_with_parent
+from atlas_build.workers import collect_less, die_with_parent
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,4 +94,5 @@ def _early(config_file: Path, cache_dir: str | None) -> Prepared | None:
 
 
 if __name__ == "__main__":
+    collect_less()
     raise SystemExit(main())
