@@ -38,20 +38,17 @@ _LOOSE_REFERENCE = re.compile(r"&#(?![0-9]+;|[xX][0-9a-fA-F]+;)")
 
 def end(
     data: str, start: int, opener: str, empty: frozenset[str] | set[str]
-) -> tuple[int, str] | None:
+) -> tuple[int | None, str] | None:
     """Index of the end tag that closes the raw block `opener` began (its start tag ends
     at `start`), by `HTMLExtractor`'s rule: a start tag is pushed unless it is written
     `<x/>` or is one of `empty`; an end tag whose name is on the stack pops down to it.
-    With it, the name of the last start tag before it (HTMLParser's `lasttag`). None when
-    the text before it is not plain HTML, or the block does not close."""
+    With it, the name of the last start tag before it (HTMLParser's `lasttag`). None, or
+    an index of None, when the text before it is not plain HTML; None when the block does
+    not close."""
     stack, last = [opener], opener
-    text_from = start
+    tags = 0
     for found in TAG.finditer(data, start):
-        if data.find("<", text_from, found.start()) != -1:
-            return None
-        if _LOOSE_REFERENCE.search(data, text_from, found.start()):
-            return None
-        text_from = found.end()
+        tags += 1
         closing = found["end"]
         if closing is not None:
             tag = closing.lower()
@@ -59,7 +56,7 @@ def end(
                 while stack.pop() != tag:
                     pass
                 if not stack:
-                    return found.start(), last
+                    return _checked(data, start, found.start(), tags), last
             continue
         tag = found["name"].lower()
         if tag in _OPAQUE:
@@ -68,6 +65,15 @@ def end(
         if not found["empty"] and tag not in empty:
             stack.append(tag)
     return None
+
+
+def _checked(data: str, start: int, end: int, tags: int) -> int | None:
+    """`end`, when the text from `start` to it is plain: every `<` opens one of the
+    `tags` tags found (a `<` in text, or in a quoted value, makes the counts differ) and
+    every `&#` is a whole reference (one in a value refuses as well: refusing is safe)."""
+    if data.count("<", start, end) + 1 != tags or _LOOSE_REFERENCE.search(data, start, end):
+        return None
+    return end
 
 
 def _stepping(original: Any, extractor: type[Any]) -> Any:
@@ -79,9 +85,10 @@ def _stepping(original: Any, extractor: type[Any]) -> Any:
         if k <= i or len(parser.stack) != 1 or parser.cdata_elem is not None:
             return k
         found = end(parser.rawdata, k, parser.stack[0], parser.empty_tags)
-        if found is None:
+        closing = None if found is None else found[0]
+        if found is None or closing is None:
             return k
-        closing, parser.lasttag = found
+        parser.lasttag = found[1]
         if closing > k:
             parser._cache.append(parser.rawdata[k:closing])
         return closing

@@ -6,7 +6,7 @@ intersect the set of skipped tags with the list of open elements on every tag an
 start tag. At a thousand lessons those handlers were a quarter of MkDocs' time (py-spy
 of a cold build). `Parser` here keeps the same `context`, `skip`, `section` and `data`
 and makes the same changes to them in the same order; it answers the two questions the
-handlers ask, "is an open element skipped?" and "is this tag open?", from a count of
+handlers ask, "is an open element skipped?" and "is this tag open?", from counts of
 open elements by tag, which is what `Element`'s tag-only equality makes of them.
 tests/test_site_searchparser.py compares the sections of both on lesson pages and on
 random HTML. Installed only while atlas-build drives MkDocs (`patched`).
@@ -35,9 +35,7 @@ class Parser(search.Parser):
         super().__init__(*args, **kwargs)
         self.open_tags: defaultdict[str, int] = defaultdict(int)
         self.skipped_tags = {_tag(item) for item in self.skip}
-
-    def _skipping(self) -> bool:
-        return any(self.open_tags[tag] for tag in self.skipped_tags)
+        self.skipping = 0  # open elements whose tag is in `skipped_tags`
 
     def handle_starttag(self, tag: str, attrs: Any) -> None:
         attrs = dict(attrs)
@@ -46,6 +44,8 @@ class Parser(search.Parser):
             return
         self.context.append(el)
         self.open_tags[tag] += 1
+        if tag in self.skipped_tags:
+            self.skipping += 1
         if tag in _HEADINGS and "id" in attrs:
             depth = len(self.context)
             if tag != "h1" and not self.data:
@@ -61,9 +61,11 @@ class Parser(search.Parser):
         for key, value in attrs.items():
             if key == "data-search-exclude" or (key == "class" and value == "linenodiv"):
                 self.skip.add(el)
-                self.skipped_tags.add(tag)
+                if tag not in self.skipped_tags:
+                    self.skipped_tags.add(tag)
+                    self.skipping += self.open_tags[tag]
                 return
-        if tag in self.keep and not self._skipping():
+        if tag in self.keep and not self.skipping:
             data = self.section.title if self.open_tags[self.section.el.tag] else self.section.text
             data.append(f"<{tag}>")
 
@@ -80,11 +82,13 @@ class Parser(search.Parser):
         el = self.context.pop()
         self.open_tags[tag] -= 1
         if tag in self.skipped_tags:
+            self.skipping -= 1
             if tag not in _KEPT_SKIPS:
                 self.skip.remove(el)
                 self.skipped_tags.discard(tag)
+                self.skipping -= self.open_tags[tag]
             return
-        if tag in self.keep and not self._skipping():
+        if tag in self.keep and not self.skipping:
             data = self.section.title if self.open_tags[self.section.el.tag] else self.section.text
             index = data.index(f"<{tag}>")
             for i in range(index + 1, len(data)):
@@ -97,7 +101,7 @@ class Parser(search.Parser):
                 data.append(f"</{tag}>")
 
     def handle_data(self, data: str) -> None:
-        if self._skipping():
+        if self.skipping:
             return
         if not self.open_tags["pre"]:
             data = data.replace("\n", " ") if not data.isspace() else " "
