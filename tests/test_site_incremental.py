@@ -3,6 +3,7 @@ nothing persisted between builds (spare folder, site, cache) can change the publ
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -401,3 +402,33 @@ def test_a_first_build_leaves_a_spare_the_next_lays_out_in(tmp_path: Path) -> No
     assert code == 0 and "MkDocs rendered 1 of 10 pages" in log, log
     assert (work / "site" / "lessons" / "beta" / "index.html").stat().st_ctime_ns == before
     assert _tree(work / "site") == _cold(content, tmp_path / "cold")
+
+
+def test_pages_mkdocs_lays_out_are_scanned_for_links_as_they_are_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The link check of a build reads the ids and links of the pages MkDocs laid out from
+    the cache (`linkcheck.note`) and scans none itself (the theme's 404 page, which MkDocs
+    makes from a template, is not checked), with the same findings as a plain scan."""
+    from atlas_build.site import linkcheck
+
+    code, log = _build(_content(tmp_path), tmp_path, tmp_path / "cache")
+    assert code == 0, log
+    site, store = tmp_path / "site", Cache(tmp_path / "cache")
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    assert len(pages) >= 8
+    files = {
+        p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in site.rglob("*")
+        if p.is_file()
+    }
+    noted = {name for name in pages if linkcheck._stored(store, files[name]) is not None}
+    assert noted == set(pages) - {"404.html"}
+    plain = linkcheck.broken_links(site)
+    scanned: list[str] = []
+    original = linkcheck._scan_file
+    monkeypatch.setattr(
+        linkcheck, "_scan_file", lambda path: scanned.append(path) or original(path)
+    )
+    assert linkcheck.broken_links(site, cache=store, files=files, jobs=2) == plain
+    assert scanned == []

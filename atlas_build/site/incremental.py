@@ -35,7 +35,7 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from atlas_build.cache import Cache, digest
-from atlas_build.site import htmlfeed, mkcontext, pagestore, rawblocks, tree
+from atlas_build.site import htmlfeed, linkcheck, mkcontext, pagestore, rawblocks, tree
 
 FORMAT = "%(levelname)-7s -  %(message)s"  # what `mkdocs build` prints; build.py reads it
 THEME = "mkdocs-theme-files"
@@ -244,6 +244,8 @@ class _Session:
                 return
             output = Path(page.file.abs_dest_path)
             html = output.read_bytes() if output.is_file() else None
+            if html is not None and self.store.enabled:
+                linkcheck.note(self.store, html)
             added = search[before:] if search is not None else []
             stored = pagestore.put(self.store, key, html, added, page.present_anchor_ids or set())
             if self.batch is not None:
