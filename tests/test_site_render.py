@@ -272,3 +272,12 @@ def test_the_panel_lists_numbers_left_unchecked_with_the_reason_escaped() -> Non
     html = panels.coverage({"numbers": numbers, "relations": {"items": []}})
     assert "<summary>1 number listed unchecked, with the author's reason" in html
     assert "<code>4</code> at line 7, column 18: a &lt;b&gt;design&lt;/b&gt; choice" in html
+
+
+def test_a_claims_checks_are_counted_in_words() -> None:
+    """`1 check (1 passed)`, not `the 1 checks`: the panel's summary of a claim's checks."""
+    one = panels._checks([{"name": "identity", "ok": True, "message": "1/20 vs 1/20"}])
+    assert "<summary>1 check (1 passed)</summary>" in one
+    two = panels._checks([{"name": "a", "ok": True, "message": ""}, {"name": "b", "ok": False}])
+    assert "<summary>2 checks (1 passed)</summary>" in two
+    assert panels._checks([]) == ""

@@ -126,7 +126,7 @@ def _checks(checks: list[dict[str, Any]]) -> str:
     )
     passed = sum(1 for c in checks if c.get("ok"))
     return (
-        f"<details><summary>the {len(checks)} checks ({passed} passed)</summary>"
+        f"<details><summary>{plural(len(checks), 'check')} ({passed} passed)</summary>"
         f"<ul>{items}</ul></details>"
     )
 
