@@ -13,7 +13,6 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from atlas_build import __version__, budget, load, pipeline, workers
@@ -220,10 +219,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace, out: Path, seen: str | None = None) -> int:
-    """check -> records and lesson data, and beside them docs tree -> MkDocs site (atomic
-    swap). The records are written in a thread while the site is built: the MkDocs child
-    does the site's work, and writing a thousand lessons' records took 2.1-2.5 s of a
-    cold build on the main thread."""
+    """check -> records and lesson data -> docs tree -> MkDocs site (atomic swap)."""
     import functools
 
     from atlas_build import outputs
@@ -245,11 +241,9 @@ def _build(args: argparse.Namespace, out: Path, seen: str | None = None) -> int:
                 file=sys.stderr,
             )
             return status
-        with ThreadPoolExecutor(1) as background:  # files apart: the site reads no record
-            records = background.submit(outputs.write_records, checked, options, out)
-            site_status = site_cli.run_build(args, report, checked, options, started)
-            written = records.result()
+        written = outputs.write_records(checked, options, out)
         print(f"wrote {plural(written, 'record')} to {out / 'records'}")
+        site_status = site_cli.run_build(args, report, checked, options, started)
     finally:
         if started is not None:
             started.close()

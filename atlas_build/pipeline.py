@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -430,16 +429,10 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-_MATERIALIZING = threading.Lock()
-
-
 def materialize(checked: Checked, options: Options) -> Checked:
-    """Load the record and lesson model of a (possibly cached) result, for emitters. A
-    build writes records in a thread while the site is built: the lock keeps a reader
-    from seeing `source` loaded and `record` not yet."""
-    with _MATERIALIZING:
-        if checked.source is None:
-            checked.source, checked.record, checked.lesson, _ = _load(checked.found, options)
+    """Load the record and lesson model of a (possibly cached) result, for emitters."""
+    if checked.source is None:
+        checked.source, checked.record, checked.lesson, _ = _load(checked.found, options)
     return checked
 
 

@@ -467,38 +467,3 @@ def test_a_memo_recomputes_an_edited_lesson_and_forgets_the_old_one(tree: Path) 
     again = Run(*pipeline.check(["content"], options, memo=memo))
     assert again.cached == ALL_CACHED
     assert timeless(again.json) == timeless(edited.json)
-
-
-def test_materialize_from_two_threads_loads_once_and_whole(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """A build writes records in a thread while the site is built; both may load a cached
-    lesson's record and model. One loads, and neither sees a half-loaded result."""
-    import threading
-    import time
-
-    from atlas_build import load
-
-    loads: list[int] = []
-
-    def slow(found: object, options: object) -> tuple[object, ...]:
-        loads.append(1)
-        time.sleep(0.05)
-        return "source", "record", "lesson", None
-
-    monkeypatch.setattr(pipeline, "_load", slow)
-    found = load.Found(tmp_path / "record.json", tmp_path)
-    item = pipeline.Checked(found, None, 0.0, cached=True)  # type: ignore[arg-type]
-    seen: list[tuple[object, ...]] = []
-
-    def reader() -> None:
-        done = pipeline.materialize(item, pipeline.Options())
-        seen.append((done.source, done.record, done.lesson))
-
-    threads = [threading.Thread(target=reader) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert loads == [1]
-    assert seen == [("source", "record", "lesson")] * 2
