@@ -44,21 +44,18 @@ def _calls(base: type[Any], text: str, fast: bool) -> list[tuple[Any, ...]] | No
     return list(parser.calls)
 
 
-@pytest.fixture(scope="module")
-def pages(lesson_pages: list[str]) -> list[str]:
-    return lesson_pages
-
-
 @pytest.mark.parametrize("base", PARSERS)
-def test_every_lesson_page_is_fed_as_the_parser_reads_it(base: type[Any], pages: list[str]) -> None:
-    assert len(pages) >= 9
-    for text in pages:
+def test_every_lesson_page_is_fed_as_the_parser_reads_it(
+    base: type[Any], lesson_pages: list[str]
+) -> None:
+    assert len(lesson_pages) >= 9
+    for text in lesson_pages:
         fast = _calls(base, text, fast=True)
         assert fast is not None, "a generated page should be plain HTML"
         assert fast == _calls(base, text, fast=False)
 
 
-def test_mkdocs_anchor_ids_and_search_sections_are_the_same(pages: list[str]) -> None:
+def test_mkdocs_anchor_ids_and_search_sections_are_the_same(lesson_pages: list[str]) -> None:
     """The two parsers the driver feeds, as MkDocs and the theme use them (their empty
     handlers are not called at all)."""
     from material.plugins.search.plugin import Parser
@@ -67,7 +64,7 @@ def test_mkdocs_anchor_ids_and_search_sections_are_the_same(pages: list[str]) ->
     def sections(parser: Any) -> list[tuple[Any, ...]]:
         return [(s.el.tag, s.id, s.title, s.text, s.is_excluded()) for s in parser.data]
 
-    for text in pages:
+    for text in lesson_pages:
         fed, read = _HTMLHandler(), _HTMLHandler()
         assert htmlfeed.feed(fed, text)
         read.feed(text)

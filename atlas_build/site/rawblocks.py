@@ -38,25 +38,24 @@ _LOOSE_REFERENCE = re.compile(r"&#(?![0-9]+;|[xX][0-9a-fA-F]+;)")
 
 def end(
     data: str, start: int, opener: str, empty: frozenset[str] | set[str]
-) -> tuple[int | None, str] | None:
+) -> tuple[int, str] | None:
     """Index of the end tag that closes the raw block `opener` began (its start tag ends
     at `start`), by `HTMLExtractor`'s rule: a start tag is pushed unless it is written
     `<x/>` or is one of `empty`; an end tag whose name is on the stack pops down to it.
-    With it, the name of the last start tag before it (HTMLParser's `lasttag`). None, or
-    an index of None, when the text before it is not plain HTML; None when the block does
-    not close."""
+    With it, the name of the last start tag before it (HTMLParser's `lasttag`). None when
+    the text before it is not plain HTML, or the block does not close."""
     stack, last = [opener], opener
     tags = 0
     for found in TAG.finditer(data, start):
         tags += 1
-        closing = found["end"]
-        if closing is not None:
-            tag = closing.lower()
+        if found["end"] is not None:
+            tag = found["end"].lower()
             if tag in stack:
                 while stack.pop() != tag:
                     pass
                 if not stack:
-                    return _checked(data, start, found.start(), tags), last
+                    closing = found.start()
+                    return (closing, last) if _plain(data, start, closing, tags) else None
             continue
         tag = found["name"].lower()
         if tag in _OPAQUE:
@@ -67,13 +66,11 @@ def end(
     return None
 
 
-def _checked(data: str, start: int, end: int, tags: int) -> int | None:
-    """`end`, when the text from `start` to it is plain: every `<` opens one of the
-    `tags` tags found (a `<` in text, or in a quoted value, makes the counts differ) and
-    every `&#` is a whole reference (one in a value refuses as well: refusing is safe)."""
-    if data.count("<", start, end) + 1 != tags or _LOOSE_REFERENCE.search(data, start, end):
-        return None
-    return end
+def _plain(data: str, start: int, end: int, tags: int) -> bool:
+    """Whether the text from `start` to `end` is plain: every `<` opens one of the `tags`
+    tags found (a `<` in text, or in a quoted value, makes the counts differ) and every
+    `&#` is a whole reference (one in a value refuses as well: refusing is safe)."""
+    return data.count("<", start, end) + 1 == tags and not _LOOSE_REFERENCE.search(data, start, end)
 
 
 def _stepping(original: Any, extractor: type[Any]) -> Any:
@@ -85,10 +82,9 @@ def _stepping(original: Any, extractor: type[Any]) -> Any:
         if k <= i or len(parser.stack) != 1 or parser.cdata_elem is not None:
             return k
         found = end(parser.rawdata, k, parser.stack[0], parser.empty_tags)
-        closing = None if found is None else found[0]
-        if found is None or closing is None:
+        if found is None:
             return k
-        parser.lasttag = found[1]
+        closing, parser.lasttag = found
         if closing > k:
             parser._cache.append(parser.rawdata[k:closing])
         return closing
