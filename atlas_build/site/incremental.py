@@ -244,10 +244,10 @@ class _Session:
                 return
             output = Path(page.file.abs_dest_path)
             html = output.read_bytes() if output.is_file() else None
-            if html is not None and self.store.enabled:
-                linkcheck.note(self.store, html)
             added = search[before:] if search is not None else []
             stored = pagestore.put(self.store, key, html, added, page.present_anchor_ids or set())
+            if html is not None and stored.html is not None and self.store.enabled:
+                linkcheck.note(self.store, stored.html, html)  # stored under its sha256
             if self.batch is not None:
                 self.batch.note(key, stored)
             if self.memo is not None:

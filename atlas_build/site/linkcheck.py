@@ -137,12 +137,12 @@ def _store(cache: Cache | None, sha: str, page: _Page) -> None:
         cache.put("links", key, json.dumps([sorted(page.ids), page.links]).encode("utf-8"))
 
 
-def note(cache: Cache, data: bytes) -> None:
-    """Scan a page MkDocs has just laid out, while its bytes are at hand, and remember its
-    ids and links by their sha256 as `_store` does: the link check then reads them from
+def note(cache: Cache, sha: str, data: bytes) -> None:
+    """Scan a page MkDocs has just laid out, while its bytes (of sha256 `sha`) are at hand,
+    and remember its ids and links as `_store` does: the link check then reads them from
     the cache. In a cold build the pages are laid out in `-j` processes, so the scan is
     shared out with them instead of taking 2 s of processes of its own at the end."""
-    _store(cache, hashlib.sha256(data).hexdigest(), _scan(data.decode("utf-8", errors="replace")))
+    _store(cache, sha, _scan(data.decode("utf-8", errors="replace")))
 
 
 def _scan_file(path: str) -> _Page:
