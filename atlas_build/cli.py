@@ -503,6 +503,7 @@ def console() -> None:
     the objects of a thousand lessons one by one took 0.15-0.3 s of a build in which one
     lesson changed (measured at 1,000 lessons, bench/README.md)."""
     workers.collect_less()
+    workers.isolate()
     code = main()
     with contextlib.suppress(OSError, ValueError):  # a closed pipe or stream
         sys.stdout.flush()

@@ -46,18 +46,31 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _started(parent: int) -> None:
-    die_with_parent(parent)
+def _started(parent: int | None) -> None:
+    """A worker starts: tie it to its parent (the pool's process, or for `forkserver`
+    the fork server, which ends with the pool's process) and make the collector lazy."""
+    die_with_parent(os.getppid() if parent is None else parent)
     collect_less()
+
+
+def isolate() -> None:
+    """Start every Python process this one starts from now on with a safe import path
+    (`PYTHONSAFEPATH`, Python's `-P`): a spawned worker runs `python -c ...` in the
+    lesson repository, and would otherwise import a `multiprocessing/` or `json.py` of the
+    repository before any of atlas-build's code. The environment is inherited by spawn and
+    forkserver workers, their resource tracker and subprocesses alike."""
+    os.environ["PYTHONSAFEPATH"] = "1"
 
 
 def pool(workers: int, start: str = "fork") -> ProcessPoolExecutor:
     """`start` "spawn" for work that needs none of the parent's state: a forked worker of
     a build that holds a thousand lessons' reports shares its memory only until touched,
-    and counts it all as its own resident memory."""
+    and counts it all as its own resident memory. Workers of every start method import
+    nothing from the working directory (`isolate`)."""
+    isolate()
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=get_context(start),
         initializer=_started,
-        initargs=(os.getpid(),),
+        initargs=(None if start == "forkserver" else os.getpid(),),
     )

@@ -39,3 +39,30 @@ def test_the_command_collects_less_and_the_library_leaves_the_collector_alone() 
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == f"({workers.YOUNGEST}, 10, 10) True"
+
+
+@pytest.mark.parametrize("start", ["fork", "spawn", "forkserver"])
+def test_no_worker_imports_the_working_directory(tmp_path, start: str) -> None:
+    """A lesson repository is the working directory of a build: a `multiprocessing/`
+    package there must not run in any pool worker, whatever the start method."""
+    marker = tmp_path / "imported"
+    repo = tmp_path / "repo"
+    (repo / "multiprocessing").mkdir(parents=True)
+    (repo / "multiprocessing" / "__init__.py").write_text(
+        f"open({str(marker)!r}, 'a').write('x')\nraise SystemExit('shadowed')\n", encoding="utf-8"
+    )
+    script = tmp_path / "probe.py"
+    script.write_text(
+        "import os\nfrom atlas_build import workers\n"
+        "if __name__ == '__main__':\n"
+        f"    with workers.pool(2, start={start!r}) as pool:\n"
+        "        print(sum(pool.map(abs, [-1, -2, -3])))\n",
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONSAFEPATH"}
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=repo, capture_output=True, text=True, timeout=120,
+        env=env,
+    )  # fmt: skip
+    assert done.stdout.strip() == "6", done.stderr
+    assert not marker.exists()

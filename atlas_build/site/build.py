@@ -27,10 +27,10 @@ from typing import TextIO
 
 from atlas_build import pipeline
 from atlas_build.cache import Cache
-from atlas_build.diagnostics import Location, Severity, at
+from atlas_build.diagnostics import Diagnostic, Location, Severity, at
 from atlas_build.report import Report
 from atlas_build.report.text import line
-from atlas_build.site import codes, docs, incremental, linkcheck, mutation, state
+from atlas_build.site import codes, docs, incremental, linkcheck, mkconfig, mutation, state
 from atlas_build.site.publish import remove_stale, seed_spare, spare_path, staging, swap
 from atlas_build.text import plural
 
@@ -41,29 +41,52 @@ class SiteError(Exception):
     """The site could not be built; the message lists why (one finding per line)."""
 
 
-def _custom_dir(config: Path, depth: int = 0) -> Path | None:
-    """The theme's `custom_dir`, made absolute against the file that sets it (following
-    `INHERIT`): MkDocs resolves an inherited relative one against the inheriting file,
-    which here lives in a scratch folder."""
+def _setting(config: Path, keys: tuple[str, ...], depth: int = 0) -> tuple[object, Path] | None:
+    """The value at `keys` in `config` or the files it `INHERIT`s, with the file that
+    sets it: relative paths in it are relative to that file, while the config MkDocs
+    reads inherits it from a scratch folder."""
     import yaml
 
     try:
-        raw = yaml.safe_load(config.read_bytes())
-    except (OSError, yaml.YAMLError):
+        raw = yaml.load(config.read_bytes(), Loader=mkconfig.SafeConfigLoader)
+    except (OSError, yaml.YAMLError, ImportError, AttributeError, TypeError):
         return None  # MkDocs reports the file itself
-    if not isinstance(raw, dict):
-        return None
-    theme = raw.get("theme")
-    folder = theme.get("custom_dir") if isinstance(theme, dict) else None
-    if isinstance(folder, str):
-        return (config.resolve().parent / folder).resolve()
-    parent = raw.get("INHERIT")
+    value: object = raw
+    for key in keys:
+        value = value.get(key) if isinstance(value, dict) else None
+    if value is not None:
+        return value, config.resolve().parent
+    parent = raw.get("INHERIT") if isinstance(raw, dict) else None
     if isinstance(parent, str) and depth < 8:
-        return _custom_dir(config.resolve().parent / parent, depth + 1)
+        return _setting(config.resolve().parent / parent, keys, depth + 1)
     return None
 
 
-THEME_DIR = Path(__file__).resolve().parent / "theme"  # atlas-build's Material overrides
+def _custom_dir(config: Path) -> Path | None:
+    """The theme's `custom_dir`, made absolute against the file that sets it."""
+    found = _setting(config, ("theme", "custom_dir"))
+    if found is None or not isinstance(found[0], str):
+        return None
+    return (found[1] / found[0]).resolve()
+
+
+def _hooks(config: Path) -> list[str] | None:
+    """`hooks:` (run only with `--trust-config`), made absolute like `custom_dir`."""
+    found = _setting(config, ("hooks",))
+    if found is None or not isinstance(found[0], list):
+        return None
+    return [str((found[1] / str(item)).resolve()) for item in found[0]]
+
+
+THEME_DIR = mkconfig.THEME_DIR
+
+
+def config_problems(config: Path, trust: bool = False) -> list[Diagnostic]:
+    """What in the repository's MkDocs configuration is refused (`mkconfig.check`)."""
+    return [
+        at(codes.CONFIG, Location(str(p.path), p.line, p.column), p.message)
+        for p in mkconfig.check(config, trust=trust)
+    ]
 
 
 def mkdocs_config(config: Path, docs_dir: Path, target: Path) -> str:
@@ -71,11 +94,13 @@ def mkdocs_config(config: Path, docs_dir: Path, target: Path) -> str:
     theme's `custom_dir` made absolute (the repository's own, or atlas-build's partials
     when it sets none, so any `mkdocs.yml` gets an accessible search dialog)."""
     custom = _custom_dir(config) or THEME_DIR
+    hooks = _hooks(config)
     return (
         f"INHERIT: {json.dumps(str(config.resolve()))}\n"
         f"docs_dir: {json.dumps(str(docs_dir.resolve()))}\n"
         f"site_dir: {json.dumps(str(target.resolve()))}\n"
         f"theme:\n  custom_dir: {json.dumps(str(custom))}\n"
+        + (f"hooks: {json.dumps(hooks)}\n" if hooks else "")
     )
 
 
@@ -90,10 +115,19 @@ class MkDocs:
     asked to build (nothing is left running), and removes the scratch folder."""
 
     def __init__(
-        self, config: Path, docs_dir: Path, site_dir: Path, cache_dir: str | None, jobs: int = 1
+        self,
+        config: Path,
+        docs_dir: Path,
+        site_dir: Path,
+        cache_dir: str | None,
+        jobs: int = 1,
+        trust: bool = False,
     ):
         if not config.is_file():
             raise SiteError(f"{config}: no MkDocs configuration (expected at the repository root)")
+        refused = config_problems(config, trust)
+        if refused:
+            raise SiteError("; ".join(line(d) for d in refused))
         self.key = (config.resolve(), docs_dir.resolve(), cache_dir)
         self.scratch = Path(tempfile.mkdtemp(prefix="atlas-mkdocs-"))
         child = self.scratch / "mkdocs.yml"
@@ -103,6 +137,7 @@ class MkDocs:
         command += ["--config-file", str(child)]
         command += ["--cache-dir", cache_dir] if cache_dir else []
         command += ["--jobs", str(jobs)] if jobs > 1 else []
+        command += ["--trust-config"] if trust else []
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONUNBUFFERED": "1"}
         self.process: subprocess.Popen[str] | None = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -166,6 +201,7 @@ def run_mkdocs(
     known: dict[str, object] | None = None,
     started: MkDocs | None = None,
     jobs: int = 1,
+    trust: bool = False,
 ) -> list[str]:
     """Build with MkDocs; returns its warnings and errors (empty on a clean build).
 
@@ -175,7 +211,7 @@ def run_mkdocs(
     started earlier for the same configuration, docs and cache (else one is started);
     `jobs`: processes that lay out pages missing from the cache (`prerender`)."""
     child = started if started is not None and started.serves(config, docs_dir, cache_dir) else None
-    child = child or MkDocs(config, docs_dir, target, cache_dir, jobs)
+    child = child or MkDocs(config, docs_dir, target, cache_dir, jobs, trust)
     try:
         return child.run(target, stats=stats, known=known)
     finally:
@@ -221,6 +257,7 @@ def build_site(
     stream: TextIO | None = None,
     selftest: str | os.PathLike[str] | None = None,
     child: MkDocs | None = None,
+    trust_config: bool = False,
 ) -> int:
     """Generate the docs tree and build the site; 0 when `site_dir` was replaced, else 1.
 
@@ -229,12 +266,19 @@ def build_site(
     findings (LaTeX errors, ...) are added to `report` and printed as
     `path:line:col: severity code message`. `selftest`: a `selftest --format json`
     file for the Selftest page (read as untrusted input, see `site.mutation`); `child`: a
-    MkDocs child started for this build (`run_mkdocs`; the caller closes it).
+    MkDocs child started for this build (`run_mkdocs`; the caller closes it);
+    `trust_config`: the configuration may run code (`mkconfig`: hooks, plugins).
     """
     out = stream or sys.stderr
     started = time.perf_counter()
     if report.count(Severity.ERROR) and not allow_errors:
         print("atlas-build: site not built: lessons have errors (or --allow-errors)", file=out)
+        return 1
+    refused = config_problems(Path(config), trust_config) if Path(config).is_file() else []
+    for diagnostic in refused:
+        print(line(diagnostic), file=out)
+    if refused:
+        print("atlas-build: site not built: the MkDocs configuration is refused", file=out)
         return 1
     results = mutation.read(selftest)
     if results is not None and results.problem is not None:
@@ -271,7 +315,7 @@ def build_site(
             cache_dir = str(store.root) if store.root is not None else None
             problems = run_mkdocs(
                 Path(config), docs_path, staged, cache_dir=cache_dir, stats=stats, known=known,
-                started=child, jobs=options.jobs if options else 1,
+                started=child, jobs=options.jobs if options else 1, trust=trust_config,
             )  # fmt: skip
             for problem in problems:
                 print(f"{config}: error {codes.MKDOCS.code} {problem}", file=out)

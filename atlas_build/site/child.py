@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wait", action="store_true", help="prepare, then read the request")
     parser.add_argument("--jobs", type=int, default=1, help="processes laying out new pages")
     parser.add_argument("--parent", type=int, help="process id of the build that started it")
+    parser.add_argument("--trust-config", action="store_true", help="allow hooks: (mkconfig)")
     args = parser.parse_args(argv)
     if args.parent is not None:  # a build started it: it must not outlive a SIGKILLed one
         die_with_parent(args.parent)
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         given = json.loads(args.known.read_text(encoding="utf-8")) if args.known else {}
         if args.wait:
-            prepared = _early(args.config_file, args.cache_dir)
+            prepared = _early(args.config_file, args.cache_dir, args.trust_config)
             line = sys.stdin.readline()
             if not line.strip():
                 return 0
@@ -53,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
             stats_path = Path(request["stats"]) if request.get("stats") else None
         known, sources = tree.valid_files(given.get("files")), given.get("sources") or {}
         stats = build(args.config_file, args.cache_dir, known=known, sources=sources,
-                      prepared=prepared, site_dir=site_dir, jobs=args.jobs)  # fmt: skip
+                      prepared=prepared, site_dir=site_dir, jobs=args.jobs,
+                      trust=args.trust_config)  # fmt: skip
     except (MkDocsException, OSError) as error:
         print(f"ERROR   -  {error}", file=sys.stderr)
         return 1
@@ -73,7 +75,7 @@ class _Held(logging.Handler):
         self.records.append(record)
 
 
-def _early(config_file: Path, cache_dir: str | None) -> Prepared | None:
+def _early(config_file: Path, cache_dir: str | None, trust: bool) -> Prepared | None:
     """`prepare` ahead of the request; None (and nothing printed) when it fails, so that
     the build prepares again once the docs folder is written, and reports what remains."""
     from mkdocs.exceptions import MkDocsException
@@ -82,7 +84,7 @@ def _early(config_file: Path, cache_dir: str | None) -> Prepared | None:
     held = _Held()
     logger.addHandler(held)
     try:
-        prepared = prepare(config_file, cache_dir)
+        prepared = prepare(config_file, cache_dir, trust=trust)
     except (MkDocsException, OSError):
         return None
     finally:

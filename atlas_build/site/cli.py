@@ -39,6 +39,11 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     )
     site.add_argument("--no-site", action="store_true", help="emit records only, no site")
     site.add_argument(
+        "--trust-config",
+        action="store_true",
+        help="let mkdocs.yml run code: hooks, other plugins and extensions, extra_javascript",
+    )
+    site.add_argument(
         "--selftest",
         metavar="FILE",
         help="`atlas-build selftest --format json` output for the Selftest page",
@@ -47,6 +52,10 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _docs_dir(args: argparse.Namespace) -> Path:
     return Path(args.docs_dir) if args.docs_dir else Path(getattr(args, "out", "build")) / "docs"
+
+
+def _trusted(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "trust_config", False))
 
 
 def start_mkdocs(args: argparse.Namespace, options: pipeline.Options) -> MkDocs | None:
@@ -59,7 +68,7 @@ def start_mkdocs(args: argparse.Namespace, options: pipeline.Options) -> MkDocs 
 
     try:
         return MkDocs(Path(args.mkdocs_config), _docs_dir(args), Path(args.site_dir),
-                      options.cache_dir, options.jobs)  # fmt: skip
+                      options.cache_dir, options.jobs, _trusted(args))  # fmt: skip
     except (SiteError, OSError):
         return None  # the site stage reports it
 
@@ -92,6 +101,7 @@ def run_build(
         options=options,
         selftest=getattr(args, "selftest", None),
         child=started,
+        trust_config=_trusted(args),
     )
 
 
@@ -110,6 +120,11 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--cache-dir", metavar="DIR", help="cache (default $XDG_CACHE_HOME/atlas-build)"
     )
     parser.add_argument("--no-cache", action="store_true", help="check and render everything")
+    parser.add_argument(
+        "--trust-config",
+        action="store_true",
+        help="let mkdocs.yml run code: hooks, other plugins and extensions, extra_javascript",
+    )
     parser.add_argument(
         "-j",
         "--jobs",
@@ -137,6 +152,7 @@ def run_serve(args: argparse.Namespace, options: pipeline.Options | None = None)
             docs_dir=Path(args.docs_dir),
             config=Path(args.mkdocs_config),
             address=args.dev_addr,
+            trust=_trusted(args),
             options=options or serve_options(args),
         )
     except KeyboardInterrupt:

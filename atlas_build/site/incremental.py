@@ -35,7 +35,7 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from atlas_build.cache import Cache, digest
-from atlas_build.site import htmlfeed, linkcheck, mkcontext, pagestore, rawblocks, tree
+from atlas_build.site import htmlfeed, linkcheck, mkconfig, mkcontext, pagestore, rawblocks, tree
 
 FORMAT = "%(levelname)-7s -  %(message)s"  # what `mkdocs build` prints; build.py reads it
 THEME = "mkdocs-theme-files"
@@ -93,13 +93,18 @@ class Prepared:
     batch: pagestore.Batch | None
 
 
-def prepare(config_file: Path, cache_dir: str | None, entries: bool = True) -> Prepared:
+def prepare(
+    config_file: Path, cache_dir: str | None, entries: bool = True, *, trust: bool = False
+) -> Prepared:
     """Load the configuration (MkDocs' own errors are raised), start its plugins, and when
     pages can be reused, compile the theme's page templates and read the page entries of
     the last build (not when `entries` is False: `serve` keeps them in memory)."""
     from mkdocs.config import load_config
 
+    mkconfig.install(trust)
     config = load_config(config_file=str(config_file), strict=True)
+    if mkconfig.templates_untrusted(config.theme.custom_dir):
+        mkconfig.sandbox_templates()
     config.plugins.on_startup(command="build", dirty=False)
     store = Cache(cache_dir)
     context = mkcontext.context(config, config_file) if store.enabled else None
@@ -404,13 +409,15 @@ def build(
     prepared: Prepared | None = None,
     site_dir: Path | None = None,
     jobs: int = 1,
+    trust: bool = False,
 ) -> Stats:
     """`mkdocs build` of `config_file` into its `site_dir` (or `site_dir`), reusing cached
     pages and the files of that folder that `known` vouches for; raises MkDocs' own errors
     (`Abort` for warnings in strict mode, `ConfigurationError`). `sources`: sha256 of docs
     files; `memo`: page entries of earlier builds in this process, left holding this
     build's; `prepared`: what `prepare` made of the same `config_file` and `cache_dir`;
-    `jobs`: processes to lay out pages missing from the cache in first (`prerender`)."""
+    `jobs`: processes to lay out pages missing from the cache in first (`prerender`);
+    `trust`: the configuration may load hooks (`mkconfig`)."""
     from mkdocs.commands import build as mkdocs_build
     from mkdocs.utils import DuplicateFilter
 
@@ -421,7 +428,7 @@ def build(
     duplicates = DuplicateFilter()
     mkdocs_build.log.addFilter(duplicates)
     try:
-        prepared = prepared or prepare(config_file, cache_dir, entries=not memo)
+        prepared = prepared or prepare(config_file, cache_dir, entries=not memo, trust=trust)
         config = prepared.config
         if prepared.store.enabled:  # again: untitled nav entries' files may have changed since
             prepared.context = mkcontext.context(config, config_file)

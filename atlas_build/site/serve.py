@@ -36,7 +36,7 @@ from atlas_build.diagnostics import Severity
 from atlas_build.report import Report
 from atlas_build.report.text import line
 from atlas_build.site import docs, incremental, tree
-from atlas_build.site.build import mkdocs_config, rendered
+from atlas_build.site.build import config_problems, mkdocs_config, rendered
 from atlas_build.site.lesson import LessonPage
 from atlas_build.site.publish import spare_path, staging, swap
 from atlas_build.text import plural
@@ -90,8 +90,9 @@ class Preview:
     """One rebuild of the served site per call (the live-reload server's builder)."""
 
     def __init__(self, paths: list[str], docs_dir: Path, config: Path, scratch: Path,
-                 options: pipeline.Options, out: TextIO) -> None:  # fmt: skip
+                 options: pipeline.Options, out: TextIO, trust: bool = False) -> None:  # fmt: skip
         self.paths, self.docs_dir, self.config = paths, docs_dir, config
+        self.trust = trust
         self.site = scratch / "site"
         self.mkdocs_file = scratch / "mkdocs.yml"
         self.options, self.out = options, out
@@ -151,6 +152,11 @@ class Preview:
             print(line(diagnostic), file=self.out)
         sources = docs_tree.sources()
         docs.write_tree(docs_tree, self.docs_dir, written=self.written, sources=sources)
+        refused = config_problems(self.config, self.trust)  # the file is watched: read anew
+        for diagnostic in refused:
+            print(line(diagnostic), file=self.out)
+        if refused:
+            return None
         spare = spare_path(self.site)
         with staging(self.site, spare) as (staged, recycled):
             text = mkdocs_config(self.config, self.docs_dir, staged)
@@ -160,6 +166,7 @@ class Preview:
                 stats = incremental.build(
                     self.mkdocs_file, self.options.cache_dir, known=known, sources=sources,
                     stream=self.out, memo=self.laid_out, jobs=self.options.jobs,
+                    trust=self.trust,
                 )  # fmt: skip
             except (MkDocsException, OSError) as error:
                 print(f"atlas-build: MkDocs: {error}", file=self.out)
@@ -185,6 +192,7 @@ def serve(
     poll: float = 0.25,
     stop: Callable[[], bool] = lambda: False,
     out: TextIO | None = None,
+    trust: bool = False,
 ) -> int:
     """Serve until interrupted (or `stop()` returns True); 0 on a clean stop, 2 on bad usage."""
     from mkdocs.livereload import LiveReloadServer
@@ -193,6 +201,12 @@ def serve(
     if not config.is_file():
         print(f"atlas-build: error: {config}: no MkDocs configuration", file=stream)
         return 2
+    refused = config_problems(config, trust)
+    for diagnostic in refused:
+        print(line(diagnostic), file=stream)
+    if refused:
+        print("atlas-build: error: the MkDocs configuration is refused", file=stream)
+        return 1
     host, _, port = address.rpartition(":")
     if not host or not port.isdigit():
         print(f"atlas-build: error: --dev-addr {address!r} is not HOST:PORT", file=stream)
@@ -200,7 +214,7 @@ def serve(
     scratch = Path(tempfile.mkdtemp(prefix="atlas-serve-"))
     server = None
     try:
-        preview = Preview(paths, docs_dir, config, scratch, options, stream)
+        preview = Preview(paths, docs_dir, config, scratch, options, stream, trust)
         try:
             preview()
         except docs.DocsDirError as error:
