@@ -25,10 +25,12 @@ SUMMARY = re.compile(r"^checked (\d+) lessons?: (\d+) errors?, (\d+) warnings?")
 
 @pytest.fixture
 def mixed(seed, seed_bytes, write_record, content_dir, tmp_path, monkeypatch):
-    """A content directory with a clean-ish seed, a record with errors and a broken file."""
+    """A content directory with the seed and one warning (a related lesson that is not
+    there, A240), a record with errors and a broken file."""
     monkeypatch.chdir(tmp_path)
-    write_record(seed_bytes, slug="attention")
     broken = json.loads(json.dumps(seed))
+    seed["related"] = ["atlas-lesson-nowhere"]
+    write_record(seed, slug="attention")
     broken["id"] = "atlas-lesson-broken"
     broken["contentLength"] = 1
     broken["citations"][0]["url"] = "javascript:alert(1)"
@@ -140,8 +142,9 @@ def test_json_report_validates_and_counts(mixed, run_cli, strict):
     assert broken["A204"]["pointer"] == "/contentLength"
 
 
-def test_json_report_for_the_seed(seed_bytes, write_record, run_cli):
-    result = check(run_cli, "--format", "json", write_record(seed_bytes))
+def test_json_report_for_the_seed(seed, write_record, run_cli):
+    seed["related"] = ["atlas-lesson-nowhere"]  # a warning (A240); the rest is information
+    result = check(run_cli, "--format", "json", write_record(seed))
     assert result.code == 0
     data = result.json()
     assert not list(report_validator().iter_errors(data))
@@ -149,8 +152,10 @@ def test_json_report_for_the_seed(seed_bytes, write_record, run_cli):
     (record,) = data["records"]
     assert record["status"] == "warning"
     codes = [d["code"] for d in record["diagnostics"] if d["severity"] == "warning"]
-    assert data["summary"]["warnings"] == len(codes)
-    assert {"A202", "A211"} <= set(codes)  # padded list markers, recordHash recipe
+    assert data["summary"]["warnings"] == len(codes) == 1
+    assert codes == ["A240"]
+    infos = {d["code"] for d in record["diagnostics"] if d["severity"] == "info"}
+    assert {"A202", "A211"} <= infos  # padded list markers, recordHash recipe
     padded = next(d for d in record["diagnostics"] if d["code"] == "A202")
     assert (padded["contentLine"], padded["contentColumn"]) == (19, 4)
 
@@ -265,16 +270,17 @@ def test_junit_one_testcase_per_record(mixed, run_cli):
     assert "A204" in broken.text and "A230" in broken.text
 
 
-def test_junit_strict_fails_warnings(seed_bytes, write_record, run_cli):
-    path = write_record(seed_bytes)
+def test_junit_strict_fails_warnings(seed, write_record, run_cli):
+    seed["related"] = ["atlas-lesson-nowhere"]  # a warning (A240)
+    path = write_record(seed)
     plain = ElementTree.fromstring(check(run_cli, "--format", "junit", path).out.encode())
     strict = ElementTree.fromstring(
         check(run_cli, "--format", "junit", "--strict", path).out.encode()
     )
     assert plain.find(".//failure") is None
-    assert "A211" in plain.find(".//system-out").text
+    assert "A240" in plain.find(".//system-out").text
     failure = strict.find(".//failure")
-    assert failure is not None and "A202" in failure.text
+    assert failure is not None and "A240" in failure.text
 
 
 def test_junit_escapes_markup(seed, write_record, run_cli):

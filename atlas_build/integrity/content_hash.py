@@ -23,9 +23,11 @@ MISMATCH = define(
 PADDED = define(
     "A202",
     "content-hash-of-padded-form",
-    Severity.WARNING,
+    Severity.INFO,
     "contentHash matches the canonical form (list markers padded pandoc-style), not the "
-    "content as shipped; consumers hashing the shipped text will not reproduce it.",
+    "content as shipped; consumers hashing the shipped text will not reproduce it. "
+    "Information: published records hash the canonical form, and nothing in the lesson is "
+    "wrong.",
     example="`- x` in content, hash computed over `-   x`",
     fix="Nothing is wrong with the lesson; publish the canonical form to silence this.",
     stage=STAGE,

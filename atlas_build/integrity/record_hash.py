@@ -22,9 +22,11 @@ VERIFIED = define(
 UNVERIFIABLE = define(
     "A211",
     "record-hash-unverifiable",
-    Severity.WARNING,
+    Severity.INFO,
     "recordHash matches no recipe atlas-build knows; it may come from another publisher's "
-    "recipe, or the record changed after hashing. An error with --require-record-hash.",
+    "recipe (every record of the collection the seed comes from), or the record changed after "
+    "hashing. Information, since the author cannot act on a publisher's recipe; an error with "
+    "--require-record-hash.",
     example="a record exported by upstream Atlas",
     fix="Run `atlas-build fix` to rewrite it with atlas-build's recipe.",
     stage=STAGE,
