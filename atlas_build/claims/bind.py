@@ -249,6 +249,11 @@ class Binder:
         binding = spec.get("bind")
         if binding is None:
             binding = [None] * len(quote_items)
+        if len(binding) != len(quote_items) and len(binding) == len(_flat(quote_items)):
+            # a claims file written when this working was not read as arithmetic
+            # (`−ln 0.25 ≈ 1.386`) binds its operands and result one by one: still valid
+            quote_items = _flat(quote_items)
+            found = [dataclasses.replace(o, items=_flat(o.items)) for o in found]
         if len(binding) != len(quote_items):
             listed = ", ".join(item.text for item in quote_items) or "none"
             message = (
@@ -519,6 +524,14 @@ def _row(
 def _as_stated(text: str) -> str:
     """`≈ 68.42` as written, `0.3 V` as `= 0.3 V`: what follows the symbol."""
     return text if text.startswith(("≈", "~", "∼")) else f"= {text}"
+
+
+def _flat(items: list[numbers.Item]) -> list[numbers.Item]:
+    """Worked arithmetic as the single numbers it writes: operands, then the result."""
+    flat: list[numbers.Item] = []
+    for item in items:
+        flat += [*item.operands, item.result] if isinstance(item, numbers.Arithmetic) else [item]
+    return flat
 
 
 def _number_spans(item: numbers.Item) -> list[tuple[int, int]]:

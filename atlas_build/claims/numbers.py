@@ -57,7 +57,7 @@ _POW = re.compile(
     r"|\^(" + _EXPONENT + r")(?![0-9]|\.[0-9])"
     r"|(" + _SUPER + "{1,2}+)(?![0-9])"
 )
-_OVER = re.compile(r"/([0-9]++)(?![/.]?[0-9])")
+_OVER = re.compile(r"/([1-9][0-9]{0,2}(?:,[0-9]{3})++|[0-9]++)(?![/.]?[0-9]|,[0-9]{3})")
 MAGNITUDES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}  # the short scale
 _MAGNITUDE = re.compile(_WS + "(" + "|".join(MAGNITUDES) + r")(?!\w)")
 _PERCENT = re.compile(_WS + r"?[Pp]er(?:" + _WS + r")?cent(?!\w)")
@@ -65,6 +65,7 @@ _VERSION_TAIL = re.compile(r"\.[0-9]")
 _FUNC = re.compile(r"(ln|log|√)" + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])")
 _ONE_SPACE_FUNC = re.compile(_WS + r"(?=(?:ln|log)" + _WS + r"?[0-9])")
 _EXP_FN = re.compile(r"e\^(\{)?([+\-−]?)(?=[0-9])")
+_EXP_SUPER = re.compile(r"e(" + _SUPER + r"{1,2}+)(?![0-9⁰¹²³⁴⁵⁶⁷⁸⁹])")
 _CLOSE_PAREN = re.compile(_WS + r"*\)")
 _CLOSE_BRACE = re.compile(r"\}")
 _SIGN = re.compile(r"[+\-−]")
@@ -90,11 +91,23 @@ _LIST_SEP = re.compile(_WS + r"*[,;](" + _WS + "*)")
 _ADD = re.compile(_WS + r"*([+\-−])" + _WS + "*")
 _MUL = re.compile(_WS + r"*(×|\\?\*|·|⋅|/|÷)" + _WS + "*")
 _LPAREN = re.compile(r"\(" + _WS + "*")
-_ROOT_PAREN = re.compile(r"√" + _WS + r"?\(" + _WS + "*")
 _RELATION = re.compile("[=≈]")
 _MORE = re.compile(_WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*[0-9(√]")
 _OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]")
-_OPERAND = re.compile(r"[0-9(+\-−√le]")
+_OPERAND = re.compile(r"[0-9(+\-−√leπ]")
+_PI = re.compile(r"π(?!\w)")
+_CALL = re.compile(r"(e\^|exp|ln|log10|log₁₀|log2|log₂|lg|log|√|sqrt)" + _WS + r"?\(" + _WS + "*")
+_POW_PAREN = re.compile(r"\^\(" + _WS + "*")
+
+
+def _small(value: sympy.Expr) -> bool:
+    """A number small enough to be an exponent: |value| <= MAX_POWER, known to be real."""
+    try:
+        return bool(value.is_real) and abs(float(value)) <= MAX_POWER
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
 _START = re.compile(r"[^\W\d_]\w*+(?:\.[0-9]\w*+)*+|[0-9]++|\\?[\[(]|[+\-−≈~∼√]")
 
 
@@ -114,6 +127,8 @@ class Quantity:
     unit: str | None = None
     approx: bool = False
     kind: Literal["number"] = "number"
+    base: tuple[sympy.Expr, int, sympy.Expr] | None = None
+    """For a power of a decimal (`0.0344²`): the base, its written decimals, the exponent."""
 
     @property
     def tolerance(self) -> sympy.Expr:
@@ -174,19 +189,9 @@ class Arithmetic:
     end: int
     unit: str = ""
     problem: str = ""
+    working: str = ""  # the left side as written, for `evaluate`
+    logs: bool = False  # an unmarked `log` was read (as ln; `evaluate` can read log10)
     kind: Literal["arithmetic"] = "arithmetic"
-
-    def consistent(self) -> bool:
-        """Whether the stated result equals the left side within the result's tolerance."""
-        if self.problem:
-            return False
-        diff = self.lhs - self.result.value
-        if not diff.is_finite:
-            return False
-        if diff.is_Rational:
-            return bool(abs(diff) <= self.result.tolerance)
-        bound = self.result.tolerance or sympy.Rational(1, 10**40)
-        return bool(abs(sympy.N(diff, 60)) <= bound)
 
 
 Item = Quantity | NumberList | SlotSet | Arithmetic
@@ -218,6 +223,8 @@ class _Literal:
     decimals: int | None
     exponent: int
     power: bool = False
+    base: tuple[sympy.Expr, int, sympy.Expr] | None = None  # a power's (base, decimals, n)
+    call: bool = False  # a function of a literal (`ln 3`, `√2`, `e²`): an operation
 
 
 def _int(text: str) -> int:
@@ -232,10 +239,12 @@ def _literal(
     grouped: bool = True,
     fractions: bool = True,
     powers: bool = True,
+    pi: bool = False,
 ) -> _Literal | None:
-    """An unsigned literal at ``i``: decimal with exponent, fraction, power or ln/log/√/e^."""
+    """An unsigned literal at ``i``: decimal with exponent, fraction, power or ln/log/√/e^
+    (and, inside worked arithmetic, ``π`` and ``2π``)."""
     if i >= end or text[i] not in _DIGITS:
-        return _function(text, i, end)
+        return _function(text, i, end, pi)
     digits_match = (_INT_GROUPED if grouped else _INT).match(text, i, end)
     if digits_match is None:
         return None
@@ -261,20 +270,23 @@ def _literal(
             or ((len(digits) + len(frac)) * abs(n) > MAX_POWER_DIGITS)
         ):
             return None
-        return _Literal(value**n, power.end(), None, 0, power=True)
+        return _Literal(value**n, power.end(), None, 0, power=True, base=(value, len(frac), n))
     if fractions and not frac and (over := _OVER.match(text, j, end)):
-        denominator = over.group(1)
+        denominator = over.group(1).replace(",", "")
         if len(denominator) > MAX_DIGITS or int(denominator) == 0:
             return None
         return _Literal(sympy.Rational(int(digits), int(denominator)), over.end(), None, 0)
     glued = j + 1 if _ONE_SPACE_FUNC.match(text, j, end) else j  # "2 ln 3" as "2ln3"
-    if not frac and (product := _function(text, glued, end)) is not None:
-        return _Literal(value * product.value, product.end, None, 0)  # "2ln3" = 2 ln 3
+    if not frac and (product := _function(text, glued, end, pi)) is not None:
+        return _Literal(value * product.value, product.end, None, 0, call=product.call)
     return _Literal(value, j, len(frac), 0)
 
 
-def _function(text: str, i: int, end: int) -> _Literal | None:
-    """``ln 3``, ``log(2)``, ``√2`` or ``e^2``: exact symbolic values of a plain literal."""
+def _function(text: str, i: int, end: int, pi: bool = False) -> _Literal | None:
+    """``ln 3``, ``log(2)``, ``√2``, ``e^2`` or (with `pi`) ``π``: exact symbolic values of
+    a plain literal."""
+    if pi and _PI.match(text, i, end):
+        return _Literal(sympy.pi, i + 1, None, 0)
     if func := _FUNC.match(text, i, end):
         arg = _literal(text, func.end(), end, fractions=False, powers=False)
         if arg is None or not arg.value.is_positive:
@@ -285,14 +297,18 @@ def _function(text: str, i: int, end: int) -> _Literal | None:
                 return None
             j = close.end()
         root = func.group(1) == "√"
-        return _Literal(sympy.sqrt(arg.value) if root else sympy.log(arg.value), j, None, 0)
+        value = sympy.sqrt(arg.value) if root else sympy.log(arg.value)
+        return _Literal(value, j, None, 0, call=True)
     if exp := _EXP_FN.match(text, i, end):
         arg = _literal(text, exp.end(), end, grouped=False, fractions=False, powers=False)
         brace = arg and exp.group(1) and _CLOSE_BRACE.match(text, arg.end, end)
         if arg is None or (exp.group(1) and not brace):
             return None
         j = brace.end() if brace else arg.end
-        return _Literal(sympy.exp(-arg.value if exp.group(2) else arg.value), j, None, 0)
+        return _Literal(sympy.exp(-arg.value if exp.group(2) else arg.value), j, None, 0, call=True)
+    if exp := _EXP_SUPER.match(text, i, end):
+        power = sympy.Integer(_int(exp.group(1)))
+        return _Literal(sympy.exp(power), exp.end(), None, 0, call=True)
     return None
 
 
@@ -450,14 +466,30 @@ def _slot_set(text: str, i: int, pattern: re.Pattern[str]) -> SlotSet | None:
 
 class _Expression:
     """Recursive-descent parser for the left side of ``lhs = result``: sums and products of
-    signed literals and parentheses, ``^`` on literals only (to bound the size of results).
-    An operand may carry a unit (``3 m/s × 2 s``): values are ``worked.Measure``s."""
+    signed literals and parentheses, powers of literals and of parentheses (``10^(1/4)``,
+    ``(1 − 0.05)²``), functions of a parenthesis (``e^(−0.0876)``, ``exp(…)``, ``ln(…)``,
+    ``log(…)``, ``√(…)``) and ``π``. Exponents are bounded (``MAX_POWER``) so results stay
+    small. An operand may carry a unit (``3 m/s × 2 s``): values are ``worked.Measure``s.
 
-    def __init__(self, text: str, end: int) -> None:
+    `shift` adds an amount to the operand of that index (in the order written), so a caller
+    can ask what the working gives when an operand is off by its rounding; `log10` reads an
+    unmarked ``log`` as the common logarithm (lessons write both), and `logs` says whether
+    one was read."""
+
+    def __init__(
+        self,
+        text: str,
+        end: int,
+        shift: dict[int, sympy.Expr] | None = None,
+        log10: bool = False,
+    ) -> None:
         self.text, self.end = text, end
         self.operands: list[Quantity] = []
         self.operations = 0
         self.united = False  # whether an operand is written with a unit
+        self.shift = shift or {}
+        self.log10 = log10
+        self.logs = False
 
     def _chain(self, i: int, depth: int, operator: re.Pattern[str], operand: _Parse) -> _Parsed:
         """The longest valid chain from ``i``; a dangling operator ends it before the operator."""
@@ -487,7 +519,11 @@ class _Expression:
         return self._chain(i, depth, _MUL, self.factor)
 
     def _operand(self, i: int, literal: _Literal, value: sympy.Expr) -> _Parsed:
-        """One written operand, with the unit after it if any (`6 m` in `6 m/3`)."""
+        """One written operand, with the unit after it if any (`6 m` in `6 m/3`); `π` is a
+        constant, not a number the lesson states."""
+        if literal.value is sympy.pi and self.text[i] == "π":
+            return worked.Measure(value), literal.end  # `π = 300 TFLOP/s` names a symbol
+        value = value + self.shift.get(len(self.operands), 0)
         unit, end = _suffix(self.text, literal.end, self.end)
         measure = worked.Measure(value)
         if unit is not None:
@@ -496,16 +532,25 @@ class _Expression:
                 return None
             measure, self.united = worked.Measure(value, units), True
         self.operands.append(
-            Quantity(value, self.text[i:end], i, end, literal.decimals, literal.exponent, unit)
+            Quantity(
+                value,
+                self.text[i:end],
+                i,
+                end,
+                literal.decimals,
+                literal.exponent,
+                unit,
+                base=literal.base,
+            )  # fmt: skip
         )
-        self.operations += literal.power
+        self.operations += literal.power or literal.call
         return measure, end
 
     def _signed_literal(self, i: int, sign: re.Match[str]) -> _Parsed:
         """`−0.1` in `0.9×(−0.1)`: one operand written with its sign, quoted as such."""
-        literal = _literal(self.text, sign.end(), self.end, fractions=False)
-        if literal is None:
-            return None
+        literal = _literal(self.text, sign.end(), self.end, fractions=False, pi=True)
+        if literal is None or _POW_PAREN.match(self.text, literal.end, self.end):
+            return None  # `−2^(…)` is −(2^(…)): the sign applies to the power
         return self._operand(i, literal, literal.value if sign.group() == "+" else -literal.value)
 
     def factor(self, i: int, depth: int) -> _Parsed:
@@ -518,21 +563,65 @@ class _Expression:
             if inner is None or sign.group() == "+":
                 return inner
             return -inner[0], inner[1]
+        if call := _CALL.match(self.text, i, self.end):  # `e^(−0.0876)`, `ln(2)`, `√(9.5)`
+            return self._power(self._call(call, depth), depth)
         if paren := _LPAREN.match(self.text, i, self.end):
-            inner = self.expr(paren.end(), depth + 1)
-            close = inner and _CLOSE_PAREN.match(self.text, inner[1], self.end)
-            return (inner[0], close.end()) if inner and close else None
-        if root := _ROOT_PAREN.match(self.text, i, self.end):  # `√(9.5 + 10⁻⁵)`
-            inner = self.expr(root.end(), depth + 1)
-            close = inner and _CLOSE_PAREN.match(self.text, inner[1], self.end)
-            if not (inner and close) or inner[0].value.is_negative:
-                return None
-            self.operations += 1
-            return inner[0].sqrt(), close.end()
-        literal = _literal(self.text, i, self.end, fractions=False)
+            inner = self._group(paren.end(), depth)
+            return self._power(inner, depth)
+        literal = _literal(self.text, i, self.end, fractions=False, pi=True)
         if literal is None:
             return None
-        return self._operand(i, literal, literal.value)
+        return self._power(self._operand(i, literal, literal.value), depth)
+
+    def _group(self, i: int, depth: int) -> _Parsed:
+        """The expression inside a parenthesis opened before `i`, up to its closing one."""
+        inner = self.expr(i, depth + 1)
+        close = inner and _CLOSE_PAREN.match(self.text, inner[1], self.end)
+        return (inner[0], close.end()) if inner and close else None
+
+    def _call(self, call: re.Match[str], depth: int) -> _Parsed:
+        inner = self._group(call.end(), depth)
+        name = call.group(1)
+        root = name in ("√", "sqrt")
+        if inner is None or inner[0].units != worked.Measure(0).units and not root:
+            return None  # a function of a quantity with a unit is not arithmetic to check
+        value = inner[0].value
+        self.operations += 1
+        if root:
+            return (inner[0].sqrt(), inner[1]) if not value.is_negative else None
+        if name in ("e^", "exp"):
+            return (worked.Measure(sympy.exp(value)), inner[1]) if _small(value) else None
+        if not value.is_positive:
+            return None
+        if name == "log":
+            self.logs = True
+        ten = name in ("log10", "log₁₀", "lg") or (name == "log" and self.log10)
+        base = 2 if name in ("log2", "log₂") else 10 if ten else None
+        logarithm = sympy.log(value, base) if base else sympy.log(value)
+        return worked.Measure(logarithm), inner[1]
+
+    def _power(self, parsed: _Parsed, depth: int) -> _Parsed:
+        """A power after an operand or a parenthesis: `^(1/4)`, `^2`, `²`."""
+        if parsed is None:
+            return None
+        base, j = parsed
+        exponent: sympy.Expr | None = None
+        if opening := _POW_PAREN.match(self.text, j, self.end):
+            inner = self._group(opening.end(), depth)
+            if inner is None or inner[0].units != worked.Measure(0).units:
+                return None
+            exponent, j = inner[0].value, inner[1]
+        elif self.text[j - 1 : j] == ")" and (power := _POW.match(self.text, j, self.end)):
+            written = (power.group(1) or power.group(2) or power.group(3)).translate(_TO_ASCII)
+            exponent, j = sympy.Rational(written), power.end()
+        if exponent is None:
+            return parsed
+        if not _small(exponent) or (base.value == 0 and not exponent.is_positive):
+            return None
+        if base.units != worked.Measure(0).units and not exponent.is_Rational:
+            return None
+        self.operations += 1
+        return base**exponent, j
 
 
 _Parsed = tuple[worked.Measure, int] | None
@@ -552,7 +641,7 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
             after += 1
         while lhs_end > low and text[lhs_end - 1] in _SPACES:
             lhs_end -= 1
-        if not _OPERATOR.search(text, low, lhs_end):
+        if not _OPERATOR.search(text, low, lhs_end) and not _CALL.search(text, low, lhs_end):
             continue
         stated = _quantity(text, after, len(text), signed=True)
         if stated is not None and _MORE.match(text, stated.end):
@@ -570,13 +659,68 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
                 settled = worked.settle(measure, stated.unit) if parser.united else None
                 if parser.united and settled is None:
                     break  # a result in a unit that cannot be computed with
+                if _partial(text, k, low):
+                    break  # `π × 300²/400`, `10^(…)` not read whole: the working is not all here
                 lhs, unit, problem = settled or (measure.value, "", "")
                 found[k] = Arithmetic(
-                    lhs, operands, stated, relation.group(), text[k:end], k, end, unit, problem
-                )
+                    lhs, operands, stated, relation.group(), text[k:end], k, end, unit, problem,
+                    text[k:lhs_end], parser.logs,
+                )  # fmt: skip
                 break
             k = parsed[1] if parsed is not None and parsed[1] > k else k + 1
     return found
+
+
+_BINARY = frozenset("×*·⋅/÷^√")
+_CALLED = re.compile(r"(?:\^|(?<![A-Za-z])(?:exp|ln|log|lg|sqrt|sin|cos|tan|tanh)|\b[A-Za-z])$")
+_TOKEN = re.compile(r"(\w+)$")
+_WORDS = frozenset("is of to by at so as be or an in on it we and the its".split())
+
+
+def _partial(text: str, k: int, low: int) -> bool:
+    """Whether the working that starts at `k` continues to its left in a form the parser
+    does not read (`π × 300²/400`, `x·0.2 + 1`, `e^(−0.09)`, `sin(0.5)`), so what was read
+    is a part of it and its value is not the result's. A sign after a word (`is −0.75 × 2`)
+    is a sign; after a symbol or a number (`T − 0.5 × 2`) it is an operator."""
+    i = k
+    while i > low and text[i - 1] in _SPACES:
+        i -= 1
+    if i <= 0:
+        return False
+    before, spaced = text[i - 1], i < k
+    if before in _BINARY or before in ")]}":
+        return True
+    if before in "([":
+        return bool(_CALLED.search(text[max(0, i - 8) : i - 1]))
+    if before not in "+-−":
+        return False
+    j = i - 1
+    while j > 0 and text[j - 1] in _SPACES:
+        j -= 1
+    if j <= 0:
+        return False
+    operand = text[j - 1]
+    if operand.isdigit() or operand in ")]}²³⁴π":
+        return True
+    token = _TOKEN.search(text[max(0, j - 40) : j])
+    if token is None or not operand.isalpha():
+        return False
+    word = token.group(1)
+    if j == i - 1 and not spaced:
+        return False  # `rate-5/6`: a hyphenated word
+    return not (word.lower() in _WORDS or (len(word) >= 3 and word.isalpha()))
+
+
+def evaluate(
+    item: Arithmetic, *, shift: dict[int, sympy.Expr] | None = None, log10: bool = False
+) -> worked.Measure | None:
+    """The left side of `item` read again: with operands shifted (by index) or an unmarked
+    `log` read as log10."""
+    parser = _Expression(item.working, len(item.working), shift, log10)
+    parsed = parser.expr(0, 0)
+    if parsed is None or parsed[1] != len(item.working):
+        return None
+    return parsed[0]
 
 
 def extract(text: str, *, slot_nouns: Iterable[str] = DEFAULT_SLOT_NOUNS) -> list[Item]:

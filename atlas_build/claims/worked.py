@@ -57,6 +57,11 @@ class Measure:
     def sqrt(self) -> Measure:
         return Measure(sympy.sqrt(self.value), self.units ** sympy.Rational(1, 2), self.problem)
 
+    def __pow__(self, exponent: sympy.Expr) -> Measure:
+        """A power; units only take rational exponents (the parser refuses the others)."""
+        units = self.units**exponent if self.units != ONE else ONE
+        return Measure(self.value**exponent, units, self.problem)
+
 
 def units(text: str) -> UnitProduct | None:
     """The units an operand is written in; None when they cannot be computed with (an

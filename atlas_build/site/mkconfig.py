@@ -320,7 +320,12 @@ def _construct_env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
 
 
 SafeConfigLoader.add_constructor("!ENV", _construct_env)
-SafeConfigLoader.add_constructor("!relative", yaml.SafeLoader.construct_scalar)
+def _construct_relative(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    """`!relative` outside MkDocs (which resolves it against the page): its text."""
+    return loader.construct_scalar(node) if isinstance(node, yaml.ScalarNode) else ""
+
+
+SafeConfigLoader.add_constructor("!relative", _construct_relative)
 SafeConfigLoader.add_multi_constructor(NAME_TAG, _construct_name)
 SafeConfigLoader.add_multi_constructor(APPLY_TAG, _construct_apply)
 SafeConfigLoader.add_multi_constructor("", _refuse)

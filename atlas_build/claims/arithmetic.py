@@ -1,0 +1,237 @@
+"""Worked arithmetic in prose: when it is proved, when it is wrong, and when it cannot be told.
+
+An error must mean a defect (A408), so a computation is judged wrong only when it was
+read unambiguously and misses the stated result by more than that result's written
+precision:
+
+- The result's precision is half a unit in its last written digit, always: `1−0.75^5 =
+  0.762695` holds (exactly 0.7626953125). A hedged integer (`≈ 269` for 269.8 gross dies)
+  may be rounded either way, as counts are.
+- Operands written to three or more significant digits may themselves be rounded results
+  (`1 − 0.0344² ≈ 0.99881`, where 0.0344 came from an earlier, longer value): what half
+  a unit in their last digits can move the left side widens the tolerance.
+- Units: when every operand carries a unit, or the bare ones are plain factors (the
+  dimensions agree without them: `6 m/3 = 2 m`), the value is compared in the result's
+  unit and dimensions that disagree are wrong. Otherwise the bare numbers carry units the
+  text does not write (`0.75/10 = 75 ms`, `120 × 164 µΩ ≈ 19.7 mV`): the working is
+  proved when its value in base units (or as written) is the result; it is wrong only
+  when no decimal prefix (nor a minute, hour, KiB or bit-per-byte factor) can make the
+  digits agree, since `√(5.0×10⁻¹³) ≈ 7 nm` with the operand in cm² is right.
+- A percent result of bare working is the working times 100 (`12/16 = 75%`), or the
+  working itself when it already multiplies by 100.
+- An unmarked `log` is read as ln and, when that misses, as log10.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+import sympy
+
+from atlas_build.claims import numbers, worked
+from atlas_build.claims.compare import digits_tolerance, show
+
+Status = Literal["verified", "wrong", "unclear"]
+SIGNIFICANT = 3  # operands written to this many significant digits may be rounded values
+TIME = (60, 3600, 86400)  # minutes, hours, days
+INFORMATION = (8, 1024, 1024**2, 1024**3)  # bits per byte, binary prefixes
+"""Scales a bare number's unwritten unit may differ from the result's by, besides powers of
+ten, when the result is a time or an amount of information."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    status: Status
+    message: str = ""
+
+
+def _places(value: sympy.Expr, decimals: int) -> int:
+    """Significant digits of a decimal written with `decimals` places (0.0344: 3)."""
+    digits = str(abs(int(value * sympy.Integer(10) ** decimals)))
+    return len(digits.lstrip("0"))
+
+
+def _moves(quantity: numbers.Quantity) -> list[sympy.Expr]:
+    """How much an operand's value moves when its written decimals (or its base's, for
+    `0.0344²`) are off by half a unit; none when it is not a possibly rounded value."""
+    if quantity.base is not None:
+        base, decimals, power = quantity.base
+        if decimals and _places(base, decimals) >= SIGNIFICANT:
+            half = sympy.Rational(1, 2) * sympy.Integer(10) ** -decimals
+            return [(base + sign * half) ** power - base**power for sign in (1, -1)]
+        return []
+    if quantity.decimals and not quantity.exponent:
+        if _places(abs(quantity.value), quantity.decimals) >= SIGNIFICANT:
+            return [quantity.tolerance, -quantity.tolerance]
+    return []
+
+
+def _spread(item: numbers.Arithmetic, log10: bool) -> sympy.Expr:
+    """How far the left side can move when each possibly rounded operand moves by half a
+    unit in its last digit (first order: the largest change of each, summed)."""
+    base = _reread(item, {}, log10)
+    if base is None:
+        return sympy.Integer(0)
+    total = sympy.Integer(0)
+    for index, operand in enumerate(item.operands):
+        shifts = _moves(operand)
+        if not shifts:
+            continue
+        moved = [_reread(item, {index: shift}, log10) for shift in shifts]
+        changes = [abs(sympy.N(m.value - base.value, 30)) for m in moved if m is not None]
+        if len(changes) < 2:
+            return sympy.oo  # rounding an operand breaks the working (a root of < 0)
+        total += max(changes)
+    return total
+
+
+def _reread(
+    item: numbers.Arithmetic, shift: dict[int, sympy.Expr], log10: bool
+) -> worked.Measure | None:
+    return numbers.evaluate(item, shift=shift, log10=log10)
+
+
+def _close(value: sympy.Expr, target: sympy.Expr, allowed: sympy.Expr) -> bool:
+    """Within `allowed`; an exact result (`ln 4`, tolerance 0) to 30 digits."""
+    try:
+        distance = abs(sympy.N(value - target, 40))
+        if not distance.is_real:
+            return False
+        floor = sympy.Float(10) ** -30 * max(1, abs(sympy.N(target, 40)))
+        return bool(distance <= max(allowed * (1 + sympy.Rational(1, 10**9)), floor))
+    except (TypeError, ValueError, ArithmeticError):
+        return False
+
+
+def _counts(result: numbers.Quantity, value: sympy.Expr, approx: bool) -> bool:
+    """A hedged whole number (`≈ 269`) may be the value rounded down or up."""
+    if not approx or result.decimals != 0 or not result.value.is_Integer:
+        return False
+    try:
+        return bool(abs(sympy.N(value - result.value, 30)) < 1)
+    except (TypeError, ValueError):
+        return False
+
+
+def _agrees(result: numbers.Quantity, approx: bool, value: sympy.Expr, spread: sympy.Expr) -> bool:
+    allowed = digits_tolerance(result, None, approx) + spread
+    return _close(value, result.value, allowed) or _counts(result, value, approx)
+
+
+def _factors(unit: str | None) -> tuple[int, ...]:
+    """`TIME` and `INFORMATION` factors where the result's unit is of that kind."""
+    read = worked.units(unit) if unit else None
+    if read is None:
+        return (1,)
+    factors: tuple[int, ...] = (1,)
+    if read.dimension.exponent("[information]"):
+        factors += INFORMATION
+    if read.dimension.exponent("[time]"):
+        factors += TIME
+    return factors
+
+
+def _scales(lhs: float, stated: float, unit: str | None) -> Iterator[float]:
+    """Powers of ten times `_factors` that bring `lhs` nearest `stated`."""
+    for factor in _factors(unit):
+        for scale in (factor, 1 / factor):
+            if lhs == 0 or stated == 0:
+                continue
+            power = round(math.log10(abs(stated) / abs(lhs * scale)))
+            yield scale * 10.0**power
+
+
+def _digits_agree(
+    result: numbers.Quantity, approx: bool, value: sympy.Expr, spread: sympy.Expr
+) -> bool:
+    """Whether some unwritten unit (`FACTORS`, any power of ten) reconciles the digits."""
+    try:
+        lhs, stated = float(sympy.N(value, 20)), float(result.value)
+    except (TypeError, ValueError, OverflowError):
+        return True  # cannot be told: say nothing
+    if not (math.isfinite(lhs) and math.isfinite(stated)) or (lhs < 0) != (stated < 0):
+        return lhs == stated
+    allowed = float(digits_tolerance(result, None, approx) + spread) * 1.000001
+    relative = float(spread) / abs(lhs) if lhs else 0.0
+    for scale in _scales(lhs, stated, result.unit):
+        if abs(lhs * scale - stated) <= allowed + relative * abs(lhs * scale):
+            return True
+    return False
+
+
+def _base(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.Expr | None:
+    """The left side in the base units of the result's dimension, converted to the result's
+    unit: bare operands taken as base units (`0.75/10 = 75 ms`)."""
+    target = worked.units(item.result.unit) if item.result.unit else None
+    if target is None:
+        return None
+    return measure.value * measure.units.scale / target.scale
+
+
+def _wrong(item: numbers.Arithmetic, value: sympy.Expr, unit: str) -> Judgement:
+    shown = f" {unit}" if unit else ""
+    message = f"the left side is {show(value)}{shown}, not {item.result.text}"
+    return Judgement("wrong", message)
+
+
+def judge(item: numbers.Arithmetic) -> Judgement:
+    """Whether worked arithmetic holds, is wrong, or cannot be told (see the module doc)."""
+    readings = [False, True] if item.logs else [False]
+    verdicts = [_judge(item, log10) for log10 in readings]
+    for status in ("verified", "unclear"):
+        if any(v.status == status for v in verdicts):
+            return next(v for v in verdicts if v.status == status)
+    return verdicts[0]
+
+
+def _judge(item: numbers.Arithmetic, log10: bool) -> Judgement:
+    measure = numbers.evaluate(item, log10=log10)
+    if measure is None:
+        return Judgement("unclear")
+    result = item.result
+    approx = item.relation == "≈" or result.approx
+    written = [operand.unit is not None for operand in item.operands]
+    spread = _spread(item, log10)
+    settled = worked.settle(measure, result.unit) if any(written) else None
+    if any(written) and (all(written) or (settled is not None and not settled[2])):
+        # every unit written, or the bare numbers are plain factors (`6 m/3 = 2 m`)
+        if settled is None:
+            return Judgement("unclear")  # a result in a unit that cannot be computed with
+        value, unit, problem = settled
+        if problem:
+            return Judgement("wrong", problem)
+        if _agrees(result, approx, value, spread * _ratio(measure, value)):
+            return Judgement("verified")
+        return _wrong(item, value, unit)
+    if not any(written) and result.unit is None:
+        if _agrees(result, approx, measure.value, spread):
+            return Judgement("verified")
+        return _wrong(item, measure.value, "")
+    if not any(written) and result.unit == "%":
+        for value, scale in ((measure.value * 100, 100), (measure.value, 1)):
+            if _agrees(result, approx, value, spread * scale):
+                return Judgement("verified")
+        return _wrong(item, measure.value * 100, "%")
+    # the bare numbers carry units the text does not say (`0.75/10 = 75 ms`,
+    # `120 × 164 µΩ ≈ 19.7 mV`, whose dimensions only agree once 120 is in amperes)
+    candidates: list[sympy.Expr] = []
+    if (converted := _base(item, measure)) is not None:
+        candidates.append(converted)
+    candidates.append(measure.value)
+    for value in candidates:
+        if _agrees(result, approx, value, spread * _ratio(measure, value)):
+            return Judgement("verified")
+    if _digits_agree(result, approx, measure.value, spread):
+        return Judgement("unclear")
+    return _wrong(item, measure.value, "")
+
+
+def _ratio(measure: worked.Measure, value: sympy.Expr) -> sympy.Expr:
+    """How much larger a value converted from the working is than the working itself (the
+    spread of the operands' rounding scales with it)."""
+    if measure.value == 0:
+        return sympy.Integer(1)
+    return abs(value / measure.value)

@@ -1,0 +1,174 @@
+"""claims.arithmetic: worked arithmetic in prose is wrong only when atlas-build is certain.
+
+Each class of false A408 seen on lessons nobody here wrote (issue "Never cry wolf") has a
+correct statement that must hold and the same statement with its result edited, which
+must still be wrong; shapes whose units are not written are not reported when some
+unwritten unit makes them right."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from atlas_build.claims import numbers
+from atlas_build.claims.arithmetic import judge
+
+BLIND = Path(__file__).resolve().parent / "blind"
+
+
+def _one(text: str) -> numbers.Arithmetic:
+    found = [item for item in numbers.extract(text) if isinstance(item, numbers.Arithmetic)]
+    assert len(found) == 1, (text, found)
+    return found[0]
+
+
+def _status(text: str) -> str:
+    return judge(_one(text)).status
+
+
+@pytest.mark.parametrize(
+    ("right", "wrong"),
+    [
+        # percent results of bare working
+        ("so 12/16 = 75% of the rows", "so 12/16 = 76% of the rows"),
+        ("the share is 0.02/0.95 ≈ 2.11% here", "the share is 0.02/0.95 ≈ 2.21% here"),
+        ("it is 100 × 12/16 = 75% in all", "it is 100 × 12/16 = 77% in all"),
+        # ASCII powers with a parenthesised exponent, and functions of a parenthesis
+        ("a gain of 10^(1/4) = 1.778279 per stage", "a gain of 10^(1/4) = 1.778289 per stage"),
+        ("R = e^(−8760/100000) ≈ 0.9161 for a year", "R = e^(−8760/100000) ≈ 0.9171 for a year"),
+        ("the loss is −ln(0.880797) = 0.126928", "the loss is −ln(0.880797) = 0.126938"),
+        # half a unit in the last written digit, exact or not
+        ("so 1−0.75^5 = 0.762695 of them", "so 1−0.75^5 = 0.762697 of them"),
+        ("then e²/(e²+1) = 0.880797 here", "then e²/(e²+1) = 0.880707 here"),
+        # operands that are rounded values themselves
+        ("giving 1 − 0.0344² ≈ 0.99881 overall", "giving 1 − 0.0344² ≈ 0.99871 overall"),
+        ("F = 1.585 + (10 − 1)/31.62 ≈ 1.869", "F = 1.585 + (10 − 1)/31.62 ≈ 1.879"),
+        # a hedged count may be rounded down
+        ("about 314.2 − 44.4 ≈ 269 dies", "about 314.2 − 44.4 ≈ 267 dies"),
+        # bare numbers whose units the sentence gives before
+        (
+            "ΔI ≈ (5 − 2) × 0.4/(2 μH × 500 kHz) ≈ 1.2 A",
+            "ΔI ≈ (5 − 2) × 0.4/(2 μH × 500 kHz) ≈ 1.5 A",
+        ),
+        ("the wait is 0.75/10 = 75 ms", "the wait is 0.75/10 = 78 ms"),
+        ("a drop of 120 × 164 µΩ ≈ 19.7 mV", "a drop of 120 × 164 µΩ ≈ 18.7 mV"),
+        (
+            "the peak is 5600 × 10⁶ × 8 bytes = 44.8 GB/s",
+            "the peak is 5600 × 10⁶ × 8 bytes = 42.8 GB/s",
+        ),
+        # π, and the arithmetic a chain of examples writes
+        ("an area of π × 300² / 400 ≈ 706.9", "an area of π × 300² / 400 ≈ 716.9"),
+        (
+            "the ideal speedup is 1/(0.2 + 0.8/4) = 2.5×",
+            "the ideal speedup is 1/(0.2 + 0.8/4) = 2.6×",
+        ),
+        ("and 12²/24² = 0.25 of the work", "and 12²/24² = 0.35 of the work"),
+        ("with 0.02×2×(1/4+1/4) = 0.02 left", "with 0.02×2×(1/4+1/4) = 0.03 left"),
+        # every unit written: dimensions and value
+        ("so 3 m/s × 2 s = 6 m", "so 3 m/s × 2 s = 7 m"),
+        ("so 6 m/2 = 3 m", "so 6 m/3 = 3 m"),
+    ],
+)
+def test_a_correct_statement_holds_and_its_edit_is_wrong(right: str, wrong: str) -> None:
+    assert _status(right) == "verified"
+    assert _status(wrong) == "wrong"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "√(5.0×10⁻¹³) ≈ 7 nm",  # the operand is in cm²: right in a unit not written
+        "so 6 cm² × 0.1 = 0.6 defects",  # D₀ in defects/cm², not written
+    ],
+)
+def test_working_whose_units_are_not_written_is_not_reported(text: str) -> None:
+    assert _status(text) in ("verified", "unclear")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a 20 MHz × 6.67 ≈ 133 Mb/s stream",  # 6.67 is in b/s/Hz
+        "1/(0.1 × 100 µA) = 100 kΩ",  # 0.1 is in 1/V
+        "then 0.5 × 200 µA/V² × 20 × 0.2² = 80 µA",  # 0.2 is in V
+    ],
+)
+def test_bare_factors_that_complete_the_units_are_checked_in_base_units(text: str) -> None:
+    assert _status(text) == "verified"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the die holds π × 300² / 400 ≈ 706.9 mm² with x × 2 = 5",
+        "so 10^(1/4) = 1.778279",
+    ],
+)
+def test_partial_reads_are_not_judged(text: str) -> None:
+    """What the parser reads must be the whole working: `x × 2 = 5` continues left."""
+    for item in numbers.extract(text):
+        if isinstance(item, numbers.Arithmetic):
+            assert not item.working.startswith("2"), item.working
+    assert numbers._partial("T − 0.5 × 2 = 4", 4, 0)
+    assert not numbers._partial("the derivative is −0.75 × 2 = −1.5", 18, 0)
+    assert numbers._partial("peak of π × 300²/400", 12, 0)
+    assert numbers._partial("R = e^(0.5) = 1.6", 7, 0)
+
+
+def test_all_dimensions_written_and_disagreeing_is_wrong() -> None:
+    verdict = judge(_one("so 3 m/s × 2 s = 6 m²"))
+    assert verdict.status == "wrong" and "m²" in verdict.message
+
+
+def test_an_unmarked_log_may_be_common_or_natural() -> None:
+    assert _status("so log(1000) = 3 decades") == "verified"
+    assert _status("so log(2.718281828) ≈ 1.0000") == "verified"
+    assert _status("so log(1000) = 4 decades") == "wrong"
+
+
+def _blind(tmp_path: Path, slug: str) -> tuple[Path, dict[str, object]]:
+    folder = tmp_path / "content" / slug
+    shutil.copytree(BLIND / slug, folder)
+    path = folder / "record.json"
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+def _edit(record: dict[str, object], old: str, new: str) -> None:
+    from atlas_build.canonical import canonicalize, sections
+    from atlas_build.recordhash import content_hash
+
+    content = str(record["content"])
+    assert content.count(old) == 1, old
+    record["content"] = content.replace(old, new)
+    canonical = canonicalize(str(record["content"]))
+    record["contentHash"] = content_hash(canonical)
+    record["contentLength"] = len(canonical)
+    record["sections"] = [span.to_json() for span in sections(canonical)]
+
+
+@pytest.mark.parametrize(
+    ("slug", "old", "new"),
+    [
+        ("mm1-queue", "0.75/10 = 75 ms", "0.75/10 = 73 ms"),
+        ("cache-amat", "0.05 × 0.2 = 1%", "0.05 × 0.2 = 2%"),
+        ("dies-per-wafer", "11.9 × 7.9 / 96 ≈ 97.9%", "11.9 × 7.9 / 96 ≈ 96.9%"),
+    ],
+)
+def test_a_blind_lesson_passes_and_its_edited_number_fails_there(
+    tmp_path: Path, diagnose, slug: str, old: str, new: str
+) -> None:
+    path, record = _blind(tmp_path, slug)
+    found = diagnose(path)
+    assert [d for d in found if d.code == "A408"] == []
+    _edit(record, old, new)
+    path.write_text(json.dumps(record, ensure_ascii=False, indent=2), encoding="utf-8")
+    wrong = [d for d in diagnose(path) if d.code == "A408"]
+    assert len(wrong) == 1, wrong
+    content = str(record["content"])
+    result = new.rsplit(" ", 2 if new.endswith("ms") else 1)[-2 if new.endswith("ms") else -1]
+    offset = content.index(new) + new.rindex(result)
+    line = content.count("\n", 0, offset) + 1
+    assert wrong[0].content_line == line
