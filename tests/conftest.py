@@ -251,3 +251,63 @@ def lesson_pages() -> list[str]:
     slugs = frozenset(item.found.path.parent.name for item in checked)
     rendered = [docs.render_page(item, slugs, options) for item in checked]
     return [page.text for page in rendered if page is not None]
+
+
+AUTHORED_FRONT_MATTER = """\
+---
+schemaVersion: 1
+id: atlas-lesson-{slug}
+title: {title}
+category: learning
+format: Atlas lesson
+description: A small lesson written for the tests.
+canonicalUrl: https://atlas.example.org/learn/{slug}/
+publishedDate: null
+revisionDate: "2026-11-29"
+author: null
+topic: Worked examples
+series: null
+license: null
+rightsUrl: https://atlas.example.org/licenses.html
+version: "1.0.0"
+status: Published educational lesson
+evidenceScope: Authored arithmetic for tests.
+contentCoverage: published-lesson
+artifactUrl: null
+interactiveUrl: null
+related: []
+supersedes: []
+supersededBy: []
+jsonUrl: null
+markdownUrl: null
+citations: []
+contentFormat: text/markdown
+---
+Worked examples · Atlas v1.0.0
+
+# {title}
+
+"""
+
+
+@pytest.fixture
+def authored(tmp_path: Path) -> Callable[..., Any]:
+    """Write `content/<slug>/lesson.md` (front matter + `body`, and `claims` as claims.yaml
+    when given) under tmp_path, check it with the real pipeline, return its RecordReport."""
+    import textwrap
+
+    def make(body: str, claims: str | None = None, slug: str = "probe") -> Any:
+        from atlas_build import pipeline
+
+        folder = tmp_path / "content" / slug
+        folder.mkdir(parents=True, exist_ok=True)
+        title = slug.replace("-", " ").capitalize()
+        text = AUTHORED_FRONT_MATTER.format(slug=slug, title=title)
+        (folder / "lesson.md").write_text(text + textwrap.dedent(body).lstrip(), "utf-8")
+        if claims is not None:
+            (folder / "claims.yaml").write_text(textwrap.dedent(claims).lstrip(), "utf-8")
+        report, _ = pipeline.check([str(folder)], pipeline.Options(jobs=1))
+        [record] = report.records
+        return record
+
+    return make

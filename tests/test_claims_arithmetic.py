@@ -118,6 +118,12 @@ def test_partial_reads_are_not_judged(text: str) -> None:
     assert numbers._partial("R = e^(0.5) = 1.6", 7, 0)
 
 
+def test_a_level_in_db_of_bare_working_is_its_power_or_amplitude_level() -> None:
+    assert _status("the limit is ln 2 ≈ −1.59 dB") == "verified"
+    assert _status("a gain of 2 × 50 ≈ 40 dB") == "verified"
+    assert _status("a gain of 2 × 50 ≈ 41 dB") == "unclear"
+
+
 def test_all_dimensions_written_and_disagreeing_is_wrong() -> None:
     verdict = judge(_one("so 3 m/s × 2 s = 6 m²"))
     assert verdict.status == "wrong" and "m²" in verdict.message

@@ -19,11 +19,15 @@ from atlas_build.claims import (  # noqa: F401 (kinds registers them)
     anchors,
     codes,
     coverage,
+    dimensions,
     file,
+    infer,
     inline,
     kinds,
+    relations,
 )
 from atlas_build.claims.bind import closest
+from atlas_build.claims.registry import Outcome
 from atlas_build.claims.run import ClaimResult, LessonClaims
 from atlas_build.diagnostics import Diagnostic, at
 from atlas_build.lesson.model import Lesson
@@ -103,12 +107,61 @@ def evaluate(
             has_claims=True,
         )
     with (clock or StageClock(math.inf)).running():  # counted with the lesson's other stages
+        inferred = _inferred(lesson, locator, given)
+        evaluation.results += inferred
+        evaluation.diagnostics += [d for result in inferred for d in result.diagnostics]
         measured, found = coverage.measure(
             lesson, locator, given, require_accounted=require_accounted
         )
     evaluation.coverage = measured
     evaluation.diagnostics.extend(found)
     return evaluation
+
+
+def _inferred(lesson: Lesson, locator: Locator, given: coverage.Inputs) -> list[ClaimResult]:
+    """Checks inferred from the lesson itself (`infer`), handed to coverage as outcomes of
+    claims of their own, `inferred-N`; a number a written claim binds is the written
+    claim's (an explicit claim on the same numbers wins)."""
+    table = dimensions.lesson_units(lesson)
+    entries, _ = relations.inventory(
+        lesson, relations.claim_options(given.specs), dimensions.declared(table)
+    )
+    inference = infer.run(lesson, locator, entries)
+    bound = {(start, end) for start, end, _ in given.spots}
+    proved = {(c.anchor.start, c.anchor.end) for c in inference.checks if c.holds}
+    outcomes = dict(given.outcomes)
+    statuses = dict(given.statuses)
+    results: list[ClaimResult] = []
+    for check in inference.checks:
+        anchor = check.anchor
+        if (anchor.start, anchor.end) in bound or not (check.holds or check.certain):
+            continue
+        claim_id = f"inferred-{len(results) + 1}"
+        outcome = Outcome()
+        inputs = [(s.start, s.end, "input") for s in check.used if s is not anchor]
+        if check.holds:
+            outcome.relations[(check.equation, check.index)] = "verified"
+            outcome.verified_at.append((anchor.start, anchor.end))
+            given.spots += [spot for spot in inputs if spot[:2] not in bound | proved]
+        else:
+            given.spots.append((anchor.start, anchor.end, "failed"))
+        outcomes[claim_id] = outcome
+        statuses[claim_id] = "pass" if check.holds else "fail"
+        result = ClaimResult(
+            claim_id,
+            "inferred",
+            status=statuses[claim_id],
+            message=f"equation {check.equation} `{check.source}`: {check.bindings}",
+            location=locator.content(anchor.start),
+            source="inferred",
+        )
+        result.spans = [(anchor.start, anchor.end)]
+        result.anchor = {"equation": check.equation}
+        if not check.holds:
+            result.diagnostics = [infer.diagnose(check, lesson, locator)]
+        results.append(result)
+    given.outcomes, given.statuses = outcomes, statuses
+    return results
 
 
 def _unchecked_texts(

@@ -20,6 +20,8 @@ precision:
 - A percent result of bare working is the working times 100 (`12/16 = 75%`), or the
   working itself when it already multiplies by 100.
 - An unmarked `log` is read as ln and, when that misses, as log10.
+- A result in dB of bare working is the number itself or its power or amplitude level
+  (`ln 2 ≈ −1.59 dB`); which one cannot be told, so such working is never wrong.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import sympy
 
 from atlas_build.claims import numbers, worked
 from atlas_build.claims.compare import digits_tolerance, show
+from atlas_build.units.prose import is_level
 
 Status = Literal["verified", "wrong", "unclear"]
 SIGNIFICANT = 3  # operands written to this many significant digits may be rounded values
@@ -206,6 +209,13 @@ def _judge(item: numbers.Arithmetic, log10: bool) -> Judgement:
         if _agrees(result, approx, value, spread * _ratio(measure, value)):
             return Judgement("verified")
         return _wrong(item, value, unit)
+    if (item.level or is_level(result.unit)) and not all(written):
+        # a level of bare working (`ln 2 ≈ −1.59 dB`): the number itself, or its 10·log10
+        # (power) or 20·log10 (amplitude) level; which one cannot be told, so no error
+        for value in _levels(measure.value):
+            if _agrees(result, approx, value, spread):
+                return Judgement("verified")
+        return Judgement("unclear")
     if not any(written) and result.unit is None:
         if _agrees(result, approx, measure.value, spread):
             return Judgement("verified")
@@ -227,6 +237,13 @@ def _judge(item: numbers.Arithmetic, log10: bool) -> Judgement:
     if _digits_agree(result, approx, measure.value, spread):
         return Judgement("unclear")
     return _wrong(item, measure.value, "")
+
+
+def _levels(value: sympy.Expr) -> list[sympy.Expr]:
+    levels = [value]
+    if value.is_positive:
+        levels += [10 * sympy.log(value, 10), 20 * sympy.log(value, 10)]
+    return levels
 
 
 def _ratio(measure: worked.Measure, value: sympy.Expr) -> sympy.Expr:

@@ -20,7 +20,7 @@ import sympy
 
 from atlas_build.claims import worked
 from atlas_build.units import UnitSpec, parse_unit
-from atlas_build.units.prose import unit_after
+from atlas_build.units.prose import level_after, unit_after
 from atlas_build.units.spec import ABSTRACT
 
 DEFAULT_SLOT_NOUNS = tuple("slot slots position positions token tokens index indices".split())
@@ -97,6 +97,7 @@ _OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]")
 _OPERAND = re.compile(r"[0-9(+\-−√leπ]")
 _PI = re.compile(r"π(?!\w)")
 _CALL = re.compile(r"(e\^|exp|ln|log10|log₁₀|log2|log₂|lg|log|√|sqrt)" + _WS + r"?\(" + _WS + "*")
+_FUNCTION_WORD = re.compile(r"(?<![A-Za-z])(?:ln|log|lg|exp)(?![A-Za-z])|√|e\^")
 _POW_PAREN = re.compile(r"\^\(" + _WS + "*")
 
 
@@ -191,6 +192,7 @@ class Arithmetic:
     problem: str = ""
     working: str = ""  # the left side as written, for `evaluate`
     logs: bool = False  # an unmarked `log` was read (as ln; `evaluate` can read log10)
+    level: str = ""  # a level unit after the result (`≈ −1.59 dB`), which no unit reads
     kind: Literal["arithmetic"] = "arithmetic"
 
 
@@ -641,7 +643,9 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
             after += 1
         while lhs_end > low and text[lhs_end - 1] in _SPACES:
             lhs_end -= 1
-        if not _OPERATOR.search(text, low, lhs_end) and not _CALL.search(text, low, lhs_end):
+        if not _OPERATOR.search(text, low, lhs_end) and not _FUNCTION_WORD.search(
+            text, low, lhs_end
+        ):
             continue
         stated = _quantity(text, after, len(text), signed=True)
         if stated is not None and _MORE.match(text, stated.end):
@@ -662,9 +666,10 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
                 if _partial(text, k, low):
                     break  # `π × 300²/400`, `10^(…)` not read whole: the working is not all here
                 lhs, unit, problem = settled or (measure.value, "", "")
+                level = level_after(text, stated.end) if stated.unit is None else None
                 found[k] = Arithmetic(
                     lhs, operands, stated, relation.group(), text[k:end], k, end, unit, problem,
-                    text[k:lhs_end], parser.logs,
+                    text[k:lhs_end], parser.logs, level[0] if level else "",
                 )  # fmt: skip
                 break
             k = parsed[1] if parsed is not None and parsed[1] > k else k + 1

@@ -54,6 +54,7 @@ class ClaimResult:
     spots: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, class)
     spans: list[tuple[int, int]] = field(default_factory=list)  # where the quote was found
     anchor: dict[str, int | str] | None = None  # the equation or quiz question, unquoted
+    source: str = "written"  # `written` in claims.yaml, or `inferred` from the lesson
 
     def to_json(self) -> dict[str, Any]:
         where = None
@@ -76,6 +77,7 @@ class ClaimResult:
             "anchor": self.anchor,
             "values": self.values,
             "checks": self.checks,
+            "source": self.source,
         }
 
 

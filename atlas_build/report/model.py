@@ -10,6 +10,8 @@ from atlas_build.diagnostics import Diagnostic, Severity
 
 REPORT_VERSION = 2
 
+INFERRED = "inferred"  # a claim's `source` when inference made it from the lesson itself
+
 
 ClaimsLoader = Callable[[], list[dict[str, Any]]]
 
@@ -45,17 +47,21 @@ class RecordReport:
         self.loaded_claims, self.loader, self.tally = value, None, None
 
     def claim_tally(self) -> dict[str, int]:
-        """How many claims have each status (pass, fail, error, skipped, ...)."""
+        """How many claims have each status (pass, fail, error, skipped, ...); the checks
+        inferred from the lesson itself are counted apart, as `inferred-pass` and
+        `inferred-fail`."""
         if self.loaded_claims is None and self.tally is not None:
             return dict(self.tally)
         counts = dict.fromkeys(("pass", "fail", "error", "skipped"), 0)
         for claim in self.claims:
             status = str(claim.get("status"))
+            if claim.get("source") == INFERRED:
+                status = f"{INFERRED}-{status}"
             counts[status] = counts.get(status, 0) + 1
         return counts
 
     def claim_total(self) -> int:
-        return sum(self.claim_tally().values())
+        return sum(n for key, n in self.claim_tally().items() if not key.startswith(INFERRED))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RecordReport):
@@ -113,15 +119,20 @@ class Report:
 
     def summary(self) -> dict[str, int]:
         tallies = [record.claim_tally() for record in self.records]
+        written = [{k: n for k, n in t.items() if not k.startswith(INFERRED)} for t in tallies]
         return {
             "records": len(self.records),
             "errors": self.count(Severity.ERROR),
             "warnings": self.count(Severity.WARNING),
             "infos": self.count(Severity.INFO),
-            "claims": sum(sum(tally.values()) for tally in tallies),
-            "claimsFailed": sum(tally["fail"] + tally["error"] for tally in tallies),
+            "claims": sum(sum(tally.values()) for tally in written),
+            "claimsFailed": sum(tally["fail"] + tally["error"] for tally in written),
             # Only claims that ran a check and held: unchecked and skipped ones did not pass.
-            "claimsPassed": sum(tally["pass"] for tally in tallies),
+            "claimsPassed": sum(tally["pass"] for tally in written),
+            "inferred": sum(
+                n for tally in tallies for k, n in tally.items() if k.startswith(INFERRED)
+            ),
+            "inferredPassed": sum(tally.get(f"{INFERRED}-pass", 0) for tally in tallies),
         }
 
     def to_json(self) -> dict[str, Any]:

@@ -54,6 +54,8 @@ def render(report: Report, *, verbose: bool = False) -> str:
     if summary["claims"]:
         passed = summary["claimsPassed"]
         text += f", claims {passed}/{summary['claims']} passed"
+    if summary.get("inferred"):
+        text += f", inferred checks {summary['inferredPassed']}/{summary['inferred']} held"
     if summary["infos"] and not verbose:
         text += f" ({summary['infos']} info hidden; -v shows them)"
     if report.strict and summary["warnings"]:

@@ -1,0 +1,70 @@
+"""Checks a lesson gets with no claims file: inferred from its equations and its prose.
+
+`statements` reads what the prose states about glossary symbols; `solve` evaluates one
+relation at stated values; `checks` takes a lesson's statements in reading order and
+evaluates every relation a statement completes. `run` turns those into what the claims
+stage reports: per check an outcome (the relation verified by example, the number it
+verified, its inputs) and, where atlas-build is certain, an A430 error at the number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from atlas_build.claims.dimensions import lesson_units
+from atlas_build.claims.infer import checks, statements
+from atlas_build.claims.infer.checks import Inferred, Relations
+from atlas_build.claims.relations import Entry
+from atlas_build.diagnostics import Diagnostic, Severity, at, define
+from atlas_build.lesson.model import Lesson
+from atlas_build.source import Locator
+
+INFERRED = define(
+    "A430",
+    "inferred-check-failed",
+    Severity.ERROR,
+    "A relation of the lesson, evaluated at the values one paragraph states for every one "
+    "of its symbols by name, does not give the number the paragraph states, while another "
+    "check of the same paragraph holds (so the example is read right).",
+    example="`ρ = λ/μ` displayed; the paragraph states `μ = 125 requests/s`, `λ = 100 "
+    "requests/s` and `ρ = 0.9`",
+    fix="Correct the number (the message gives the value the relation computes), or the "
+    "equation if the number is right.",
+    stage="claims",
+)
+
+
+@dataclass
+class Inference:
+    """What inference checked in one lesson."""
+
+    checks: list[Inferred] = field(default_factory=list)
+
+
+def run(lesson: Lesson, locator: Locator, entries: list[Entry]) -> Inference:
+    """Inferred checks of `lesson`, from the relations `entries` read (`relations.inventory`)."""
+    found = [
+        (entry.equation, entry.relation, checks.solve.plain(entry.parsed))
+        for entry in entries
+        if entry.parsed is not None
+    ]
+    sections = {}
+    for entry in entries:
+        heading = lesson.section_of(entry.offset)
+        sections[(entry.equation, entry.relation)] = heading.start if heading is not None else -1
+    usable = Relations([item for item in found if checks.solve.usable(item[2])], sections)
+    result = Inference()
+    if usable.items:
+        result.checks = checks.infer(lesson, usable, statements.paragraphs(lesson))
+    return result
+
+
+def diagnose(check: Inferred, lesson: Lesson, locator: Locator) -> Diagnostic:
+    """The A430 at the number a certain check found wrong."""
+    check.computed = checks.computed(check, lesson_units(lesson))
+    anchor = check.anchor
+    message = (
+        f"equation {check.equation} `{check.source}` at the values this paragraph states "
+        f"({check.bindings}): {check.label(anchor.name)} is not {anchor.quantity.text}"
+    )
+    return at(INFERRED, locator.content(anchor.start), message)

@@ -1,0 +1,480 @@
+"""Checks inferred from a lesson's own equations and the values its prose states.
+
+In each section, paragraphs are taken in reading order. A symbol gets a value where the
+prose states it by name (`statements`), and each symbol keeps the value stated last.
+Numbers written with a unit and no symbol (`dissipates 45 W`) are bound where they single
+a symbol out (`_Binder`). A relation with one symbol left open is solved for it, and the
+value carried into the relations that use it (a chain: the flow from the power and the
+rise, then the outlet temperature from the flow). When the values complete a relation
+and one of them was written in the current paragraph, the relation is evaluated there:
+it holds within the written precision of its numbers, read in the glossary's units or in
+base units, or it does not.
+
+A relation that holds is verified by the lesson's own example, and the number that
+completed it (the last one written: the result the sentence works out) is verified; the
+others are its inputs. A relation that does not hold is an error at that number only when
+atlas-build is certain: every value was stated by name (or is the only number of the only
+glossary symbol of its dimension) in the same paragraph (or list item), none of them
+before some symbol took a second value (a second scenario starts there: "if traffic
+grows to 112.5 requests/s, ρ = 0.9"), the paragraph gives none of the relation's symbols
+two values (it holds several scenarios: "binary32 has p = 24 ..., FP16 has p = 11"), no
+value was solved from another relation, the relation is displayed in the paragraph's own
+section or is the lesson's only definition of its symbol (`W = 2MNK` for a matrix product
+and `W = n` for an elementwise one model different cases), and another check of the same
+paragraph held (the reading of the example is right).
+Otherwise nothing is said: the lesson is not proved there, and not accused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import sympy
+
+from atlas_build.claims.compare import digits_tolerance, show
+from atlas_build.claims.dimensions import lesson_units
+from atlas_build.claims.infer import solve, statements
+from atlas_build.claims.infer.statements import Loose, Paragraph, Stated
+from atlas_build.latex import Relation
+from atlas_build.lesson.model import Lesson
+from atlas_build.units import UnitError, UnitSpec, convert
+
+MAX_CHECKS = 400  # per lesson: evaluation stays bounded on hostile input
+SIGNIFICANT = 3  # digits from which a stated value may be a rounded one
+CHAIN = 3  # rounds of solving for open symbols before a relation is evaluated
+GLOSSARY, BASE = 0, 1  # the two readings of every value: the table's units, base units
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A value in one system of units, with how far it may be off as an input (`tolerance`:
+    half a unit in its last digit when it looks rounded, else 0) and as the number a
+    relation is compared with (`own`: always half a unit in its last digit)."""
+
+    value: sympy.Expr
+    tolerance: sympy.Expr
+    own: sympy.Expr | None = None
+
+
+@dataclass(frozen=True)
+class Known:
+    """A symbol's value: stated in the prose, or solved from a relation (`via` those
+    statements); one reading per system of units."""
+
+    name: str
+    readings: tuple[Reading, Reading]
+    stated: Stated | None
+    via: tuple[Stated, ...] = ()
+    relations: frozenset[tuple[int, int]] = frozenset()  # those it was solved from
+
+    @property
+    def statements(self) -> tuple[Stated, ...]:
+        return (self.stated,) if self.stated is not None else self.via
+
+
+@dataclass
+class Inferred:
+    """One relation evaluated at the values a paragraph completes it with."""
+
+    equation: int
+    index: int
+    parsed: Relation
+    anchor: Stated
+    used: list[Stated]
+    holds: bool
+    derived: list[str] = field(default_factory=list)  # symbols solved on the way
+    certain: bool = False
+    computed: sympy.Expr | None = None  # the anchor's symbol, from the other values
+    unit: str = ""
+    labels: dict[str, str] = field(default_factory=dict)  # name -> as the glossary writes it
+
+    @property
+    def source(self) -> str:
+        return self.parsed.source.strip()
+
+    def label(self, name: str) -> str:
+        return self.labels.get(name, name)
+
+    @property
+    def bindings(self) -> str:
+        """`300 W → P, 0.10 K/W → R_th; computed ΔT = 30 K`: what was read as what."""
+        shown = ", ".join(f"{s.quantity.text} → {self.label(s.name)}" for s in self.used)
+        if self.derived:
+            shown += f" (solved for {', '.join(self.label(n) for n in self.derived)})"
+        if self.computed is None:
+            return shown
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{shown}; computed {self.label(self.anchor.name)} = {show(self.computed)}{unit}"
+
+
+@dataclass
+class Relations:
+    """The lesson's usable relations (equation, relation index, parsed), and the section
+    each is displayed in (the start of its heading, -1 before the first)."""
+
+    items: list[tuple[int, int, Relation]] = field(default_factory=list)
+    sections: dict[tuple[int, int], int] = field(default_factory=dict)
+
+    def rivals(self, equation: int, index: int) -> bool:
+        """Whether another relation defines the same symbol (`W = 2MNK` and `W = n`):
+        each models its own section's case, and may not be the case another paragraph
+        works out."""
+        relation = next(r for e, i, r in self.items if (e, i) == (equation, index))
+        if not isinstance(relation.lhs, sympy.Symbol):
+            return True
+        return any((e, i) != (equation, index) and r.lhs == relation.lhs for e, i, r in self.items)
+
+    def having(self, name: str) -> Iterable[tuple[int, int, Relation]]:
+        return (item for item in self.items if name in solve.symbols(item[2]))
+
+
+def _scaled(half: sympy.Expr, written: str | None, spec: UnitSpec | None) -> sympy.Expr:
+    if written is None or spec is None or spec.units is None:
+        return half
+    try:
+        return abs(convert(half, written, spec) - convert(0, written, spec))
+    except (UnitError, ValueError, TypeError):
+        return half
+
+
+def _rounded(stated: Stated) -> bool:
+    """A value that may itself be rounded: hedged (`≈`, `about`), or written to three or
+    more significant digits. `ρ = 0.8` and `125 requests/s` are taken as they are."""
+    if stated.approx:
+        return True
+    digits = "".join(c for c in stated.quantity.text if c in "0123456789")
+    return len(digits.lstrip("0")) >= SIGNIFICANT and stated.quantity.decimals != 0
+
+
+def known(stated: Stated, spec: UnitSpec | None) -> Known | None:
+    """A stated value in the glossary's unit and in base units, with its tolerances."""
+    if stated.value is None:
+        return None
+    half = _scaled(
+        digits_tolerance(stated.quantity, None, stated.approx), stated.quantity.unit, spec
+    )
+    spread = half if _rounded(stated) else sympy.Integer(0)
+    table = Reading(stated.value, spread, half)
+    if spec is None or spec.units is None:
+        return Known(stated.name, (table, table), stated)
+    units = spec.units
+    base = Reading(
+        stated.value * units.scale + units.offset, spread * units.scale, half * units.scale
+    )
+    return Known(stated.name, (table, base), stated)
+
+
+def _derive(
+    key: tuple[int, int], relation: Relation, name: str, values: dict[str, Known]
+) -> Known | None:
+    """`name` solved from `relation` at the other values, in both readings, with the
+    tolerance its inputs' digits give it (first order: |∂name/∂x|·tol_x summed)."""
+    readings = []
+    for which in (GLOSSARY, BASE):
+        at = {n: k.readings[which].value for n, k in values.items()}
+        near = next(iter(at.values()), sympy.Integer(1))
+        value = solve.solve(relation, name, at, near)
+        if value is None:
+            return None
+        tolerances = {n: k.readings[which].tolerance for n, k in values.items()}
+        spread = solve.spread(relation, name, {**at, name: value}, tolerances)
+        if spread is None:
+            return None
+        readings.append(Reading(value, spread))
+    via = tuple(dict.fromkeys(s for k in values.values() for s in k.statements))
+    used = frozenset({key}).union(*(k.relations for k in values.values()))
+    return Known(name, (readings[0], readings[1]), None, via, used)
+
+
+def _holds(relation: Relation, values: dict[str, Known], anchor: Stated) -> bool | None:
+    verdicts = []
+    for which in (GLOSSARY, BASE):
+        at = {n: k.readings[which].value for n, k in values.items()}
+        tolerances = {
+            n: (k.readings[which].own if k.stated is anchor else None)
+            or k.readings[which].tolerance
+            for n, k in values.items()
+        }
+        found = solve.residual(relation, at, tolerances)
+        verdicts.append(None if found is None else found.holds)
+    if all(v is None for v in verdicts):
+        return None
+    return any(bool(v) for v in verdicts)
+
+
+def computed(check: Inferred, table: dict[str, UnitSpec]) -> sympy.Expr | None:
+    """What the relation gives the anchor's symbol at the other values (glossary units)."""
+    anchor = check.anchor
+    values = {s.name: s.value for s in check.used if s is not anchor and s.value is not None}
+    if anchor.value is None or len(values) + 1 < len(solve.symbols(check.parsed)):
+        return None
+    return solve.solve(check.parsed, anchor.name, values, anchor.value)
+
+
+def _sections(lesson: Lesson, paragraphs: list[Paragraph]) -> list[list[Paragraph]]:
+    """Paragraphs grouped by the section (any heading) they are written in."""
+    groups: dict[int, list[Paragraph]] = {}
+    for paragraph in paragraphs:
+        heading = lesson.section_of(paragraph.start)
+        groups.setdefault(heading.start if heading is not None else -1, []).append(paragraph)
+    return [groups[key] for key in sorted(groups)]
+
+
+@dataclass
+class _Scene:
+    """The values a section has stated so far, and the scenario each was stated in."""
+
+    env: dict[str, Known] = field(default_factory=dict)
+    generation: dict[str, int] = field(default_factory=dict)
+    current: int = 0
+
+    def state(self, item: Known) -> None:
+        before = self.env.get(item.name)
+        if before is not None and before.readings[0].value != item.readings[0].value:
+            self.current += 1  # a symbol takes a second value: another scenario starts
+        self.env[item.name] = item
+        self.generation[item.name] = self.current
+
+    def fresh(self, statements_: Iterable[Stated]) -> bool:
+        return all(self.generation.get(s.name) == self.current for s in statements_)
+
+
+def _kind(spec: UnitSpec | None) -> tuple[object, bool] | None:
+    if spec is None or spec.units is None:
+        return None
+    return spec.units.dimension, bool(spec.units.offset)
+
+
+class _Run:
+    def __init__(self, lesson: Lesson, relations: Relations) -> None:
+        self.lesson, self.relations = lesson, relations
+        self.table = lesson_units(lesson)
+        entries = [entry for glossary in lesson.glossaries for entry in glossary.entries]
+        self.meanings = {
+            name: statements.meaning_words(entry.meaning)
+            for entry in entries
+            for name in entry.names
+        }
+        self.labels = {
+            name: entry.symbol.replace("\\_", "_") if len(entry.names) == 1 else name
+            for entry in entries
+            for name in entry.names
+        }
+        self.found: list[Inferred] = []
+        self.symbols = {(e, i): set(solve.symbols(r)) for e, i, r in relations.items}
+        self.seen: set[tuple[int, int, tuple[int, ...]]] = set()
+        self.several: dict[int, set[str]] = {}  # paragraph -> symbols it gives two values
+        kinds: dict[tuple[object, bool], list[str]] = {}
+        for name, spec in self.table.items():
+            kind = _kind(spec)
+            if (
+                kind is not None
+                and spec.units is not None
+                and not spec.units.dimension.is_dimensionless
+            ):
+                kinds.setdefault(kind, []).append(name)
+        self.unique = {kind: names[0] for kind, names in kinds.items() if len(names) == 1}
+        """The symbol of a dimension no other glossary symbol has: a number of that
+        dimension bound to it is bound for certain."""
+
+    def section_of(self, offset: int) -> int:
+        heading = self.lesson.section_of(offset)
+        return heading.start if heading is not None else -1
+
+    def survey(self, paragraph: Paragraph) -> None:
+        """Symbols the paragraph states with more than one value: it holds several
+        scenarios of them (binary32 and binary64, `p = 24` and `p = 53`)."""
+        values: dict[str, set[sympy.Expr]] = {}
+        for item in paragraph.stated:
+            if item.value is not None:
+                values.setdefault(item.name, set()).add(item.value)
+        self.several[paragraph.start] = {name for name, found in values.items() if len(found) > 1}
+
+    def known(self, stated: Stated) -> Known | None:
+        return known(stated, self.table.get(stated.name))
+
+    def close(self, values: dict[str, Known]) -> dict[str, Known]:
+        """`values` with the symbols relations give them solved for, a few rounds deep."""
+        closed = dict(values)
+        for _ in range(CHAIN):
+            grown = False
+            for equation, index, relation in self.relations.items:
+                names = solve.symbols(relation)
+                open_ = [name for name in names if name not in closed]
+                if len(open_) != 1:
+                    continue
+                given = {n: closed[n] for n in names if n in closed}
+                derived = _derive((equation, index), relation, open_[0], given)
+                if derived is not None:
+                    closed[open_[0]] = derived
+                    grown = True
+            if not grown:
+                break
+        return closed
+
+    def evaluate(
+        self,
+        scene: _Scene,
+        paragraph: Paragraph,
+        values: dict[str, Known],
+        new: list[Stated],
+    ) -> None:
+        """Every relation the values complete that holds a number this paragraph wrote."""
+        closed = self.close(values)
+        mine = {s.start for s in new}
+        for equation, index, relation in self.relations.items:
+            names = solve.symbols(relation)
+            if any(name not in closed for name in names):
+                continue
+            sources = {key for name in names for key in closed[name].relations}
+            if any(self.symbols.get(key) == set(names) for key in sources):
+                continue  # solved from this relation, or one in the same symbols: no proof
+            used = [s for name in sorted(names) for s in closed[name].statements]
+            direct = [closed[name].stated for name in names if closed[name].stated is not None]
+            if not any(s is not None and s.start in mine for s in direct):
+                continue
+            anchor = max((s for s in direct if s is not None and s.start in mine),
+                         key=lambda s: s.start)  # fmt: skip
+            key = (equation, index, tuple(sorted({s.start for s in used})))
+            if key in self.seen or len(self.found) >= MAX_CHECKS:
+                continue
+            self.seen.add(key)
+            holds = _holds(relation, {n: closed[n] for n in names}, anchor)
+            if holds is None:
+                continue
+            derived = sorted(n for n in names if closed[n].stated is None)
+            check = Inferred(equation, index, relation, anchor, list(dict.fromkeys(used)), holds,
+                             derived, labels=self.labels)  # fmt: skip
+            spec = self.table.get(anchor.name)
+            check.unit = spec.text if spec is not None and spec.units is not None else ""
+            home = self.relations.sections.get((equation, index))
+            check.certain = (
+                not derived  # a value solved from another relation may be another case's
+                and all(s.how in (statements.NAME, statements.DIMENSION) for s in check.used)
+                and all(s.paragraph == paragraph.start for s in check.used)
+                and scene.fresh(s for s in check.used if s.how == statements.NAME)
+                and not self.several.get(paragraph.start, set()) & set(names)
+                and (
+                    home == self.section_of(paragraph.start)
+                    or not self.relations.rivals(equation, index)
+                )
+            )
+            self.found.append(check)
+
+    def bind(self, scene: _Scene, paragraph: Paragraph, earlier: list[Loose]) -> list[Stated]:
+        """Numbers written without a symbol, bound where they single a symbol out: for
+        each relation, its open symbols from this paragraph's numbers (or, for a dimension
+        it has none of, the section's earlier ones)."""
+        found: dict[int, Stated] = {}
+        for _, _, relation in self.relations.items:
+            names = solve.symbols(relation)
+            open_ = [n for n in sorted(names) if n not in scene.env]
+            if not open_ or not paragraph.loose:
+                continue
+            chosen = _Binder(self, paragraph, earlier).bind(open_)
+            for stated in chosen.values():
+                found.setdefault(stated.start, stated)
+        return sorted(found.values(), key=lambda s: s.start)
+
+
+class _Binder:
+    """Open symbols to numbers written without a symbol, one at a time where only one
+    fits: the only number of the symbol's dimension (and zero: a °C number is a
+    temperature, a K number a difference) for the only open symbol of it, or the number
+    whose words match the symbol's meaning best; what one takes, the next cannot."""
+
+    def __init__(self, run: _Run, paragraph: Paragraph, earlier: list[Loose]) -> None:
+        self.run, self.paragraph = run, paragraph
+        self.here = {id(q) for q in paragraph.loose}
+        self.pool = list(paragraph.loose) + list(earlier)
+
+    def bind(self, open_: list[str]) -> dict[str, Stated]:
+        table = self.run.table
+        specs = {name: table.get(name) for name in open_}
+        left = [name for name in open_ if _kind(specs[name]) is not None]
+        chosen: dict[str, Stated] = {}
+        progress = True
+        while left and progress:
+            progress = False
+            for name in list(left):
+                stated = self._one(name, left, specs)
+                if stated is None:
+                    continue
+                chosen[name] = stated
+                left.remove(name)
+                progress = True
+        return chosen
+
+    def _one(self, name: str, left: list[str], specs: dict[str, UnitSpec | None]) -> Stated | None:
+        spec = specs[name]
+        kind = _kind(spec)
+        assert spec is not None and kind is not None
+        rivals = [n for n in left if _kind(specs[n]) == kind]
+        fits = [q for q in self.pool if (q.dimension, q.affine) == kind]
+        fits = [q for q in fits if id(q) in self.here] or fits
+        how = statements.DIMENSION if self.run.unique.get(kind) == name else statements.MEANING
+        if len(fits) != 1 or len(rivals) != 1:
+            fits, how = self._by_meaning(name, fits, rivals), statements.MEANING
+        if len(fits) != 1:
+            return None
+        loose = fits[0]
+        value = statements.in_unit(loose.quantity, spec)
+        if value is None:
+            return None
+        self.pool.remove(loose)
+        return Stated(name, loose.quantity, value, loose.paragraph, loose.approx, how)
+
+    def _by_meaning(self, name: str, fits: list[Loose], rivals: list[str]) -> list[Loose]:
+        """The number whose words share most with `name`'s meaning, when `name` is also
+        the symbol those words fit best."""
+        meanings = self.run.meanings
+
+        def score(loose: Loose, symbol: str) -> int:
+            return len(loose.words & meanings.get(symbol, frozenset()))
+
+        ranked = sorted(fits, key=lambda loose: -score(loose, name))
+        if not ranked or score(ranked[0], name) == 0:
+            return []
+        if len(ranked) > 1 and score(ranked[1], name) == score(ranked[0], name):
+            return []
+        best = ranked[0]
+        if any(score(best, other) >= score(best, name) for other in rivals if other != name):
+            return []
+        return [best]
+
+
+def infer(lesson: Lesson, relations: Relations, paragraphs: list[Paragraph]) -> list[Inferred]:
+    """Every relation a paragraph's numbers complete, evaluated there (see the module
+    docstring)."""
+    run = _Run(lesson, relations)
+    for section in _sections(lesson, paragraphs):
+        scene = _Scene()
+        earlier: list[Loose] = []
+        for paragraph in section:
+            run.survey(paragraph)
+            for item in paragraph.stated:
+                value = run.known(item)
+                if value is None:
+                    continue
+                scene.state(value)
+                run.evaluate(scene, paragraph, scene.env, [item])
+            bound = run.bind(scene, paragraph, earlier)
+            if bound:
+                values = dict(scene.env)
+                for stated in bound:
+                    value = run.known(stated)
+                    if value is not None:
+                        values[stated.name] = value
+                run.evaluate(scene, paragraph, values, bound)
+            earlier = list(paragraph.loose) + earlier
+    _corroborate(run.found)
+    return run.found
+
+
+def _corroborate(found: list[Inferred]) -> None:
+    """A failing check is certain only when another check of its paragraph held."""
+    held = {check.anchor.paragraph for check in found if check.holds}
+    for check in found:
+        if not check.holds and check.anchor.paragraph not in held:
+            check.certain = False

@@ -1,0 +1,200 @@
+"""One relation at stated values: does it hold, and what does it give for an unknown symbol.
+
+A relation is `lhs = rhs` (or `≈`) of plain symbols: no indexed entries, sums, integrals
+or functions the lesson defines, which need more than a value per symbol. Values are
+exact; `residual` says how far the relation is from holding and how far it may be, given
+the written precision of every number in it (each number's half unit, carried through the
+relation to first order); `solve` gives the values of one unknown that make it hold.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+import mpmath
+import sympy
+from sympy.core.function import AppliedUndef
+
+from atlas_build.latex import Relation
+
+EQUALITIES = ("=", "approx", ":=")
+_OPAQUE = (
+    sympy.Indexed,
+    sympy.Sum,
+    sympy.Product,
+    sympy.Integral,
+    sympy.Derivative,
+    sympy.Limit,
+    AppliedUndef,
+)
+MAX_OPS = 200
+DIGITS = 30
+
+
+@dataclass(frozen=True)
+class Residual:
+    """|lhs − rhs| at the values, and how large the written digits allow it to be."""
+
+    distance: sympy.Float
+    allowed: sympy.Float
+
+    @property
+    def holds(self) -> bool:
+        return bool(self.distance <= self.allowed)
+
+
+def usable(relation: Relation) -> bool:
+    """A relation of plain symbols, small enough to evaluate and solve cheaply."""
+    if relation.op not in EQUALITIES:
+        return False
+    for side in (relation.lhs, relation.rhs):
+        if not isinstance(side, sympy.Expr) or side.atoms(*_OPAQUE):
+            return False
+        if sympy.count_ops(side) > MAX_OPS:
+            return False
+    return bool(symbols(relation))
+
+
+def symbols(relation: Relation) -> dict[str, sympy.Symbol]:
+    found = relation.lhs.free_symbols | relation.rhs.free_symbols
+    return {symbol.name: symbol for symbol in found if isinstance(symbol, sympy.Symbol)}
+
+
+def _number(value: sympy.Expr) -> sympy.Float | None:
+    try:
+        number = sympy.N(value, DIGITS)
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return None
+    if not number.is_real or not number.is_finite:
+        return None
+    return sympy.Float(number, DIGITS)
+
+
+def residual(
+    relation: Relation,
+    values: Mapping[str, sympy.Expr],
+    tolerances: Mapping[str, sympy.Expr],
+) -> Residual | None:
+    """Whether `lhs = rhs` holds at `values` within the numbers' precision; None when it
+    cannot be evaluated there (a value missing, a root of a negative)."""
+    named = symbols(relation)
+    if set(named) - set(values):
+        return None
+    difference = relation.lhs - relation.rhs
+    at = {named[name]: values[name] for name in named}
+    distance = _number(difference.subs(at))
+    if distance is None:
+        return None
+    allowed = sympy.Float(0, DIGITS)
+    for name, symbol in named.items():
+        tolerance = tolerances.get(name, 0)
+        if not tolerance:
+            continue
+        slope = _number(sympy.diff(difference, symbol).subs(at))
+        if slope is None:
+            return None
+        allowed += abs(slope) * sympy.Float(tolerance, DIGITS)
+    scale = max(abs(_number(relation.lhs.subs(at)) or 0), sympy.Float(1, DIGITS))
+    if relation.op == "approx":  # `ln 2·RC ≈ 0.69·RC`: as close as its own constants' digits
+        allowed += scale * _rounding(relation.source)
+    return Residual(abs(distance), allowed * (1 + sympy.Float(1e-9)) + scale * 1e-25)
+
+
+_DECIMAL = re.compile(r"(?<![\w.])(\d+)\.(\d+)(?![\d.])")
+
+
+def _rounding(source: str) -> sympy.Float:
+    """The largest relative rounding of a decimal constant a relation writes (`0.69`:
+    0.005/0.69), which an approximate relation is allowed."""
+    worst = sympy.Float(0, DIGITS)
+    for whole, fraction in _DECIMAL.findall(source):
+        value = sympy.Float(f"{whole}.{fraction}", DIGITS)
+        if value:
+            worst = max(worst, sympy.Float(0.5, DIGITS) * 10 ** -len(fraction) / value)
+    return worst
+
+
+def spread(
+    relation: Relation,
+    name: str,
+    values: Mapping[str, sympy.Expr],
+    tolerances: Mapping[str, sympy.Expr],
+) -> sympy.Expr | None:
+    """How far `name`, solved from the relation at `values` (its own included), may be
+    off given the other values' tolerances: Σ |∂F/∂x / ∂F/∂name| · tol_x, F = lhs − rhs."""
+    named = symbols(relation)
+    difference = relation.lhs - relation.rhs
+    at = {named[n]: values[n] for n in named}
+    own = _number(sympy.diff(difference, named[name]).subs(at))
+    if own is None or not abs(own) > sympy.Float(1e-300):
+        return None
+    total = sympy.Float(0, DIGITS)
+    for other, symbol in named.items():
+        tolerance = tolerances.get(other, 0)
+        if other == name or not tolerance:
+            continue
+        slope = _number(sympy.diff(difference, symbol).subs(at))
+        if slope is None:
+            return None
+        total += abs(slope / own) * sympy.Float(tolerance, DIGITS)
+    return total
+
+
+def plain(relation: Relation) -> Relation:
+    """A function written with its arguments throughout (`S(N) = 1/((1-p) + p/N)`,
+    `E(N) = S(N)/N`) read as the symbol of its value, so prose that states `S = 12.5`
+    completes it. A function applied to different arguments in one relation
+    (`D(T_2)/D(T_1)`) is left as it is."""
+    applied: dict[str, set[tuple[sympy.Basic, ...]]] = {}
+    for side in (relation.lhs, relation.rhs):
+        if isinstance(side, sympy.Basic):
+            for node in side.atoms(AppliedUndef):
+                applied.setdefault(type(node).__name__, set()).add(tuple(node.args))
+    swap = {}
+    for name, calls in applied.items():
+        if len(calls) == 1 and all(isinstance(arg, sympy.Symbol) for arg in next(iter(calls))):
+            swap[name] = sympy.Symbol(name)
+    if not swap:
+        return relation
+
+    def replaced(side: sympy.Basic) -> sympy.Basic:
+        return side.replace(
+            lambda node: isinstance(node, AppliedUndef) and type(node).__name__ in swap,
+            lambda node: swap[type(node).__name__],
+        )
+
+    return replace(relation, lhs=replaced(relation.lhs), rhs=replaced(relation.rhs))
+
+
+def solve(
+    relation: Relation,
+    unknown: str,
+    values: Mapping[str, sympy.Expr],
+    near: sympy.Expr,
+) -> sympy.Expr | None:
+    """The value of `unknown` that makes `lhs = rhs` hold at `values` (every other
+    symbol must have one): read off when the relation is solved for it, else the root
+    nearest `near` (found numerically: symbolic solving of a transcendental relation can
+    take minutes)."""
+    named = symbols(relation)
+    if unknown not in named or set(named) - set(values) - {unknown}:
+        return None
+    target = named[unknown]
+    at = {named[name]: values[name] for name in named if name != unknown}
+    lhs, rhs = relation.lhs.subs(at), relation.rhs.subs(at)
+    if lhs == target and target not in rhs.free_symbols:
+        return rhs if _number(rhs) is not None else None
+    if rhs == target and target not in lhs.free_symbols:
+        return lhs if _number(lhs) is not None else None
+    try:
+        function = sympy.lambdify(target, lhs - rhs, modules="mpmath")
+        start = float(sympy.N(near, 15))
+        with mpmath.workdps(DIGITS):
+            root = mpmath.findroot(function, start)
+    except Exception:  # noqa: BLE001 - a relation mpmath cannot evaluate is not solved
+        return None
+    if not isinstance(root, mpmath.mpf) or not mpmath.isfinite(root):
+        return None
+    return sympy.Float(str(root), DIGITS)

@@ -1,0 +1,259 @@
+"""What a lesson's prose states about its symbols: `μ = 125 requests/s`, `ρ = 100/125 =
+0.8`, `θJC = 0.5 K/W`, `c\\_p = 4180 J/(kg·K)`.
+
+A statement names a glossary symbol in any spelling real prose uses (plain, flattened
+subscripts, Unicode subscripts, escaped underscores) and gives it a number: the number
+after the relation sign, or the result of the working that follows it. The number is
+kept as written (its digits set the precision it is compared to) with its value in the
+unit the glossary gives the symbol, so relations are evaluated in the lesson's own units.
+Only names that stand for exactly one glossary symbol bind: a statement is certain or
+it is not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+
+import sympy
+
+from atlas_build.claims import numbers
+from atlas_build.claims.dimensions import lesson_units
+from atlas_build.lesson import names as naming
+from atlas_build.lesson.model import Lesson
+from atlas_build.lesson.symbols import name_of
+from atlas_build.units import UnitError, UnitSpec, convert, units_of
+
+_TOKEN = re.compile(
+    r"(?<![\w\\/×·*^+\-−.])"
+    r"((?:[A-Za-zΑ-Ωα-ωϑϕϵµΔ∆][\w′'ᵢ-ᵥₐ-ₜ₀-₉⁺⁻]*(?:\\?_\{?[\w,.+\-]+\}?)?)|\$[^$]{1,40}\$)"
+    r"[ \t\u00a0\u202f]*(=|≈|≃|∼|~)[ \t\u00a0\u202f]*"
+)
+_FUNCTION_BEFORE = re.compile(r"(?:sin|cos|tan|log|ln|exp|lg|sqrt|√|\\[a-z]+)[ \t\u00a0]*\(?$")
+_OPERATOR_BEFORE = re.compile(r"[×·*/^+\-−÷][ \t\u00a0]*$")
+_RAISED = re.compile(r"\^|[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵃ-ᶻᴬ-ᵂⁱⁿ]")
+_MORE = re.compile(r"[ \t\u00a0]*[×·*/^+\-−÷]\s*[\d(]")
+_LATEX_WRAPPED = re.compile(r"^\$(.*?)(?:\\approx|=|\\simeq|\\sim)?\s*\$$")
+
+
+NAME = "name"
+DIMENSION = "dimension"
+MEANING = "meaning"
+
+
+@dataclass(frozen=True)
+class Stated:
+    """`name` stated to be `quantity` (its content span) in the paragraph starting at
+    `paragraph`; `value` is the number in the glossary unit of `name` (None when its unit
+    does not convert to that unit). `how` the number was bound to the symbol: by `name`
+    (`ρ = 0.8`), as the only `dimension` that fits, or by the `meaning` words around it."""
+
+    name: str
+    quantity: numbers.Quantity
+    value: sympy.Expr | None
+    paragraph: int
+    approx: bool
+    how: str = NAME
+
+    @property
+    def start(self) -> int:
+        return self.quantity.start
+
+    @property
+    def end(self) -> int:
+        return self.quantity.end
+
+
+@dataclass(frozen=True)
+class Loose:
+    """A number written with a unit and no symbol (`dissipates 700 W`): bound to a symbol
+    only where its dimension or the words before it single one out."""
+
+    quantity: numbers.Quantity
+    dimension: object
+    words: frozenset[str]
+    approx: bool
+    affine: bool = False  # written on a scale with another zero (°C): a temperature
+    paragraph: int = 0
+
+
+@dataclass
+class Paragraph:
+    start: int
+    end: int
+    stated: list[Stated] = field(default_factory=list)
+    loose: list[Loose] = field(default_factory=list)
+
+
+class Names:
+    """Prose spellings -> the lesson's glossary names, when exactly one matches."""
+
+    def __init__(self, lesson: Lesson) -> None:
+        self.keys: dict[str, set[str]] = {}
+        self.flats: dict[str, set[str]] = {}
+        for glossary in lesson.glossaries:
+            for entry in glossary.entries:
+                for name in entry.names:
+                    self.keys.setdefault(naming.key(name), set()).add(name)
+                    self.flats.setdefault(naming.flat(name), set()).add(name)
+
+    def find(self, token: str) -> str | None:
+        if token.startswith("$"):
+            token = _LATEX_WRAPPED.sub(r"\1", token).strip()
+            token = re.sub(r"\\(?:mathrm|text|operatorname)\{([^{}]*)\}", r"\1", token)
+            token = token.replace("{", "").replace("}", "").replace("\\", "")
+        name = name_of(token)
+        if name is None:
+            return None
+        for table, probe in ((self.keys, naming.key(name)), (self.flats, naming.flat(name))):
+            found = table.get(probe, set())
+            if len(found) == 1:
+                return next(iter(found))
+            if found:
+                return None  # several symbols spelled alike: not certain
+        return None
+
+
+def _prose_blocks(lesson: Lesson) -> Iterator[tuple[int, int]]:
+    """(start, end) of every paragraph and list item of the prose, outside glossaries: a
+    list item is a paragraph of its own (lists often hold one scenario per item)."""
+    tables = [(g.offset, g.end) for g in lesson.glossaries]
+    for block in lesson.blocks:
+        if block.kind not in ("paragraph", "list"):
+            continue
+        if any(low <= block.start < high for low, high in tables):
+            continue
+        if block.kind == "paragraph" or not block.items:
+            yield block.start, block.end
+            continue
+        starts = [offset for _, offset in block.items]
+        yield from zip(starts, [*starts[1:], block.end], strict=True)
+
+
+def _number_at(items: list[numbers.Item], position: int) -> numbers.Quantity | None:
+    """The number a statement gives: the item right at `position` (a chain's result)."""
+    for item in items:
+        if item.start == position:
+            if isinstance(item, numbers.Arithmetic):
+                return item.result
+            if isinstance(item, numbers.Quantity):
+                return item
+            return None
+        if item.start > position:
+            return None
+    return None
+
+
+def in_unit(quantity: numbers.Quantity, spec: UnitSpec | None) -> sympy.Expr | None:
+    """The number in the glossary's unit: converted when both units read, as written when
+    the prose writes none (or a percent for a percent symbol)."""
+    if quantity.unit is None:
+        return quantity.value
+    if spec is None or spec.units is None:
+        return None
+    try:
+        return convert(quantity.value, quantity.unit, spec)
+    except (UnitError, ValueError, TypeError):
+        return quantity.value if quantity.unit == "%" and "%" in spec.text else None
+
+
+def read(lesson: Lesson, names: Names | None = None) -> list[Stated]:
+    """Every statement of a glossary symbol's value in the prose, in text order."""
+    return [item for paragraph in paragraphs(lesson, names) for item in paragraph.stated]
+
+
+def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
+    """Every paragraph of the prose with its statements and its loose numbers."""
+    names = names or Names(lesson)
+    table = lesson_units(lesson)
+    content = lesson.content
+    found: list[Paragraph] = []
+    for start, end in _prose_blocks(lesson):
+        text = content[start:end]
+        paragraph = Paragraph(start, end)
+        found.append(paragraph)
+        items = numbers.extract(text)
+        for match in _TOKEN.finditer(text):
+            if _FUNCTION_BEFORE.search(text, max(0, match.start() - 8), match.start()):
+                continue  # `sin θ = 0.93` states sin θ, not θ
+            if _OPERATOR_BEFORE.search(text, max(0, match.start() - 4), match.start()):
+                continue  # `125 − λ = ln(100)/0.25` states no value of λ
+            name = names.find(match.group(1))
+            if name is None:
+                continue
+            quantity = _number_at(items, match.end())
+            if quantity is None or _MORE.match(text, quantity.end - start + start):
+                continue  # `λ = ln(100)/0.25`: the value is still being worked out
+            if _RAISED.match(text, quantity.end):
+                continue  # `u = 2⁻ᵖ`: a power of a symbol, not the number 2
+            shifted = _shift(quantity, start)
+            value = in_unit(quantity, table.get(name))
+            approx = match.group(2) != "=" or quantity.approx
+            paragraph.stated.append(Stated(name, shifted, value, start, approx))
+        named = {item.start for item in paragraph.stated}
+        for item in items:
+            written = item.result if isinstance(item, numbers.Arithmetic) else item
+            if not isinstance(written, numbers.Quantity) or written.unit is None:
+                continue
+            quantity = written
+            if quantity.start + start in named:
+                continue
+            read = _dimension(written.unit)
+            if read is None:
+                continue
+            dimension, affine = read
+            approx = (
+                quantity.approx
+                or (isinstance(item, numbers.Arithmetic) and item.relation == "≈")
+                or bool(_HEDGED.search(text, max(0, quantity.start - 12), quantity.start))
+            )
+            words = _words(text[max(0, item.start - 80) : item.start])
+            loose = Loose(_shift(quantity, start), dimension, words, approx, affine, start)
+            paragraph.loose.append(loose)
+    return found
+
+
+_HEDGED = re.compile(r"(?:about|approximately|roughly|nearly|around|≈|~)\s*$")
+_WORD = re.compile(r"[A-Za-z]{3,}")
+_CLAUSE = re.compile(r"[.;:]\s|,\s(?:and|so|then|which|while)\b")
+STOP = frozenset(
+    """the and with for from that this into onto over under each per are was were its
+    than then which while when where what how has have had not but all any one two
+    about approximately roughly nearly around gives give giving at a an of to in on by
+    is be as so""".split()
+)
+
+
+def _words(before: str) -> frozenset[str]:
+    """Content words of the clause a number ends (lowercase, stop words dropped)."""
+    clause = _CLAUSE.split(before)[-1]
+    return frozenset(w.lower() for w in _WORD.findall(clause) if w.lower() not in STOP)
+
+
+def meaning_words(meaning: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in _WORD.findall(meaning) if w.lower() not in STOP)
+
+
+def _dimension(unit: str) -> tuple[object, bool] | None:
+    """The dimension of a unit written after a number, and whether it is on a scale with
+    another zero (°C); None when it is unreadable or dimensionless (a pure number cannot
+    single out a symbol)."""
+    try:
+        units = units_of(unit)
+    except (UnitError, ValueError, TypeError):
+        return None
+    if units.dimension.is_dimensionless:
+        return None
+    return units.dimension, bool(units.offset)
+
+
+def _shift(quantity: numbers.Quantity, by: int) -> numbers.Quantity:
+    return replace(quantity, start=quantity.start + by, end=quantity.end + by)
+
+
+def by_paragraph(stated: Iterable[Stated]) -> dict[int, list[Stated]]:
+    grouped: dict[int, list[Stated]] = {}
+    for item in stated:
+        grouped.setdefault(item.paragraph, []).append(item)
+    return grouped

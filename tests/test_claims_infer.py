@@ -1,0 +1,144 @@
+"""claims.infer: checks a lesson gets with no claims file, from its own equations and prose.
+
+Per pattern of real worked examples: the correct lesson verifies (relations by example,
+the numbers they give), the same lesson with one number edited fails at that number, and
+a binding that is not certain gives no error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+QUEUE = r"""
+## Science and assumptions
+
+### The M/M/1 queue
+
+$$
+\rho=\frac{\lambda}{\mu},\qquad L=\frac{\rho}{1-\rho},\qquad W=\frac{1}{\mu-\lambda}
+$$
+
+Symbols and units
+
+ρ
+
+Utilization
+
+dimensionless
+
+λ
+
+Arrival rate
+
+requests/s
+
+μ
+
+Service rate
+
+requests/s
+
+L
+
+Mean number in system
+
+requests
+
+W
+
+Mean time in system
+
+s
+
+## Engineering example
+
+A shard serves μ = 125 requests/s and receives λ = 100 requests/s. Its utilization is
+ρ = 0.8, it holds L = 4 requests on average, and a request spends W = 40 ms in the system.
+"""
+
+
+def _inferred(record: Any) -> list[dict[str, Any]]:
+    return [claim for claim in record.claims if claim.get("source") == "inferred"]
+
+
+def _codes(record: Any) -> list[str]:
+    return [d.code for d in record.diagnostics if d.severity.value == "error"]
+
+
+def test_a_correct_example_verifies_its_relations_and_numbers(authored) -> None:
+    record = authored(QUEUE)
+    assert _codes(record) == []
+    checks = _inferred(record)
+    assert checks and all(check["status"] == "pass" for check in checks)
+    relations = record.coverage["relations"]
+    assert relations["verified"] == 3, relations
+    assert record.coverage["numbers"]["verified"] >= 3
+    shown = " ".join(check["message"] for check in checks)
+    assert "40 ms → W" in shown and "125 → μ" in shown  # as written, with the glossary's symbols
+
+
+def test_one_edited_number_fails_at_that_number(authored) -> None:
+    record = authored(QUEUE.replace("L = 4 requests", "L = 5 requests"))
+    errors = [d for d in record.diagnostics if d.code == "A430"]
+    assert len(errors) == 1, record.diagnostics
+    body = QUEUE.replace("L = 4 requests", "L = 5 requests")
+    line = body[: body.index("L = 5")].count("\n") + 1
+    assert "L is not 5" in errors[0].message and "computed L = 4" in errors[0].message
+    assert errors[0].content_line is None or errors[0].content_line >= line  # at the number
+
+
+def test_two_scenarios_in_one_paragraph_give_no_error(authored) -> None:
+    """`λ = 112.5` after `λ = 100` starts another scenario: mixed values are not certain."""
+    body = QUEUE.replace(
+        "in the system.",
+        "in the system. If λ = 112.5 requests/s, then ρ = 0.8 still reads as before.",
+    )
+    record = authored(body)
+    assert "A430" not in _codes(record)
+
+
+def test_a_number_whose_symbol_is_not_certain_gives_no_error(authored) -> None:
+    """Two numbers of one dimension for two symbols of it, no words to tell them apart."""
+    body = QUEUE.replace(
+        "A shard serves μ = 125 requests/s and receives λ = 100 requests/s.",
+        "A shard sees 125 requests/s and 90 requests/s.",
+    )
+    record = authored(body)
+    assert "A430" not in _codes(record)
+
+
+def test_units_convert_and_a_unique_dimension_binds(authored) -> None:
+    """`W = 40 ms` is 0.04 in the table's s; a number in requests/s alone in its paragraph
+    is not enough for two symbols of that unit, but a time in ms is W's alone."""
+    record = authored(QUEUE.replace("W = 40 ms", "the wait is 40 ms"))
+    assert _codes(record) == []
+    assert any("40 ms → W" in check["message"] for check in _inferred(record))
+
+
+def test_an_explicit_claim_on_the_same_number_wins(authored) -> None:
+    claims = """
+    claims:
+      - id: wait
+        kind: formula
+        quote: "a request spends W = 40 ms in the system"
+        bind: [W]
+        params:
+          values: {mu: 125, lambda: 100}
+          use: [{equation: 0, relation: 2}]
+    unchecked:
+      - {equation: 0, relation: 0, reason: inferred elsewhere}
+      - {equation: 0, relation: 1, reason: inferred elsewhere}
+    """
+    record = authored(QUEUE, claims)
+    inferred = _inferred(record)
+    assert not any("→ W" in check["message"] and "40 ms" in check["message"] for check in inferred)
+    assert any(claim["id"] == "wait" and claim["status"] == "pass" for claim in record.claims)
+
+
+def test_a_relation_is_not_proved_by_a_value_solved_from_itself(authored) -> None:
+    """With only μ and λ stated, ρ can be solved from `ρ = λ/μ`; that proves nothing."""
+    body = QUEUE.split("## Engineering example")[0] + (
+        "## Engineering example\n\nA shard serves μ = 125 requests/s and λ = 100 requests/s.\n"
+    )
+    record = authored(body)
+    assert record.coverage["relations"]["verified"] == 0
+    assert _inferred(record) == []
