@@ -178,3 +178,40 @@ def test_a_blind_lesson_passes_and_its_edited_number_fails_there(
     offset = content.index(new) + new.rindex(result)
     line = content.count("\n", 0, offset) + 1
     assert wrong[0].content_line == line
+
+
+def _steps(text: str) -> list[tuple[str, str]]:
+    from atlas_build.claims.arithmetic import judge_step
+
+    found = numbers.steps(text, numbers.extract(text))
+    return [(step.right.text.lstrip("≈ "), judge_step(step).status) for step in found]
+
+
+@pytest.mark.parametrize(
+    ("right", "wrong"),
+    [
+        (
+            "the ripple is (12 − 3.3) × 0.275/(4.7×10⁻⁶ × 5×10⁵) = 2.3925/2.35 ≈ 1.02 A",
+            "the ripple is (12 − 3.4) × 0.275/(4.7×10⁻⁶ × 5×10⁵) = 2.3925/2.35 ≈ 1.02 A",
+        ),
+        (
+            "the tail is ln(100)/25 ≈ 0.184 s ≈ 184 ms here",
+            "the tail is ln(100)/25 ≈ 0.184 s ≈ 185 ms here",
+        ),
+        ("a flow of 1.5 L/min = 0.025 L/s in all", "a flow of 1.5 L/min = 0.035 L/s in all"),
+    ],
+)
+def test_links_of_a_chain_are_checked(right: str, wrong: str) -> None:
+    """`a = b ≈ c` where `b` is working or the same number in another unit: the link
+    `a = b` is checked too, not only the last one."""
+    assert [status for _, status in _steps(right)] == ["verified"]
+    assert [status for _, status in _steps(wrong)] == ["wrong"]
+
+
+def test_a_conversion_is_not_read_out_of_a_product() -> None:
+    """`0.38 × 1 ns = 380 ps` is working, not `1 ns = 380 ps`."""
+    assert _steps("its delay ≈ 0.38 × 1 ns = 380 ps, and so on") == []
+
+
+def test_a_longer_conversion_may_come_from_an_unrounded_value() -> None:
+    assert [s for _, s in _steps("the flow 0.0249 kg/s ≈ 24.93 g/s")] == ["verified"]

@@ -252,3 +252,48 @@ def _ratio(measure: worked.Measure, value: sympy.Expr) -> sympy.Expr:
     if measure.value == 0:
         return sympy.Integer(1)
     return abs(value / measure.value)
+
+
+def judge_step(step: numbers.Step) -> Judgement:
+    """A link of a chain: working equal to working (within what the rounded numbers of
+    either side allow), or a number equal to itself in another unit (`0.184 s ≈ 184 ms`:
+    to the right number's written digits)."""
+    if isinstance(step.right, numbers.Quantity) and isinstance(step.left, numbers.Quantity):
+        return _conversion(step.left, step.right, step.relation == "≈")
+    if not isinstance(step.left, numbers.Arithmetic) or not isinstance(
+        step.right, numbers.Arithmetic
+    ):
+        return Judgement("unclear")
+    left, right = step.left, step.right
+    allowed = _spread(left, False) + _spread(right, False)
+    if _close(left.lhs, right.lhs, allowed):
+        return Judgement("verified")
+    if left.logs or right.logs:
+        return Judgement("unclear")
+    return Judgement(
+        "wrong", f"the left side is {show(left.lhs)}, the right side {show(right.lhs)}"
+    )
+
+
+def _conversion(left: numbers.Quantity, right: numbers.Quantity, approx: bool) -> Judgement:
+    source, target = worked.units(left.unit or ""), worked.units(right.unit or "")
+    if source is None or target is None or source.dimension != target.dimension:
+        return Judgement("unclear")  # another quantity, or a unit that does not convert
+    scale = source.scale / target.scale
+    value = left.value * scale
+    finer = _digits(right) > _digits(left)  # `0.0249 kg/s ≈ 24.93 g/s`: from a longer value
+    spread = left.tolerance * scale if finer else sympy.Integer(0)
+    if _agrees(right, approx or right.approx, value, spread):
+        return Judgement("verified")
+    return _conversion_wrong(left, right, value)
+
+
+def _digits(quantity: numbers.Quantity) -> int:
+    digits = "".join(c for c in quantity.text if c in "0123456789").lstrip("0")
+    return len(digits)
+
+
+def _conversion_wrong(
+    left: numbers.Quantity, right: numbers.Quantity, value: sympy.Expr
+) -> Judgement:
+    return Judgement("wrong", f"{left.text} is {show(value)} {right.unit}, not {right.text}")

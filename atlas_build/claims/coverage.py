@@ -325,7 +325,9 @@ def _numbers(
                         classes.setdefault((spot.start, spot.end), "verified")
     tally = {"checked": 0, "wrong": 0}
     counted = {(spot.start, spot.end) for spot in spots if not spot.exempt}
-    for item in anchors.skeleton(lesson.content).items:
+    items = anchors.skeleton(lesson.content).items
+    _steps(lesson, locator, items, counted, classes, tally, diagnostics)
+    for item in items:
         if not isinstance(item, numbers.Arithmetic):
             continue
         key = (item.result.start, item.result.end)
@@ -351,6 +353,38 @@ def _numbers(
             at(codes.ARITHMETIC, locator.content(wrong.start), f"{item.text}: {judgement.message}")
         )
     return classes, tally
+
+
+def _steps(
+    lesson: Lesson,
+    locator: Locator,
+    items: list[numbers.Item],
+    counted: set[tuple[int, int]],
+    classes: dict[tuple[int, int], str],
+    tally: dict[str, int],
+    diagnostics: list[Diagnostic],
+) -> None:
+    """Links of chains of working (`… = 2.3925/2.35 ≈ 1.02 A`, `0.184 s ≈ 184 ms`): the
+    numbers on a link's right side are what the left side works out."""
+    for step in numbers.steps(lesson.content, items):
+        right = step.right
+        written = right.operands if isinstance(right, numbers.Arithmetic) else (right,)
+        spans = [(q.start, q.end) for q in written if (q.start, q.end) in counted]
+        if not spans:
+            continue
+        judgement = arithmetic.judge_step(step)
+        if judgement.status == "unclear":
+            continue
+        tally["checked"] += 1
+        if judgement.status == "verified":
+            for span in spans:
+                classes.setdefault(span, "verified")
+            continue
+        tally["wrong"] += 1
+        classes[spans[0]] = "failed"
+        shown = f"{step.left.text} {step.relation} {right.text.lstrip('≈~ ')}"
+        where = locator.content(spans[0][0])
+        diagnostics.append(at(codes.ARITHMETIC, where, f"{shown}: {judgement.message}"))
 
 
 def verdict(coverage: Mapping[str, Any], *, units_declared: bool = False) -> str:

@@ -676,6 +676,97 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
     return found
 
 
+@dataclass(frozen=True)
+class Step:
+    """One link of a chain of working whose middle is itself working or a conversion:
+    `(12 − 3.3) × 0.275/(4.7×10⁻⁶ × 5×10⁵) = 2.3925/2.35` (`right` is working) or
+    `0.184 s ≈ 184 ms` (`right` is one number in another unit). `left` and `right` are
+    what is written on each side; the arithmetic check holds them equal."""
+
+    left: Arithmetic | Quantity
+    right: Arithmetic | Quantity
+    relation: str
+
+
+def steps(text: str, items: list[Item]) -> list[Step]:
+    """The links of chains `extract` reads no number for: working equal to working, and a
+    number equal to the same quantity in another unit. `items` is `extract(text)`."""
+    found: list[Step] = []
+    by_end: dict[int, Quantity | Arithmetic] = {}
+    for item in items:
+        if isinstance(item, Arithmetic):
+            by_end[item.result.end] = item.result
+        elif isinstance(item, Quantity):
+            by_end[item.end] = item
+    starts: dict[int, Quantity] = {}
+    for item in items:
+        if isinstance(item, Quantity):  # `≈ 184 ms` is read with its ≈: key its digits
+            hedge = len(item.text) - len(item.text.lstrip("≈~∼" + _SPACES))
+            starts[item.start + hedge] = item
+    for relation in _RELATION.finditer(text):
+        r = relation.start()
+        lhs_end, after = r, r + 1
+        while lhs_end > 0 and text[lhs_end - 1] in _SPACES:
+            lhs_end -= 1
+        while after < len(text) and text[after] in _SPACES:
+            after += 1
+        left = by_end.get(lhs_end)
+        right = starts.get(after)
+        if left is not None and right is not None and left.unit and right.unit:
+            hedge = len(left.text) - len(left.text.lstrip("≈~∼" + _SPACES))
+            if _partial(text, left.start + hedge, 0):
+                continue  # `0.38 × 1 ns = 380 ps`: the left side is more than the number
+            if left.unit != right.unit and not _MORE.match(text, right.end):
+                found.append(Step(left, right, relation.group()))
+            continue
+        step = _working_step(text, r, lhs_end, after, relation.group())
+        if step is not None:
+            found.append(step)
+    return found
+
+
+def _working(
+    text: str, start: int, end: int, value: sympy.Expr, parser: _Expression, relation: str
+) -> Arithmetic:
+    """Working read on one side of a step, as an `Arithmetic` whose result is itself."""
+    itself = Quantity(value, text[start:end], start, end, None)
+    return Arithmetic(value, tuple(parser.operands), itself, relation, text[start:end], start,
+                      end, working=text[start:end], logs=parser.logs)  # fmt: skip
+
+
+def _working_step(text: str, r: int, lhs_end: int, after: int, relation: str) -> Step | None:
+    """`working = working` where the right side is followed by another relation sign."""
+    parser = _Expression(text, len(text))
+    parsed = parser.expr(after, 0)
+    if parsed is None or not parser.operations or parser.united:
+        return None
+    end = parsed[1]
+    follow = end
+    while follow < len(text) and text[follow] in _SPACES:
+        follow += 1
+    if follow >= len(text) or text[follow] not in "=≈":
+        return None
+    low = max(0, r - MAX_EXPR)
+    k = low
+    while candidate := _OPERAND.search(text, k, lhs_end):
+        k = candidate.start()
+        if (_attached if text[k] in "+-−" else _glued)(text, k):
+            k += 1
+            continue
+        left = _Expression(text, lhs_end)
+        read = left.expr(k, 0)
+        if read is not None and read[1] == lhs_end and left.operations and not left.united:
+            if _partial(text, k, low):
+                return None
+            return Step(
+                _working(text, k, lhs_end, read[0].value, left, relation),
+                _working(text, after, end, parsed[0].value, parser, relation),
+                relation,
+            )
+        k = read[1] if read is not None and read[1] > k else k + 1
+    return None
+
+
 _BINARY = frozenset("×*·⋅/÷^√")
 _CALLED = re.compile(r"(?:\^|(?<![A-Za-z])(?:exp|ln|log|lg|sqrt|sin|cos|tan|tanh)|\b[A-Za-z])$")
 _TOKEN = re.compile(r"(\w+)$")
