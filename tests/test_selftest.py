@@ -125,3 +125,28 @@ def test_cli_json_and_fail_under(tmp_path: Path) -> None:
     assert entry["mutants"] >= 8 and 0 < entry["killRate"] < 1
     assert done.returncode == 1  # the qualitative quiz answer survives, below 100%
     assert all({"kind", "description", "line", "column"} <= set(s) for s in entry["survivors"])
+
+
+def test_all_numbers_edits_every_prose_number_with_and_without_the_claims_file(tmp_path):
+    """`--all-numbers`: a typo in each number no rule exempts, checked with the claims file
+    and without it, so anyone can measure what inference alone catches."""
+    from atlas_build.claims import prose
+
+    body = (
+        "## Work\n\nA shard serves 125 requests/s and receives 100 requests/s, so the "
+        "utilization is 100/125 = 0.8 and the idle share 1 − 0.8 = 0.2.\n"
+    )
+    folder = tmp_path / "content" / "probe"
+    folder.mkdir(parents=True)
+    repo = Path(__file__).resolve().parent.parent
+    front = (repo / "content" / "rc-delay" / "lesson.md").read_text(encoding="utf-8")
+    head = front[: front.index("\n---\n", 4) + 5]
+    (folder / "lesson.md").write_text(head + body, encoding="utf-8")
+    [result] = selftest.selftest([str(folder)], pipeline.Options(jobs=1), all_numbers=True)
+    assert result.bare is not None and not result.claims
+    counted = [s for s in prose.spots(lesson.build(body)) if not s.exempt]
+    assert len(result.outcomes) == len(counted) == len(result.bare)
+    killed = {o.mutant.original for o in result.outcomes if o.killed}
+    assert {"0.8", "0.2"} <= killed  # results of worked arithmetic: a typo there is caught
+    data = result.to_json()
+    assert data["killRateWithoutClaims"] == round(result.bare_rate or 0, 4)

@@ -22,7 +22,7 @@ from atlas_build.authoring import frontmatter, records
 from atlas_build.diagnostics import Severity
 from atlas_build.ruler import INTERNAL
 from atlas_build.selftest.dimensions import dimension_mutants
-from atlas_build.selftest.mutants import Mutant, generate
+from atlas_build.selftest.mutants import Mutant, every_number, generate
 from atlas_build.workers import pool as workers_pool
 
 
@@ -42,6 +42,15 @@ class LessonResult:
     outcomes: list[Outcome] = field(default_factory=list)
     id: str | None = None
     content_hash: str | None = None  # of the lesson mutated, so a site can tell a stale result
+    bare: list[Outcome] | None = None  # `--all-numbers`: the same mutants, no claims file
+    claims: bool = True  # the lesson has a claims file
+
+    @property
+    def bare_rate(self) -> float | None:
+        """Kill rate without the claims file (`--all-numbers`): what inference catches."""
+        if self.bare is None:
+            return None
+        return sum(o.killed for o in self.bare) / len(self.bare) if self.bare else 1.0
 
     @property
     def killed(self) -> int:
@@ -76,6 +85,15 @@ class LessonResult:
                 kind: sum(1 for o in self.outcomes if o.mutant.kind == kind and o.killed)
                 for kind in sorted({o.mutant.kind for o in self.outcomes})
             },
+            **(
+                {
+                    "claimsFile": self.claims,
+                    "killedWithoutClaims": sum(o.killed for o in self.bare),
+                    "killRateWithoutClaims": round(self.bare_rate or 0.0, 4),
+                }
+                if self.bare is not None
+                else {}
+            ),
         }
 
 
@@ -86,14 +104,15 @@ class _Job:
     options: pipeline.Options
     known: frozenset[str]
     slugs: frozenset[str]
+    claims: bool = True  # check the mutant with the lesson's claims file (if it has one)
 
 
-def _write_variant(found: load.Found, content: str, folder: Path) -> Path:
+def _write_variant(found: load.Found, content: str, folder: Path, claims_file: bool) -> Path:
     """A copy of the lesson with `content` as its body, computed fields re-hashed."""
     folder.mkdir(parents=True)
     source = found.path
     claims = source.parent / load.CLAIMS_FILE
-    if claims.is_file():
+    if claims_file and claims.is_file():
         shutil.copyfile(claims, folder / load.CLAIMS_FILE)
     if source.name == load.LESSON_FILE:
         text = source.read_text(encoding="utf-8")
@@ -115,7 +134,8 @@ def _run_mutant(job: _Job) -> Outcome:
     assert source.data is not None
     content = job.mutant.apply(source.data["content"])
     with tempfile.TemporaryDirectory(prefix="atlas-selftest-") as temporary:
-        path = _write_variant(job.found, content, Path(temporary) / job.found.path.parent.name)
+        folder = Path(temporary) / job.found.path.parent.name
+        path = _write_variant(job.found, content, folder, job.claims)
         found = load.Found(path, path.parent.parent)
         checked = pipeline.check_one(found, job.known, job.slugs, job.options)
     errors = [d for d in checked.report.diagnostics if d.severity is Severity.ERROR]
@@ -125,8 +145,12 @@ def _run_mutant(job: _Job) -> Outcome:
                    where.column)  # fmt: skip
 
 
-def selftest(paths: list[str], options: pipeline.Options) -> list[LessonResult]:
-    """Kill rates of every lesson with a claims file under `paths`."""
+def selftest(
+    paths: list[str], options: pipeline.Options, all_numbers: bool = False
+) -> list[LessonResult]:
+    """Kill rates of every lesson with a claims file under `paths`. With `all_numbers`,
+    of every lesson, for a typo in every prose number: with the claims file and without
+    it (what the checks inferred from the lesson itself catch)."""
     from atlas_build import lesson as lesson_stage
     from atlas_build.claims import file as claims_file
 
@@ -135,33 +159,47 @@ def selftest(paths: list[str], options: pipeline.Options) -> list[LessonResult]:
     known = frozenset(item.report.id for item in checked if item.report.id)
     slugs = frozenset(item.report.slug for item in checked if item.report.slug)
     jobs: list[_Job] = []
-    owners: list[LessonResult] = []
+    owners: list[tuple[LessonResult, bool]] = []
     for item in checked:
         pipeline.materialize(item, options)
         source = item.source
-        if source is None or source.claims_path is None or item.record is None:
+        if source is None or item.record is None:
+            continue
+        has_claims = source.claims_path is not None
+        if not has_claims and not all_numbers:
             continue
         errors = item.report.count(Severity.ERROR)
         result = LessonResult(item.report.path, errors, id=item.record.id,
-                              content_hash=item.record.contentHash)  # fmt: skip
+                              content_hash=item.record.contentHash, claims=has_claims)  # fmt: skip
         results.append(result)
         if errors:
             continue  # a lesson that fails already cannot tell which mutants its checks catch
+        model = item.lesson or lesson_stage.build(item.record.content)
+        if all_numbers:
+            result.bare = []
+            for mutant in every_number(model):
+                for with_claims in (True, False) if has_claims else (False,):
+                    jobs.append(_Job(item.found, mutant, options, known, slugs, with_claims))
+                    owners.append((result, with_claims))
+            continue
+        assert source.claims_path is not None
         spec, _ = claims_file.read(source.claims_path)
         specs = [claim for _, claim in spec.claims] if spec else []
         quotes = [c["quote"] for c in specs if c.get("quote")]
-        model = item.lesson or lesson_stage.build(item.record.content)
         for mutant in generate(quotes, model, dimension_mutants(model, specs)):
             jobs.append(_Job(item.found, mutant, options, known, slugs))
-            owners.append(result)
+            owners.append((result, True))
     workers = max(1, min(options.jobs, len(jobs)))
     if workers == 1:
         outcomes = list(map(_run_mutant, jobs))
     else:
         with workers_pool(workers) as pool:
             outcomes = list(pool.map(_run_mutant, jobs, chunksize=4))
-    for owner, outcome in zip(owners, outcomes, strict=True):
-        owner.outcomes.append(outcome)
+    for (owner, with_claims), outcome in zip(owners, outcomes, strict=True):
+        if with_claims or not owner.claims:
+            owner.outcomes.append(outcome)
+        if not with_claims and owner.bare is not None:
+            owner.bare.append(outcome)
     del report
     return results
 
@@ -172,10 +210,24 @@ def render_text(results: list[LessonResult]) -> str:
         if result.baseline_errors:
             lines.append(f"{result.path}: has {result.baseline_errors} errors; fix them first")
             continue
-        lines.append(
-            f"{result.path}: {result.killed}/{len(result.outcomes)} mutants killed "
-            f"({100 * result.rate:.1f}%)"
-        )
+        bare = result.bare_rate
+        if bare is not None and result.claims:
+            lines.append(
+                f"{result.path}: {result.killed}/{len(result.outcomes)} typos caught "
+                f"({100 * result.rate:.1f}%) with the claims file, "
+                f"{sum(o.killed for o in result.bare or [])}/{len(result.bare or [])} "
+                f"({100 * bare:.1f}%) without it"
+            )
+        elif bare is not None:
+            lines.append(
+                f"{result.path}: {result.killed}/{len(result.outcomes)} typos caught "
+                f"({100 * result.rate:.1f}%), no claims file"
+            )
+        else:
+            lines.append(
+                f"{result.path}: {result.killed}/{len(result.outcomes)} mutants killed "
+                f"({100 * result.rate:.1f}%)"
+            )
         for outcome in result.outcomes:
             if not outcome.killed:
                 lines.append(

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from atlas_build.claims import anchors, numbers
+from atlas_build.claims import anchors, numbers, prose
 from atlas_build.lesson.model import Lesson
 
 MINUS = "\u2212"
@@ -29,7 +29,7 @@ _EQUATION_EDITS = (
 
 @dataclass(frozen=True)
 class Mutant:
-    kind: str  # number | slots | equation | quiz | sentence | dimension
+    kind: str  # number | slots | equation | quiz | sentence | dimension | typo
     description: str
     offset: int  # where the edit starts in the content as shipped
     original: str
@@ -69,6 +69,25 @@ def number_mutants(item: numbers.Item, limit: int = 3) -> Iterator[tuple[str, st
             yield text[1:], f"sign of {text!r} dropped"
         elif text[:1].isdigit():
             yield MINUS + text, f"{text!r} made negative"
+
+
+def every_number(lesson: Lesson) -> Iterator[Mutant]:
+    """Every number of the prose that no rule exempts, its last digit changed once: what
+    an author's typo does, whether or not a claim quotes the sentence (`--all-numbers`)."""
+    for spot in prose.spots(lesson):
+        if spot.exempt:
+            continue
+        runs = [m for m in _DIGITS.finditer(spot.text)]
+        if not runs:
+            continue
+        last = runs[-1]
+        digits = last.group()
+        changed = digits[:-1] + str((int(digits[-1]) + 1) % 10)
+        if len(changed) > 1 and changed[0] == "0" and digits[0] != "0":
+            changed = digits[:-1] + str((int(digits[-1]) + 2) % 10)
+        replacement = spot.text[: last.start()] + changed + spot.text[last.end() :]
+        description = f"last digit of {spot.text!r} changed"
+        yield Mutant("typo", description, spot.start, spot.text, replacement)
 
 
 def quote_mutants(quotes: list[str], lesson: Lesson) -> Iterator[Mutant]:

@@ -1,0 +1,118 @@
+"""Inferred checks written as claims.yaml entries, for an author who wants to pin them.
+
+Each check that held on values the prose states directly becomes a `formula` claim: its
+quote is the sentence of the number it verified, its bind names that number's symbol, its
+values are the other numbers the check read (in the glossary's units, as claims.yaml
+takes them). A relation solved for its left-hand symbol is `use`d, so the claim computes
+the number; any other is checked as an identity at the stated values.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import sympy
+
+from atlas_build.claims import anchors
+from atlas_build.claims.compare import terminating
+from atlas_build.claims.infer.checks import Inferred
+from atlas_build.lesson.model import Lesson
+
+DEFINING = ("=", ":=", "<-")
+_ID = re.compile(r"[^a-z0-9]+")
+
+
+def _number(value: sympy.Expr) -> int | str | None:
+    """A value as claims.yaml writes one: an integer, a decimal when it ends, else a
+    fraction (decimals as text, so no float rounding comes between)."""
+    if not isinstance(value, sympy.Rational):
+        return None
+    if value.is_Integer:
+        return int(value)
+    if terminating(value):
+        text = format(sympy.Float(value, 40), "f").rstrip("0").rstrip(".")
+        return text or "0"
+    return f"{value.p}/{value.q}"
+
+
+def _bind(lesson: Lesson, quote: str, check: Inferred) -> list[str | None] | None:
+    """One bind entry per number the quote writes: the anchor's symbol at the anchor."""
+    items, found = anchors.occurrences(quote, anchors.skeleton(lesson.content))
+    if len(found) != 1:
+        return None  # the sentence is written more than once: the quote must say more
+    entries: list[str | None] = []
+    for item in found[0].items:
+        result = getattr(item, "result", item)
+        entries.append(check.anchor.name if result.start == check.anchor.start else None)
+    return entries if check.anchor.name in entries else None
+
+
+def entry(lesson: Lesson, check: Inferred, number: int) -> dict[str, Any] | None:
+    """The claims.yaml entry of one held check (None when it cannot be written as one)."""
+    if not check.holds or check.derived:
+        return None
+    start, end = anchors.sentence_span(lesson.content, check.anchor.start, check.anchor.end)
+    quote = lesson.content[start:end].strip()
+    bind = _bind(lesson, quote, check)
+    if bind is None:
+        return None
+    values: dict[str, int | str] = {}
+    for stated in check.used:
+        written = _number(stated.value) if stated.value is not None else None
+        if written is None:
+            return None
+        if stated is not check.anchor:
+            values[stated.name] = written
+    ref = {"equation": check.equation, "relation": check.index}
+    lhs = check.parsed.lhs
+    defines = check.parsed.op in DEFINING and isinstance(lhs, sympy.Symbol)
+    params: dict[str, Any] = {"values": values}
+    if defines and lhs.name == check.anchor.name:
+        params["use"] = [ref]
+    else:
+        params["values"][check.anchor.name] = _number(check.anchor.value)  # type: ignore[arg-type]
+        params["identities"] = [ref]
+    slug = _ID.sub("-", check.anchor.name.lower()).strip("-") or "value"
+    return {
+        "id": f"inferred-{slug}-{number}",
+        "kind": "formula",
+        "quote": quote,
+        "bind": bind,
+        "params": params,
+    }
+
+
+def entries(lesson: Lesson, checks: list[Inferred]) -> list[dict[str, Any]]:
+    """The entries of every check that can be written as one, those of one sentence that
+    compute from its relations merged into one claim (one quote, one bind list)."""
+    found: list[dict[str, Any]] = []
+    for check in checks:
+        written = entry(lesson, check, len(found) + 1)
+        if written is None:
+            continue
+        into = next((claim for claim in found if _merges(claim, written)), None)
+        if into is None:
+            found.append(written)
+            continue
+        into["bind"] = [a or b for a, b in zip(into["bind"], written["bind"], strict=True)]
+        into["params"]["use"] += written["params"]["use"]
+        into["params"]["values"].update(written["params"]["values"])
+        computed = {name for name in into["bind"] if name}
+        into["params"]["values"] = {
+            name: value for name, value in into["params"]["values"].items() if name not in computed
+        }
+    return found
+
+
+def _merges(claim: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Same quote, both computing by `use`, binding different numbers, and agreeing on
+    every value they both fix."""
+    if claim["quote"] != other["quote"] or "use" not in claim["params"]:
+        return False
+    if "use" not in other["params"]:
+        return False
+    if any(a and b for a, b in zip(claim["bind"], other["bind"], strict=True)):
+        return False
+    mine, theirs = claim["params"]["values"], other["params"]["values"]
+    return all(mine[name] == theirs[name] for name in mine.keys() & theirs.keys())
