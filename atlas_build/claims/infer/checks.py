@@ -241,8 +241,12 @@ class _Scene:
 
 
 def _kind(spec: UnitSpec | None) -> tuple[object, bool] | None:
+    """What numbers a symbol can be bound to: of its dimension (and zero: °C or K), or,
+    for a dimensionless symbol, bare numbers (`statements.BARE`) by their words."""
     if spec is None or spec.units is None:
         return None
+    if spec.units.dimension.is_dimensionless:
+        return statements.BARE, False
     return spec.units.dimension, bool(spec.units.offset)
 
 
@@ -414,7 +418,7 @@ class _Binder:
         fits = [q for q in self.pool if (q.dimension, q.affine) == kind]
         fits = [q for q in fits if id(q) in self.here] or fits
         how = statements.DIMENSION if self.run.unique.get(kind) == name else statements.MEANING
-        if len(fits) != 1 or len(rivals) != 1:
+        if len(fits) != 1 or len(rivals) != 1 or kind[0] == statements.BARE:
             fits, how = self._by_meaning(name, fits, rivals), statements.MEANING
         if len(fits) != 1:
             return None

@@ -71,7 +71,7 @@ def entry(lesson: Lesson, check: Inferred, number: int) -> dict[str, Any] | None
     if defines and lhs.name == check.anchor.name:
         params["use"] = [ref]
     else:
-        params["values"][check.anchor.name] = _number(check.anchor.value)  # type: ignore[arg-type]
+        params["values"][check.anchor.name] = _number(check.anchor.value)
         params["identities"] = [ref]
     slug = _ID.sub("-", check.anchor.name.lower()).strip("-") or "value"
     return {

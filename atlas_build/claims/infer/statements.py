@@ -194,24 +194,39 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
         named = {item.start for item in paragraph.stated}
         for item in items:
             written = item.result if isinstance(item, numbers.Arithmetic) else item
-            if not isinstance(written, numbers.Quantity) or written.unit is None:
+            if not isinstance(written, numbers.Quantity) or written.start + start in named:
                 continue
             quantity = written
-            if quantity.start + start in named:
+            if written.unit is None or written.unit == "%":
+                dimension, affine = BARE, False  # bound by the words around it alone
+            elif (read := _dimension(written.unit)) is not None:
+                dimension, affine = read
+            else:
                 continue
-            read = _dimension(written.unit)
-            if read is None:
-                continue
-            dimension, affine = read
             approx = (
                 quantity.approx
                 or (isinstance(item, numbers.Arithmetic) and item.relation == "≈")
                 or bool(_HEDGED.search(text, max(0, quantity.start - 12), quantity.start))
             )
             words = _words(text[max(0, item.start - 80) : item.start])
+            words |= _after(text[quantity.end : quantity.end + 40])
             loose = Loose(_shift(quantity, start), dimension, words, approx, affine, start)
             paragraph.loose.append(loose)
     return found
+
+
+BARE = "bare"
+"""The kind of a number written without a unit, or of a dimensionless symbol: bound only
+where the words around the number single the symbol out by its meaning."""
+_AFTER = re.compile(r"^[×x%]?\s*((?:[A-Za-z][\w-]*\s*){1,2})")
+
+
+def _after(following: str) -> frozenset[str]:
+    """The noun a number qualifies (`8 cores`, `5.93× speedup`): up to two words after."""
+    found = _AFTER.match(following)
+    if found is None:
+        return frozenset()
+    return frozenset(w.lower() for w in _WORD.findall(found.group(1)) if w.lower() not in STOP)
 
 
 _HEDGED = re.compile(r"(?:about|approximately|roughly|nearly|around|≈|~)\s*$")
