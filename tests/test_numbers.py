@@ -718,3 +718,20 @@ def test_percent_in_words_is_recorded_as_the_percent_sign(text: str) -> None:
     item = parse_quantity(text)
     assert (item.value, item.unit, item.text) == (R(17, 100), "%", text)
     assert [i.text for i in extract("3 per centimetre")] == ["3"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("d = 6½ m here", R(13, 2), "m"),
+        ("about ¾ of the rows", R(3, 4), None),
+        ("a ⅓ share", R(1, 3), None),
+        ("the speed is ７０ km/h", 70, "km/h"),  # fullwidth digits, as NFKC reads them
+    ],
+)
+def test_every_number_a_reader_sees_is_read(text: str, value: sympy.Expr, unit: str | None) -> None:
+    """`d = 6½ m` verified against 6 m (the ½ was no number) and `７０` was not counted."""
+    [item] = extract(text)
+    assert isinstance(item, Quantity)
+    assert item.value == value and item.unit == unit
+    assert text[item.start : item.end].translate(numbers.FOLD) == item.text

@@ -51,6 +51,16 @@ _STATED = re.compile(
     r"(?:^|(?<=[\s(,;:]))(?<![-+−×·/*=≈]\s)([A-Za-z](?:\\?_\{?[A-Za-z0-9]+\}?)?)\s*(=|≈)?\s*$"
 )
 _COMPARATOR = re.compile(r"(<=|>=|≤|≥|<|>|=|≈)\s*$")
+_BOUND_WORDS = re.compile(
+    r"\b(?:at least|at most|more than|less than|fewer than|greater than|above|below|under|"
+    r"over|exceeds?|up to|no more|no less|within|beyond|minimum|maximum|min|max)\b",
+    re.IGNORECASE,
+)
+_EQUAL_WORDS = re.compile(
+    r"(?:\b(?:is|are|was|equals?|exactly|comes? to|amounts? to|totals?|gives|makes)\b"
+    r"(?:\s+exactly)?|=)\s*$",
+    re.IGNORECASE,
+)
 BOUND_SIGNS = {"<": "<", ">": ">", "≤": "<=", "<=": "<=", "≥": ">=", ">=": ">="}
 FRACTIONS = ("%", "ppm")  # units of a pure number: what a quoted one is compared in
 
@@ -115,7 +125,23 @@ class Binder:
                 f"the lesson writes {sign} {number.text.lstrip('≈~∼ ')}, but the bind checks "
                 f"{name} {relation} it; the bind's relation must be the one the sentence states"
             )
+        if relation and sign is None and (said := self._equal_words(number)):
+            return (
+                f"the lesson states {name} {said} {number.text}, an equality, but the bind "
+                f"checks {name} {relation} it; a bound holds for many values, so it cannot "
+                "prove the one the sentence states"
+            )
         return ""
+
+    def _equal_words(self, number: numbers.Item) -> str | None:
+        """The words before a number that state it as a value, not a bound (`is exactly`,
+        `equals`, `comes to`), when no bound word (`at least`, `below`) is among them."""
+        before = self.lesson.content[max(0, number.start - 40) : number.start]
+        clause = re.split(r"[.;:,]\s", before)[-1]
+        if _BOUND_WORDS.search(clause):
+            return None
+        found = _EQUAL_WORDS.search(clause)
+        return found.group(0).strip() if found else None
 
     def _comparator(self, number: numbers.Item) -> str | None:
         """The sign the prose writes right before a number (`Q < 0.5`, `≈ 30`), if any."""

@@ -96,6 +96,19 @@ _MORE = re.compile(_WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*[0-9(√]"
 _OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]")
 _OPERAND = re.compile(r"[0-9(+\-−√leπ]")
 _PI = re.compile(r"π(?!\w)")
+VULGAR = {
+    char: sympy.Rational(p, q)
+    for char, (p, q) in {
+        "½": (1, 2), "⅓": (1, 3), "⅔": (2, 3), "¼": (1, 4), "¾": (3, 4), "⅕": (1, 5),
+        "⅖": (2, 5), "⅗": (3, 5), "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅐": (1, 7),
+        "⅛": (1, 8), "⅜": (3, 8), "⅝": (5, 8), "⅞": (7, 8), "⅑": (1, 9), "⅒": (1, 10),
+    }.items()
+}  # fmt: skip
+"""Vulgar fractions a reader reads as numbers: every number a reader sees is one the
+checker sees (`d = 6½ m` once verified against 6 m)."""
+FOLD = str.maketrans({chr(0xFF10 + n): str(n) for n in range(10)} | {"．": ".", "，": ","})
+"""Fullwidth digits (`７０`) as the ASCII ones NFKC makes of them, one character for one,
+so offsets stay those of the text."""
 _CALL = re.compile(r"(e\^|exp|ln|log10|log₁₀|log2|log₂|lg|log|√|sqrt)" + _WS + r"?\(" + _WS + "*")
 _FUNCTION_WORD = re.compile(r"(?<![A-Za-z])(?:ln|log|lg|exp)(?![A-Za-z])|√|e\^")
 _POW_PAREN = re.compile(r"\^\(" + _WS + "*")
@@ -244,7 +257,10 @@ def _literal(
     pi: bool = False,
 ) -> _Literal | None:
     """An unsigned literal at ``i``: decimal with exponent, fraction, power or ln/log/√/e^
-    (and, inside worked arithmetic, ``π`` and ``2π``)."""
+    (and, inside worked arithmetic, ``π`` and ``2π``); a whole number may end in a vulgar
+    fraction (`6½`), which may also stand alone (`¾`)."""
+    if i < end and text[i] in VULGAR:
+        return _Literal(VULGAR[text[i]], i + 1, None, 0)
     if i >= end or text[i] not in _DIGITS:
         return _function(text, i, end, pi)
     digits_match = (_INT_GROUPED if grouped else _INT).match(text, i, end)
@@ -278,6 +294,8 @@ def _literal(
         if len(denominator) > MAX_DIGITS or int(denominator) == 0:
             return None
         return _Literal(sympy.Rational(int(digits), int(denominator)), over.end(), None, 0)
+    if not frac and j < end and text[j] in VULGAR:  # `6½ m` is 6.5 m, not 6 m
+        return _Literal(value + VULGAR[text[j]], j + 1, None, 0)
     glued = j + 1 if _ONE_SPACE_FUNC.match(text, j, end) else j  # "2 ln 3" as "2ln3"
     if not frac and (product := _function(text, glued, end, pi)) is not None:
         return _Literal(value * product.value, product.end, None, 0, call=product.call)
@@ -824,6 +842,7 @@ def extract(text: str, *, slot_nouns: Iterable[str] = DEFAULT_SLOT_NOUNS) -> lis
     overlaps; ``text[item.start:item.end] == item.text`` for each."""
     nouns = (slot_nouns,) if isinstance(slot_nouns, str) else tuple(slot_nouns)
     slot_pattern = _slot_pattern(nouns)
+    text = text.translate(FOLD)  # an item's `text` holds ASCII digits for fullwidth ones
     worked = _arithmetic(text)
     items: list[Item] = []
     pos = 0
@@ -840,7 +859,7 @@ def extract(text: str, *, slot_nouns: Iterable[str] = DEFAULT_SLOT_NOUNS) -> lis
                 item = worked.get(i) or _quantity(text, i, len(text), signed=True)
         else:
             item = worked.get(i) or _slot_set(text, i, slot_pattern)
-            if item is None and c in "le":
+            if item is None and (c in "le" or c in VULGAR):
                 item = _quantity(text, i, len(text), signed=False)
         if item is not None:
             items.append(item)

@@ -77,6 +77,10 @@ class Outcome:
     verified_at: list[tuple[int, int]] = field(default_factory=list)
     units: dict[str, str] = field(default_factory=dict)
     unread: dict[str, list[str]] = field(default_factory=dict)
+    loose: list[str] = field(default_factory=list)
+    """Checks that held only within the claim's `tolerance`, which is looser than the check
+    can tell apart (a sample's sides differ by more than rounding, a quiz answer by more
+    than its digits): each is told as an A416 at the tolerance, and proves nothing."""
 
     def check(self, name: str, ok: bool, message: str, offset: int | None = None) -> None:
         self.checks.append(Check(name, bool(ok), message, offset))

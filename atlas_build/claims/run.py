@@ -431,6 +431,9 @@ class LessonClaims:
                     continue
                 where = self._content_at(check.offset) or result.location or claim_at
                 fail(codes.FAILED, where, f"{check.name}: {check.message}")
+        for message in outcome.loose:
+            where = self._param_at(f"{pointer}/params/tolerance") or claim_at
+            result.diagnostics.append(at(codes.LOOSE_TOLERANCE, where, message))
         self.binder.bind(spec, pointer, quote_items, found, outcome, result, fail)
         failing = bool(repeated) or any(d.code in FAILING for d in result.diagnostics)
         erroring = any(d.severity is Severity.ERROR for d in result.diagnostics)

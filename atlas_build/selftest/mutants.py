@@ -77,7 +77,8 @@ def every_number(lesson: Lesson) -> Iterator[Mutant]:
     for spot in prose.spots(lesson):
         if spot.exempt:
             continue
-        runs = [m for m in _DIGITS.finditer(spot.text)]
+        written = lesson.content[spot.start : spot.end]  # as written (`７０`, not `70`)
+        runs = [m for m in _DIGITS.finditer(written)]
         if not runs:
             continue
         last = runs[-1]
@@ -85,9 +86,9 @@ def every_number(lesson: Lesson) -> Iterator[Mutant]:
         changed = digits[:-1] + str((int(digits[-1]) + 1) % 10)
         if len(changed) > 1 and changed[0] == "0" and digits[0] != "0":
             changed = digits[:-1] + str((int(digits[-1]) + 2) % 10)
-        replacement = spot.text[: last.start()] + changed + spot.text[last.end() :]
-        description = f"last digit of {spot.text!r} changed"
-        yield Mutant("typo", description, spot.start, spot.text, replacement)
+        replacement = written[: last.start()] + changed + written[last.end() :]
+        description = f"last digit of {written!r} changed"
+        yield Mutant("typo", description, spot.start, written, replacement)
 
 
 def quote_mutants(quotes: list[str], lesson: Lesson) -> Iterator[Mutant]:
@@ -107,6 +108,8 @@ def quote_mutants(quotes: list[str], lesson: Lesson) -> Iterator[Mutant]:
                          occurrence.start, text, "")  # fmt: skip
             for item in occurrence.items:
                 kind = "slots" if isinstance(item, numbers.SlotSet) else "number"
+                if lesson.content[item.start : item.end] != item.text:
+                    continue  # written in fullwidth digits: edited by `every_number` only
                 for replacement, description in number_mutants(item):
                     yield Mutant(kind, description, item.start, item.text, replacement)
 

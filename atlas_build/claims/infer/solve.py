@@ -13,7 +13,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-import mpmath
 import sympy
 from sympy.core.function import AppliedUndef
 
@@ -188,13 +187,36 @@ def solve(
         return rhs if _number(rhs) is not None else None
     if rhs == target and target not in lhs.free_symbols:
         return lhs if _number(lhs) is not None else None
-    try:
-        function = sympy.lambdify(target, lhs - rhs, modules="mpmath")
-        start = float(sympy.N(near, 15))
-        with mpmath.workdps(DIGITS):
-            root = mpmath.findroot(function, start)
-    except Exception:  # noqa: BLE001 - a relation mpmath cannot evaluate is not solved
+    return _secant(lhs - rhs, target, near)
+
+
+ITERATIONS = 60
+
+
+def _secant(difference: sympy.Expr, target: sympy.Symbol, near: sympy.Expr) -> sympy.Expr | None:
+    """The root of `difference` nearest `near`, by the secant method, evaluating with
+    SymPy itself (never `lambdify`, which writes the expression out as Python source and
+    runs it)."""
+
+    def at(x: sympy.Float) -> sympy.Float | None:
+        return _number(difference.subs(target, x))
+
+    start = _number(near)
+    if start is None:
         return None
-    if not isinstance(root, mpmath.mpf) or not mpmath.isfinite(root):
-        return None
-    return sympy.Float(str(root), DIGITS)
+    x0 = start
+    x1 = start * (1 + sympy.Float(1e-4, DIGITS)) + sympy.Float(1e-12, DIGITS)
+    f0, f1 = at(x0), at(x1)
+    for _ in range(ITERATIONS):
+        if f0 is None or f1 is None:
+            return None
+        if f1 == 0:
+            return x1
+        step = f1 - f0
+        if step == 0:
+            return None
+        x0, x1 = x1, x1 - f1 * (x1 - x0) / step
+        f0, f1 = f1, at(x1)
+        if f1 is not None and abs(x1 - x0) <= abs(x1) * sympy.Float(1e-25, DIGITS):
+            return x1
+    return None

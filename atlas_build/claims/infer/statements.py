@@ -197,6 +197,7 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
             if not isinstance(written, numbers.Quantity) or written.start + start in named:
                 continue
             quantity = written
+            dimension: object
             if written.unit is None or written.unit == "%":
                 dimension, affine = BARE, False  # bound by the words around it alone
             elif (read := _dimension(written.unit)) is not None:

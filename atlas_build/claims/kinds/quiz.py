@@ -107,6 +107,7 @@ def run(params: QuizParams, context: Context) -> Outcome:
     outcome = Outcome(quantities={"fact": fact})
     tabled = bool(context.lesson.glossaries)  # without a symbol table no unit is claimed
     pure = unit is None or unit == LEVEL or _dimension(unit) == DIMENSIONLESS
+    loose: list[str] = []
 
     def agrees(text: str) -> bool:
         items: list[numbers.Item] = list(numbers.extract(text))
@@ -126,7 +127,14 @@ def run(params: QuizParams, context: Context) -> Outcome:
         # A unit worked out from the fact's symbols converts an answer of its dimension (so
         # `795.8 kHz` for 795.8 Hz is wrong); an answer in another dimension is compared bare.
         use = unit if not presumed or convertible(written, unit) else None
-        return compare(items[0], fact, tolerance=params.tolerance, unit=use).ok
+        verdict = compare(items[0], fact, tolerance=params.tolerance, unit=use)
+        if verdict.ok and params.tolerance is not None and text == quiz.answer:
+            if not compare(items[0], fact, unit=use, approximate=True).ok:
+                loose.append(
+                    f"the answer {text!r} agrees with {stated} only within tolerance "
+                    f"{params.tolerance:g}, looser than the digits it is written to"
+                )
+        return verdict.ok
 
     if quiz.answer is None or quiz.answer_offset is None:
         raise ClaimError(f"quiz {quiz.question!r} states no answer", quiz.offset)
@@ -138,7 +146,8 @@ def run(params: QuizParams, context: Context) -> Outcome:
         f"answer {quiz.answer!r} should state {stated}",
         quiz.answer_offset,
     )
-    if answered:
+    outcome.loose += loose
+    if answered and not loose:
         end = quiz.answer_end or quiz.answer_offset + len(quiz.answer)
         outcome.verified_at.append((quiz.answer_offset, end))
         ends = [offset for _, offset in quiz.options[1:]] + [quiz.options_end or quiz.offset]
