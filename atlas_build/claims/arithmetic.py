@@ -69,6 +69,12 @@ def _moves(quantity: numbers.Quantity) -> list[sympy.Expr]:
     if quantity.decimals and not quantity.exponent:
         if _places(abs(quantity.value), quantity.decimals) >= SIGNIFICANT:
             return [quantity.tolerance, -quantity.tolerance]
+    if quantity.decimals == 0 and not quantity.exponent and quantity.value.is_Integer:
+        # `40/116 ≈ 0.35 K/W` where 116 W was itself rounded from 115.9: a whole number of
+        # three or more significant digits (trailing zeros aside) may be a rounded one
+        digits = str(abs(int(quantity.value))).rstrip("0")
+        if len(digits) >= SIGNIFICANT:
+            return [sympy.Rational(1, 2), -sympy.Rational(1, 2)]
     return []
 
 

@@ -92,7 +92,9 @@ _ADD = re.compile(_WS + r"*([+\-−])" + _WS + "*")
 _MUL = re.compile(_WS + r"*(×|\\?\*|·|⋅|/|÷)" + _WS + "*")
 _LPAREN = re.compile(r"\(" + _WS + "*")
 _RELATION = re.compile("[=≈]")
-_MORE = re.compile(_WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*[0-9(√]")
+_MORE = re.compile(
+    _WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*(?:[0-9(√π]|(?:exp|ln|log|sqrt|e\^)(?![A-Za-z]))"
+)
 _OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]")
 _OPERAND = re.compile(r"[0-9(+\-−√leπ]")
 _PI = re.compile(r"π(?!\w)")

@@ -416,8 +416,10 @@ class _Binder:
         assert spec is not None and kind is not None
         rivals = [n for n in left if _kind(specs[n]) == kind]
         fits = [q for q in self.pool if (q.dimension, q.affine) == kind]
-        fits = [q for q in fits if id(q) in self.here] or fits
-        how = statements.DIMENSION if self.run.unique.get(kind) == name else statements.MEANING
+        local = [q for q in fits if id(q) in self.here]
+        fits = local or fits
+        alone = [n for n in specs if _kind(specs[n]) == kind] == [name]
+        how = statements.DIMENSION if alone and len(local) == 1 else statements.MEANING
         if len(fits) != 1 or len(rivals) != 1 or kind[0] == statements.BARE:
             fits, how = self._by_meaning(name, fits, rivals), statements.MEANING
         if len(fits) != 1:
