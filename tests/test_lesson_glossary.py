@@ -185,3 +185,175 @@ def test_words_introducing_what_follows_end_the_block_quietly(check):
     )
     diagnostics, _ = check(text)
     assert diagnostics == []
+
+
+# Issue "Never cry wolf" §2: spellings real glossaries use, each with a lesson that must
+# pass clean and the same shape with a real defect that must still warn.
+@pytest.mark.parametrize(
+    ("equation", "entry"),
+    [
+        (r"y=a x+V_{DD}", ("VDD", "Supply voltage", "V")),  # a flattened subscript
+        (r"y=a x+n_r", ("nr", "Refractive index", "1")),
+        (r"y=a x+\mu_{\text{train}}", ("μtrain", "Training mean", "units")),
+        (r"y=a x+d_0", ("d,d0", "Distances", "m")),
+        (r"y=a x+\bar g_r", ("ḡr", "Mean conductance", "S")),  # accent, then subscript
+        (r"y=a x+\bar{\theta}", ("bar theta", "Mean angle", "rad")),  # accent in words
+        (r"y=a x+CD_{\text{after etch}}", ("CD_after etch", "Critical dimension", "nm")),
+        (r"y=a x+L_{output}", ("Loutput", "Output loss", "1")),
+        (r"y=a x+\Delta", ("Delta", "Step", "units")),
+        (r"y=\mathrm{Update}(a x)", ("Update", "Optimizer step", "—")),
+    ],
+)
+def test_real_glossary_spellings_match_and_are_read(check, equation, entry):
+    diagnostics, _ = check(body([equation], [*ENTRIES, entry]))
+    assert diagnostics == []
+
+
+def test_a_flattened_spelling_of_nothing_the_lesson_writes_is_still_unused(check):
+    diagnostics, _ = check(body([r"y=a x+V_{DD}"], [*ENTRIES, ("VDD", "Supply", "V")]))
+    assert diagnostics == []
+    diagnostics, _ = check(
+        body([r"y=a x+V_{DD}"], [*ENTRIES, ("VDD", "S", "V"), ("VSS", "G", "V")])
+    )
+    assert [d.message for d in diagnostics] == [
+        "glossary symbol 'VSS' is used in no equation, formula or text"
+    ]
+
+
+def test_flattened_names_take_the_lessons_spelling():
+    from atlas_build import lesson
+
+    model = lesson.build(
+        body(
+            [r"y=a x+V_{DD}+\mu_{\text{train}}"],
+            [("VDD", "Supply", "V"), ("μtrain", "Mean", "units"), ("a", "Coefficient", "units")],
+        )
+    )
+    assert [entry.names for entry in model.glossaries[0].entries] == [
+        ("V_DD",),
+        ("mu_train",),
+        ("a",),
+    ]
+
+
+def test_a_family_in_unicode_subscripts_defines_its_letter(check):
+    entries = [("Cᵢ₊₁", "Next carry", "1"), ("Cᵢ", "Carry", "1"), ("a", "Coefficient", "1")]
+    diagnostics, _ = check(body([r"C_{i+1}=a C_i"], entries))
+    assert diagnostics == []
+    diagnostics, _ = check(body([r"D_{i+1}=a D_i"], entries))
+    assert sorted(d.message for d in diagnostics) == [
+        "equation symbol 'D' is not defined under `Symbols and units`",
+        "glossary symbol 'Cᵢ' (C_i) is used in no equation, formula or text",
+        "glossary symbol 'Cᵢ₊₁' (C_i+1) is used in no equation, formula or text",
+    ]
+
+
+def test_an_index_expression_subscript_defines_its_letter(check):
+    entries = [*ENTRIES, ("z_1−α/2", "Critical value", "1"), ("α", "Level", "1")]
+    diagnostics, _ = check(body([r"y=a x z_{1-\alpha/2}"], entries))
+    assert diagnostics == []
+
+
+@pytest.mark.parametrize(
+    ("equation", "entry", "command"),
+    [
+        (r"y=a\odot x", ("⊙", "Elementwise product", "operator"), r"\odot"),
+        (r"y=a\circ x", ("∘", "One of +, −, ×, ÷", "operator"), r"\circ"),
+        (r"y=a\wedge x\oplus a", ("∧, ⊕", "AND, XOR", "logic"), r"\wedge"),
+        (r"y=a+x-a", ("+, −", "Positive, negative", "event"), "+"),
+    ],
+)
+def test_an_operator_entry_is_read_and_must_be_used(check, equation, entry, command):
+    diagnostics, _ = check(body([equation], [entry, *ENTRIES]))
+    assert diagnostics == []
+    unused = equation.replace(command, r"\times ")
+    diagnostics, _ = check(body([unused], [entry, *ENTRIES]))
+    assert {d.code for d in diagnostics} == {"A320"}
+    assert all("glossary operator" in d.message for d in diagnostics)
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        ("μ_n C_ox", "Process transconductance", "A/V²"),  # an implicit product
+        ("P(D | +)/P(D̄ | +)", "Posterior odds", "dimensionless"),  # a ratio
+        ("η(t), η_max, η_min, T_w, T", "As above", "dimensionless or steps"),  # a list
+        ("p", "Percentile level, e.g. 0.95 or 0.99", "dimensionless"),  # an abbreviation
+    ],
+)
+def test_entries_that_stopped_the_reading_are_read_on(check, entry):
+    diagnostics, _ = check(body(["y=a x"], [entry, *ENTRIES]))
+    assert found(diagnostics, "A322") == []
+
+
+def test_a_word_no_formula_writes_is_said_once(check):
+    """Among entries it is skipped and the rest is read; at the end it stops the block."""
+    among = [*ENTRIES[:2], ("Update", "Step", "—"), ENTRIES[2]]
+    diagnostics, _ = check(body(["y=a x"], among))
+    assert [d.message for d in diagnostics] == [
+        "glossary symbol 'Update' (a word no formula writes) cannot be read as a symbol; its "
+        "entry names nothing and the entries after it are read on"
+    ]
+    diagnostics, _ = check(body(["y=a x"], [*ENTRIES, ("Update", "Step", "—")]))
+    assert [d.message for d in diagnostics] == [
+        "glossary entries stop at 'Update', which cannot be a symbol (a word no formula "
+        "writes) (entry 4 of the block); the rest is read as prose"
+    ]
+
+
+@pytest.mark.parametrize(
+    "equation",
+    [
+        r"y=a\,\gamma_k,\qquad \gamma_k=\frac{k x}{1-k x}",  # a family's index
+        r"y=f(a),\qquad f(t)=x t^{2}",  # a function's argument
+        r"y=a x,\qquad \theta^*=\arg\min_{\theta} f(\theta)",  # an argmin's variable
+    ],
+)
+def test_a_definitions_variable_is_no_undefined_symbol(check, equation):
+    entries = [*ENTRIES, ("γ_k", "Factor", "1"), ("f", "Function", "—"), ("θ*", "Best", "1")]
+    diagnostics, _ = check(body([equation], entries))
+    assert found(diagnostics, "A321") == []
+
+
+@pytest.mark.parametrize(
+    ("equation", "letter"),
+    [
+        (r"y=a\,\gamma_k k,\qquad \gamma_k=\frac{x}{1-x}", "k"),  # not what γ_k is over
+        (r"y=f(t),\qquad f(a)=x a^{2}", "t"),  # an argument where f is used, not defined
+    ],
+)
+def test_the_same_letter_used_freely_is_still_a321(check, equation, letter):
+    entries = [*ENTRIES, ("γ_k", "Factor", "1"), ("f", "Function", "—")]
+    diagnostics, _ = check(body([equation], entries))
+    assert [d.message for d in diagnostics if d.code == "A321"] == [
+        f"equation symbol {letter!r} is not defined under `Symbols and units`"
+    ]
+
+
+def test_a_letter_with_a_constant_label_is_a_subscripted_name_not_a_letter(check):
+    """`η_{8b/10b}` (which the parser reads as `eta[4/5]`) names a labelled quantity, like
+    `η_enc`; only a bare `η` is a one-letter symbol the glossary must define."""
+    diagnostics, _ = check(body([r"y=a x+\eta_{8b/10b}"], ENTRIES))
+    assert found(diagnostics, "A321") == []
+    diagnostics, _ = check(body([r"y=a x+\eta"], ENTRIES))
+    assert [d.message for d in diagnostics] == [
+        "equation symbol 'eta' is not defined under `Symbols and units`"
+    ]
+
+
+def test_an_element_of_an_undefined_array_is_still_a321(check):
+    diagnostics, _ = check(body([r"y=a x+X[0]"], ENTRIES))
+    assert [d.message for d in diagnostics] == [
+        "equation symbol 'X' is not defined under `Symbols and units`"
+    ]
+
+
+def test_an_odd_symbol_among_entries_is_said_once_and_the_rest_is_read(check, locate):
+    odd = ("R_☐☐", "Sheet resistance", "Ω per square")  # no symbol reading knows
+    entries = [odd, *ENTRIES]
+    diagnostics, text = check(body(["y=a x"], entries))
+    assert found(diagnostics, "A322") == [locate(text, "R_☐☐")]
+    assert "the entries after it are read on" in diagnostics[0].message
+    assert found(diagnostics, "A321") == []  # y, a and x are still defined
+    diagnostics, _ = check(body(["y=a x+b"], entries))
+    assert sorted(d.code for d in diagnostics) == ["A321", "A322"]  # b is still undefined

@@ -202,3 +202,16 @@ def test_specifications_in_other_wordings_and_prose_that_stays_plain():
         ("Input width", "d elements", "One vector per token."),
         ("Output width", "d elements", ""),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("Percentile level, e.g. 0.95 or 0.99", 1),
+        ("One minus the level (i.e. 0.05 for 95%)", 1),
+        ("Mobility, cf. Eq. 3 above", 1),
+        ("The rate is fixed. Then it decays.", 2),
+    ],
+)
+def test_an_abbreviation_ends_no_sentence(text, count):
+    assert shapes.sentences(text) == count

@@ -86,7 +86,7 @@ def test_real_mistakes_are_found(content_dir, diagnose):
         (
             "rc",
             "A322",
-            "glossary entries stop at 'Capacitance', which cannot be a symbol (entry 4 of the "
-            "block); the rest is read as prose",
+            "glossary entries stop at 'Capacitance', which cannot be a symbol (a word no "
+            "formula writes) (entry 4 of the block); the rest is read as prose",
         ),
     ]

@@ -8,7 +8,17 @@ import pytest
 from atlas_build.lesson import canonical
 from atlas_build.lesson.latexnames import scan
 from atlas_build.lesson.names import is_letter, key
-from atlas_build.lesson.symbols import EXPRESSION, NONE, SYMBOL, VALUE, mentions, name_of, read
+from atlas_build.lesson.symbols import (
+    EXPRESSION,
+    NONE,
+    OPERATOR,
+    SYMBOL,
+    VALUE,
+    mentions,
+    name_of,
+    read,
+    words,
+)
 
 # (glossary text, LaTeX, name): one row per line of the convention table.
 CONVENTION = [
@@ -125,9 +135,74 @@ def test_a_qualified_symbol_keeps_its_qualifier():
     assert (cell.kind, cell.names, cell.qualifier) == (SYMBOL, ("B_Gen5",), "one way")
 
 
-@pytest.mark.parametrize("token", ["2x", "x-y", "(", "∂", "μₙp", "x̂y"])
+@pytest.mark.parametrize("token", ["2x", "x-y", "(", "∂", "μₙp", "T_max−T_min", "x_i−x_j"])
 def test_tokens_that_are_no_name(token):
     assert name_of(token) is None
+
+
+# Spellings real glossaries use (issue "Never cry wolf"): Unicode and ASCII index
+# expressions in subscripts, letters run on after an accent, accents and subscripts in words.
+SPELLINGS = [
+    ("Cᵢ₊₁", ["C_i+1"]),
+    ("Tᵢ₋₁", ["T_i-1"]),
+    ("C_{i+1}", ["C_i+1"]),
+    ("x_{i,j}", ["x_ij"]),
+    ("z_1−α/2", ["z_1-alpha/2"]),
+    ("ḡr", ["g_bar_r"]),
+    ("x̂y", ["x_hat_y"]),
+    ("η̄_cos", ["eta_bar_cos"]),
+    ("bar theta", ["theta_bar"]),
+    ("theta-bar", ["theta_bar"]),
+    ("x hat", ["x_hat"]),
+    ("CD_after etch", ["CD_after_etch"]),
+    ("Aik, Bkj", ["Aik", "Bkj"]),
+    ("d,d0", ["d", "d0"]),
+    ("η(t), η_max, η_min, T_w, T", ["eta", "eta_max", "eta_min", "T_w", "T"]),
+    ("Delta", ["Delta"]),
+    ("R_□", ["R_square"]),  # a sign in a subscript, named as its LaTeX command
+]
+
+
+@pytest.mark.parametrize(("written", "names"), SPELLINGS)
+def test_spellings_of_real_glossaries(written, names):
+    assert canonical(written) == names
+
+
+@pytest.mark.parametrize(
+    ("written", "operators"),
+    [("⊙", ("⊙",)), ("∘", ("∘",)), ("+, −", ("+", "−")), ("∧, ∨, ⊕", ("∧", "∨", "⊕"))],
+)
+def test_an_operator_is_a_glossary_entry(written, operators):
+    cell = read(written)
+    assert (cell.kind, cell.names, cell.operators) == (OPERATOR, (), operators)
+
+
+@pytest.mark.parametrize(
+    ("written", "mentioned"),
+    [
+        ("μ_n C_ox", ("mu_n", "C_ox")),  # an implicit product
+        ("P(D | +)/P(D̄ | +)", ("P", "D", "D_bar")),  # a ratio, not a call of P
+    ],
+)
+def test_expressions_of_real_glossaries(written, mentioned):
+    cell = read(written)
+    assert (cell.kind, cell.names, cell.mentions) == (EXPRESSION, (), mentioned)
+
+
+def test_a_multi_letter_base_with_a_subscript_mentions_its_latex_reading():
+    """`CD_{\\text{after etch}}` is C times D_after_etch to LaTeX."""
+    assert read("CD_after etch").mentions == ("C", "D_after_etch")
+    assert read("LR⁺").mentions == () and read("eta_max").mentions == ()
+
+
+def test_a_sign_in_a_subscript_scans_as_the_parser_names_it():
+    assert scan(r"R_{\square}=\rho").names == ("R_square", "rho")
+    assert scan(r"\bar\eta_{\cos}").names == ("eta_bar_cos",)
+
+
+def test_a_list_of_symbols_counts_words_per_symbol():
+    assert words("η(t), η_max, η_min, T_w, T") == 1
+    assert words("Query heads per layer") == 4
 
 
 def test_prose_mentions_names_under_the_convention():

@@ -118,7 +118,7 @@ def test_units_mapping_from_a_glossary() -> None:
     problems = [(p.entry, p.field) for p in built.problems]
     assert problems == [(5, "symbol"), (6, "unit"), (8, "conflict"), (9, "conflict")]
     assert "another size of that dimension" in built.problems[3].message
-    assert "cannot read unit 'furlong per fortnight': unknown unit 'furlong'" in (
+    assert "cannot read unit 'furlong per fortnight': not a unit of the vocabulary" in (
         built.problems[1].message
     )
     assert built.problems[1].column == 0
@@ -130,3 +130,25 @@ def test_a_caller_may_bring_its_own_symbol_reader() -> None:
     )
     assert list(built.units) == ["A"]
     assert [(p.entry, p.field) for p in built.problems] == [(1, "symbol")]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Cᵢ₊₁", ["C_i+1"]),
+        ("Tᵢ₋₁", ["T_i-1"]),
+        ("C_{i+1}", ["C_i+1"]),
+        ("z_1−α/2", ["z_1-alpha/2"]),
+        ("ḡr", ["g_bar_r"]),
+        ("R_□", ["R_square"]),
+        ("x_∞", ["x_infty"]),
+    ],
+)
+def test_spellings_of_real_glossaries_name_as_the_lesson_model_does(
+    text: str, names: list[str]
+) -> None:
+    """The units side and the lesson model (`lesson.symbols.canonical`) agree on the
+    spellings other glossaries use: index expressions in subscripts, letters after an accent."""
+    from atlas_build.lesson import canonical
+
+    assert symbol_names(text) == names == canonical(text)

@@ -13,23 +13,31 @@ from __future__ import annotations
 
 import re
 
+from atlas_build.lesson import names as naming
 from atlas_build.lesson import shapes, symbols
 from atlas_build.lesson.model import Block, Glossary, GlossaryEntry, GlossaryNote
+from atlas_build.lesson.spellings import Spellings
 
 MAX_SYMBOL_LENGTH = 48
 MAX_SYMBOL_WORDS = 4
 _WORD = re.compile(r"^[A-Z][a-z]{4,}$")  # `Capacitance`: a meaning where a symbol should be
 
 
-def _symbol_cell(text: str) -> symbols.SymbolCell | None:
-    """The symbol a paragraph names, or None when it cannot be a glossary symbol."""
-    if not 0 < len(text) <= MAX_SYMBOL_LENGTH or text.endswith(":") or _WORD.match(text):
+def _symbol_cell(text: str, spellings: Spellings) -> symbols.SymbolCell | None:
+    """The symbol a paragraph names, or None when it cannot be a glossary symbol. A
+    capitalised word (`Capacitance`) is a meaning out of place unless it is a Greek
+    letter's name (`Delta`) or a formula writes it (`Update`, `Loutput` for L_output)."""
+    if not 0 < len(text) <= MAX_SYMBOL_LENGTH or text.endswith(":"):
         return None
     cell = symbols.read(text)
     if cell.kind == symbols.NONE:
         return None
-    head_words = len(text.replace(cell.qualifier, "").split())
-    if cell.kind == symbols.SYMBOL and head_words > MAX_SYMBOL_WORDS:
+    if _WORD.match(text) and text not in naming.GREEK:
+        if not any(spellings.written(name) for name in cell.names):
+            return None
+    if cell.kind == symbols.SYMBOL and symbols.words(text.replace(cell.qualifier, "")) > (
+        MAX_SYMBOL_WORDS
+    ):
         return None
     return cell
 
@@ -50,29 +58,56 @@ def _what(block: Block | None) -> str:
     return f"a {block.kind}"
 
 
-def read_glossary(blocks: list[Block], mark: int, section: str) -> tuple[Glossary | None, int]:
+def _entry_at(blocks: list[Block], index: int, run_end: int, spellings: Spellings) -> bool:
+    """Whether a readable entry (a symbol, then its meaning and unit) starts at `index`,
+    after a meaning and a unit that are not prose: the block goes on past an odd symbol."""
+    if index + 2 >= run_end:
+        return False
+    if any(shapes.is_long_prose(blocks[i].text) for i in range(index - 2, index + 3)):
+        return False
+    text = blocks[index].text
+    return not shapes.is_prose(text) and _symbol_cell(text, spellings) is not None
+
+
+def _why(text: str) -> str:
+    return " (a word no formula writes)" if _WORD.match(text) else ""
+
+
+def _stop(text: str, entry: int) -> str:
+    """Why reading stops at `text`, said once for the block."""
+    return (
+        f"glossary entries stop at {text[:60]!r}, which cannot be a symbol{_why(text)} "
+        f"(entry {entry} of the block); the rest is read as prose"
+    )
+
+
+def read_glossary(
+    blocks: list[Block], mark: int, section: str, spellings: Spellings | None = None
+) -> tuple[Glossary | None, int]:
     """The glossary whose mark is `blocks[mark]`, and the index after what it used. A mark
     followed by neither an entry nor a dangling symbol is no glossary (None): it stays
-    plain, like a glossary of terms."""
+    plain, like a glossary of terms. Names are spelled as the lesson's formulas spell them
+    (`spellings`, by default those of `blocks`)."""
+    spellings = spellings if spellings is not None else Spellings(blocks)
     run_end = mark + 1
     while run_end < len(blocks) and not _ends_block(blocks[run_end]):
         run_end += 1
     entries: list[GlossaryEntry] = []
     notes: list[GlossaryNote] = []
+    unread: list[Block] = []
     cursor = mark + 1
     while cursor < run_end:
         head = blocks[cursor]
         if shapes.is_prose(head.text):
             break
-        cell = _symbol_cell(head.text)
-        if cell is None and not entries:
+        cell = _symbol_cell(head.text, spellings)
+        if cell is None and _entry_at(blocks, cursor + 3, run_end, spellings):
+            unread.append(head)  # one odd symbol among entries: keep reading the entries
+            cell = symbols.SymbolCell(head.text, (), symbols.NONE)
+        elif cell is None and not entries:
             break  # a mark followed by no entry (a glossary of terms) is no symbol table
-        if cell is None:
-            reason = (
-                f"glossary entries stop at {head.text[:60]!r}, which cannot be a symbol "
-                f"(entry {len(entries) + 1} of the block); the rest is read as prose"
-            )
-            notes.append(GlossaryNote(head.start, reason))
+        elif cell is None:
+            notes.append(GlossaryNote(head.start, _stop(head.text, len(entries) + 1)))
             break
         rest = blocks[cursor + 1 : min(cursor + 3, run_end)]
         if any(shapes.is_long_prose(part.text) for part in rest):
@@ -93,13 +128,20 @@ def read_glossary(blocks: list[Block], mark: int, section: str) -> tuple[Glossar
                 meaning.text,
                 unit.text,
                 head.start,
-                cell.names,
+                spellings.resolve(cell.names, cell.qualifier),
                 meaning.start,
                 unit.start,
                 unit.end,
             )
         )
         cursor += 3
+    if unread:
+        spelled = ", ".join(repr(part.text[:40]) + _why(part.text) for part in unread)
+        reason = (
+            f"glossary symbol {spelled} cannot be read as a symbol; its entry names nothing "
+            "and the entries after it are read on"
+        )
+        notes.insert(0, GlossaryNote(unread[0].start, reason))
     block = blocks[mark]
     if not entries and not notes:
         return None, mark + 1
@@ -110,6 +152,7 @@ def read_glossary(blocks: list[Block], mark: int, section: str) -> tuple[Glossar
 def glossaries(blocks: list[Block]) -> list[Glossary]:
     found: list[Glossary] = []
     headings: list[Block] = []
+    spellings = Spellings(blocks)
     index = 0
     while index < len(blocks):
         block = blocks[index]
@@ -118,7 +161,7 @@ def glossaries(blocks: list[Block]) -> list[Glossary]:
                 headings.pop()
         if block.kind in ("paragraph", "heading") and shapes.is_glossary_mark(block.text):
             section = headings[-1].text if headings else ""
-            glossary, after = read_glossary(blocks, index, section)
+            glossary, after = read_glossary(blocks, index, section, spellings)
             if glossary is not None:
                 found.append(glossary)
                 index = after

@@ -33,6 +33,11 @@ _MARKS = {"\\dagger": "dagger", "+": "plus", "-": "minus"}
 _TRANSPOSES = (["\\top"], ["\\intercal"], ["\\mathsf", "T"], ["\\mathrm", "T"], ["\\sf", "T"])
 _INTEGRALS = frozenset({"int", "iint", "iiint", "oint"})
 _FRACTIONS = frozenset({"frac", "dfrac", "tfrac"})
+_WORD_COMMANDS = frozenset(
+    "max min sup inf cos sin tan log ln exp lim det arg deg dim ker gcd Pr".split()
+) | frozenset(naming.SUBSCRIPT_SIGNS.values())
+"""Commands a subscript spells as words, as the parser names them: `\\eta_{\\max}` is
+`eta_max`, `\\bar\\eta_{\\cos}` is `eta_bar_cos`, `R_{\\square}` is `R_square`."""
 MAX_WORD_TOKENS = 200
 """A name is short; reading one gives up after this many tokens, so nested groups cost
 linear time however deep they go."""
@@ -122,7 +127,7 @@ class _Scanner:
             if token.kind in (LETTER, NUMBER):
                 spelled = naming.letter(token.text) if token.kind == LETTER else None
                 pieces.append(spelled[0] if spelled else token.text)
-            elif token.kind == CMD and token.text in naming.GREEK:
+            elif token.kind == CMD and (token.text in naming.GREEK or token.text in _WORD_COMMANDS):
                 pieces.append(token.text)
             elif token.kind == CMD and self._takes_argument(token.text):
                 text_mode = text_mode or token.text.startswith(("text", "mbox"))

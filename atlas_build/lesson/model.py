@@ -58,8 +58,10 @@ class GlossaryEntry:
     """One (symbol, meaning, unit) triple; `offset` is where the symbol paragraph starts.
 
     `names` are the symbols it defines under the naming convention (`symbols.canonical`),
-    empty when the entry names a value (`32 × 10⁹ bits/s`); `end` is the end of the unit
-    paragraph, so `content[offset:end]` is the whole entry.
+    spelled as the lesson's formulas spell them (`VDD` is the `V_DD` they write:
+    `spellings.py`), empty when the entry names a value (`32 × 10⁹ bits/s`), an
+    expression or an operator; `end` is the end of the unit paragraph, so
+    `content[offset:end]` is the whole entry.
     """
 
     symbol: str

@@ -103,6 +103,11 @@ _GREEK_SPECIAL = {
 _STYLES = (("DOUBLE-STRUCK", "bb"), ("FRAKTUR", "frak"), ("BLACK-LETTER", "frak"))
 
 
+SUBSCRIPT_SIGNS = {"□": "square", "∞": "infty", "∥": "parallel", "⊥": "perp"}
+"""Signs a subscript may hold, named as the LaTeX parser names their commands:
+`R_□` is `R_{\\square}`, `R_square`; `x_∞` is `x_infty`."""
+
+
 def greek_name(char: str) -> str | None:
     """`τ` -> `tau`, `Δ` -> `Delta`, `ϵ`/`ε` -> `epsilon`; None for other characters."""
     if char in _GREEK_SPECIAL:
@@ -174,3 +179,23 @@ def key(name: str) -> str:
 
 def base_key(name: str) -> str:
     return key(split(name)[0])
+
+
+def flat(name: str) -> str:
+    """The name with its subscript marks dropped: `B_kj` and `Bkj`, `V_DD` and `VDD`,
+    `mu_train` and `μtrain` (`mutrain`) are one name flat. Real glossaries flatten
+    subscripts; comparing flat forms is the fallback when names differ only so."""
+    base, pieces = split(name)
+    return "".join(_VARIANTS.get(part, part) for part in (base, *pieces))
+
+
+INDEX_LETTERS = frozenset("ijklmnt")
+_INDEX_OPERATORS = frozenset("+-/")
+
+
+def is_index(piece: str) -> bool:
+    """A subscript that runs over a family: index letters (`j`, `ij`) or an expression
+    in them (`i+1`, `k-1`, `1-alpha/2`): `C_i+1` is a member of the family `C`."""
+    if bool(set(piece) & _INDEX_OPERATORS) and piece[0] not in _INDEX_OPERATORS:
+        return True
+    return 0 < len(piece) <= 2 and set(piece) <= INDEX_LETTERS

@@ -112,12 +112,31 @@ def assumption_text(text: str) -> str | None:
     return rest.strip()
 
 
+_ABBREVIATIONS = frozenset(
+    {"e.g", "i.e", "etc", "cf", "vs", "approx", "resp", "incl", "viz", "eq", "eqs", "fig"}
+)
+"""Words whose full stop ends no sentence: `Percentile level, e.g. 0.95 or 0.99`."""
+
+
+def _abbreviation(body: str, stop: int) -> bool:
+    start = stop
+    while start > 0 and not body[start - 1].isspace() and body[start - 1] not in "([":
+        start -= 1
+    return body[start:stop].casefold() in _ABBREVIATIONS
+
+
 def sentences(text: str) -> int:
-    """How many sentences `text` has (a trailing fragment counts as one)."""
+    """How many sentences `text` has (a trailing fragment counts as one); the full stop
+    of an abbreviation (`e.g.`, `i.e.`, `cf.`) ends none."""
     body = text.strip()
     if not body:
         return 0
-    return len(_SENTENCE_END.findall(body)) + 1
+    ends = [
+        match
+        for match in _SENTENCE_END.finditer(body)
+        if not (body[match.start()] == "." and _abbreviation(body, match.start()))
+    ]
+    return len(ends) + 1
 
 
 def is_prose(text: str) -> bool:

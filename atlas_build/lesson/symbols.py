@@ -3,9 +3,12 @@
 A "Symbols and units" block spells its symbols in plain text (`d_k`, `τ`, `x̂_i`, `N₀`,
 `ΔV`, `k_SiO₂`, `𝒫`, `T_q,T_k`); equations spell them in LaTeX. `canonical()` turns the
 first into the names of the second (the convention is in `names.py`), so the glossary
-check and the units checker can look a glossary symbol up in an equation. A cell may
-also name a value (`32 × 10⁹ bits/s`), an expression (`kT/q`) or carry a qualifier
-(`B_Gen5,one way`); `read()` tells those apart.
+check and the units checker can look a glossary symbol up in an equation. Other
+glossaries' spellings read too: index expressions in subscripts (`Cᵢ₊₁`, `z_1−α/2`),
+letters after an accent (`ḡr`), accents and subscripts in words (`bar theta`,
+`CD_after etch`). A cell may also name a value (`32 × 10⁹ bits/s`), an expression
+(`kT/q`, `μ_n C_ox`), an operator (`⊙`, `+, −`) or carry a qualifier (`B_Gen5,one way`);
+`read()` tells those apart.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from dataclasses import dataclass
 
 from atlas_build.lesson import names as naming
 
-__all__ = ["SymbolCell", "canonical", "mentions", "name_of", "read"]
+__all__ = ["SymbolCell", "canonical", "latex_reading", "mentions", "name_of", "read", "words"]
 
 SYMBOL = "symbol"
 VALUE = "value"
 EXPRESSION = "expression"
+OPERATOR = "operator"
 NONE = "none"
 
 
@@ -31,7 +35,9 @@ class SymbolCell:
 
     `names` are the symbols it defines; `mentions` are names an expression or value
     entry explains without defining them one by one (`kT/q` explains k, T and q);
-    `kind` is `symbol`, `value`, `expression`, or `none` when it cannot be a symbol.
+    `operators` are operators it explains (`⊙`, `+, −`: an operator is a glossary entry
+    too); `kind` is `symbol`, `value`, `expression`, `operator`, or `none` when it cannot
+    be a symbol.
     """
 
     text: str
@@ -39,6 +45,7 @@ class SymbolCell:
     kind: str
     qualifier: str = ""
     mentions: tuple[str, ...] = ()
+    operators: tuple[str, ...] = ()
 
 
 _SUPER_MARKS = {"\u207a": "plus", "\u207b": "minus", "*": "star", "\u2217": "star"}
@@ -59,6 +66,10 @@ def _script(char: str) -> tuple[str, str] | None:
     if "SUPERSCRIPT" in name or name.startswith("MODIFIER LETTER"):
         return "super", unicodedata.normalize("NFKD", char)
     return None
+
+
+_SUB_OPERATORS = {"+": "+", "-": "-", "\u2212": "-", "/": "/"}
+"""Operators an index expression in a subscript may hold: `C_{i+1}`, `Tᵢ₋₁`, `z_1−α/2`."""
 
 
 def _suffixes(primes: int, marks: list[str]) -> str:
@@ -87,6 +98,7 @@ def name_of(token: str) -> str | None:
     marks: list[str] = []
     primes = 0
     mode = "base"
+    braced = operated = False
     for char in unicodedata.normalize("NFD", text):
         script = _script(char) if not char.isascii() else None
         if char in naming.COMBINING:
@@ -95,10 +107,22 @@ def name_of(token: str) -> str | None:
         elif unicodedata.combining(char):
             continue
         elif char == "_":
+            if operated:
+                return None  # `x_i−x_j`: an expression, not one name
             mode = "sub"
             subs.append("")
         elif char in "{}":
+            braced = braced or (char == "{" and mode == "sub")
             continue
+        elif char == "," and braced and mode == "sub" and subs and subs[-1]:
+            continue  # `x_{i,j}` is `x_ij`, as LaTeX writes an index pair
+        elif char in naming.SUBSCRIPT_SIGNS and mode == "sub" and subs:
+            subs[-1] += naming.SUBSCRIPT_SIGNS[char]  # `R_□` is `R_square`
+        elif char in _SUB_OPERATORS and mode in ("sub", "usub") and subs and subs[-1]:
+            if not (braced or operated or mode == "usub" or len(subs[-1]) <= 2):
+                return None  # `T_max−T_min`: a difference of two names
+            subs[-1] += _SUB_OPERATORS[char]
+            operated = True
         elif char in _PRIMES:
             primes += _PRIMES[char]
         elif char in _SUPER_MARKS:
@@ -109,7 +133,7 @@ def name_of(token: str) -> str | None:
                 if spelled not in _TRANSPOSE:
                     mode = "power"
             elif mode == "usub":
-                subs[-1] += spelled
+                subs[-1] += _SUB_OPERATORS.get(spelled, spelled)
             else:
                 subs.append(spelled)
                 mode = "usub"
@@ -127,9 +151,12 @@ def name_of(token: str) -> str | None:
             if spelled_letter is None:
                 return None
             spelled, letter_style = spelled_letter
-            if mode == "base":
-                if accents:
+            if mode == "base" and accents:
+                if len(base) != 1:
                     return None
+                subs.append(spelled)  # `ḡr`: letters after an accented letter, flattened
+                mode = "sub"
+            elif mode == "base":
                 base.append(spelled)
                 style = style or letter_style
             elif mode == "sub":
@@ -192,6 +219,70 @@ def _is_qualifier(piece: str) -> bool:
     return len(words) >= 2 and all(word.isalpha() and word.islower() for word in words)
 
 
+def _is_operator(piece: str) -> bool:
+    """`+`, `−`, `⊙`, `∘`, `∧`: an operator a glossary explains (no letter or digit)."""
+    return 0 < len(piece) <= 3 and all(
+        char in "+-*/|·×÷^~<>=!&‖" or unicodedata.category(char) == "Sm" for char in piece
+    )
+
+
+_MARK_SUFFIXES = frozenset(
+    {*_SUPER_MARKS.values(), *_CARET.values(), *naming.ACCENTS.values(), "prime", "prime2"}
+)
+_ACCENT_WORDS = frozenset({"hat", "bar", "tilde", "dot", "ddot", "vec", "check", "prime"})
+_SUBSCRIPT_WORDS = re.compile(r"^(\S+_\S+?)((?:\s[a-z]+){1,2})$")
+
+
+def _spelled(piece: str) -> str | None:
+    """A symbol written with words: `bar theta` and `theta-bar` are `theta_bar`, `x hat`
+    is `x_hat`; `CD_after etch` is `CD_after_etch` (the subscript's words go on)."""
+    words = re.split(r"[ -]", piece)
+    if len(words) == 2 and (words[0] in _ACCENT_WORDS) != (words[1] in _ACCENT_WORDS):
+        accent, letter = sorted(words, key=lambda word: word not in _ACCENT_WORDS)
+        name = name_of(letter)
+        if name is not None and naming.is_letter(naming.split(name)[0]):
+            return f"{name}_{accent}"
+    subscripted = _SUBSCRIPT_WORDS.match(piece)
+    if subscripted is not None and (name := name_of(subscripted.group(1))) is not None:
+        return "_".join([name, *subscripted.group(2).split()])
+    return None
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _symbolic(token: str) -> bool:
+    """A token an implicit product is made of: short (`kT`) or subscripted (`C_ox`)."""
+    name = name_of(token)
+    return name is not None and (len(token) <= _SHORT_TOKEN or "_" in name)
+
+
+def latex_reading(name: str) -> tuple[str, ...]:
+    """How LaTeX reads a glossary name whose multi-letter base carries a subscript:
+    `CD_{\\text{after etch}}` is `C` times `D_after_etch`; () for other names."""
+    base, pieces = naming.split(name)
+    if not pieces or pieces[0] in _MARK_SUFFIXES or base in naming.GREEK or base == "ell":
+        return ()
+    if not (1 < len(base) <= _SHORT_TOKEN and base.isascii() and base.isalpha()):
+        return ()
+    return (*base[:-1], "_".join((base[-1], *pieces)))
+
+
+def words(text: str) -> int:
+    """Words in the longest symbol of a cell: `η(t), η_max, T_w, T` is a list of one-word
+    symbols, `P(D | +)` one symbol of two words (an operator is no word)."""
+    return max(
+        len([word for word in piece.split() if any(char.isalnum() for char in word)])
+        for piece in _top_level_split(text, ",;")
+    )
+
+
 def _latex_cell(text: str) -> SymbolCell:
     from atlas_build.lesson.latexnames import scan
 
@@ -207,15 +298,22 @@ def read(text: str) -> SymbolCell:
         return SymbolCell(text, (), NONE)
     if _LATEX.search(text):
         return _latex_cell(text)
+    listed = _top_level_split(text, ",;")
+    if all(_is_operator(piece) for piece in listed):
+        return SymbolCell(text, (), OPERATOR, operators=tuple(listed))
     head = _RELATION.split(text, maxsplit=1)[0] if _RELATION.search(text) else text
     if not head or _VALUE_START.match(head):
         return SymbolCell(text, (), VALUE, mentions=_operands(text))
     found: list[str] = []
     qualifiers: list[str] = []
     mentioned: list[str] = []
+    operators: list[str] = []
     kind = SYMBOL
     for position, piece in enumerate(_top_level_split(head, ",;")):
         if not piece:
+            continue
+        if _is_operator(piece):
+            operators.append(piece)
             continue
         paren = piece.find(" (")
         if paren > 0 and piece.endswith(")"):
@@ -230,28 +328,29 @@ def read(text: str) -> SymbolCell:
             else:
                 qualifiers.append(piece)
             continue
-        single = name_of(piece.replace("Δ ", "Δ"))
+        single = name_of(piece.replace("Δ ", "Δ")) or _spelled(piece)
         if single is not None:
             found.append(single)
+            mentioned += latex_reading(single)
             continue
         operands = _operands(piece)
         tokens = piece.split()
         call = re.match(r"^([^\s(]+)\((.*)\)$", piece)
-        if call and name_of(call.group(1)):
+        if call and name_of(call.group(1)) and _balanced(call.group(2)):
             found.append(name_of(call.group(1)) or "")
             mentioned += _operands(call.group(2))
-        elif operands and (
-            _OPERATORS.search(piece) or all(len(token) <= _SHORT_TOKEN for token in tokens)
-        ):
-            kind = EXPRESSION
+        elif operands and (_OPERATORS.search(piece) or all(map(_symbolic, tokens))):
+            kind = EXPRESSION  # `kT/q`, `π/(1 − π)`, `μ_n C_ox`
             mentioned += operands
         else:
             return SymbolCell(text, (), NONE)
+    qualifier = ", ".join(qualifiers)
     if kind == EXPRESSION and not found:
-        return SymbolCell(text, (), EXPRESSION, ", ".join(qualifiers), tuple(mentioned))
+        return SymbolCell(text, (), EXPRESSION, qualifier, tuple(mentioned), tuple(operators))
     if not found:
-        return SymbolCell(text, (), NONE)
-    return SymbolCell(text, tuple(found), SYMBOL, ", ".join(qualifiers), tuple(mentioned))
+        kind = OPERATOR if operators else NONE
+        return SymbolCell(text, (), kind, qualifier, operators=tuple(operators))
+    return SymbolCell(text, tuple(found), SYMBOL, qualifier, tuple(mentioned), tuple(operators))
 
 
 def canonical(text: str) -> list[str]:

@@ -17,9 +17,11 @@ from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.function import AppliedUndef
 
 from atlas_build.latex.functions import Component
+from atlas_build.latex.sets import BigOperator, bound_indices
 from atlas_build.lesson import symbols
 from atlas_build.lesson.latexnames import Scan, scan
 from atlas_build.lesson.model import Lesson, Math
+from atlas_build.lesson.names import INDEX_LETTERS, split
 
 MAIN, INDEX, LIMIT = "main", "index", "limit"
 _CONSTANTS = {sympy.E: "e", sympy.pi: "pi", sympy.I: "i"}
@@ -35,20 +37,50 @@ class TreeNames:
     bound: dict[str, None] = field(default_factory=dict)  # indices, sum and limit variables
     functions: dict[str, None] = field(default_factory=dict)  # applied functions
     constants: dict[str, None] = field(default_factory=dict)  # e, pi, i as SymPy constants
+    labels: dict[str, None] = field(default_factory=dict)  # bases with no array index (`eta[4/5]`)
 
 
-def tree_names(expressions: list[sympy.Basic]) -> TreeNames:
+def definition_variables(lhs: sympy.Basic) -> frozenset[sympy.Basic]:
+    """The variables a relation's left side defines its right side over: the arguments of
+    `f(x, y) = ...` and the index of `γ_k = k u/(1 − k u)`. Like a sum's index, each is
+    bound in that relation and needs no glossary entry of its own."""
+    if isinstance(lhs, AppliedUndef) and all(isinstance(a, sympy.Symbol) for a in lhs.args):
+        return frozenset(lhs.args)
+    if isinstance(lhs, sympy.Symbol):
+        _, pieces = split(lhs.name)
+        if pieces and len(pieces[-1]) <= 2 and set(pieces[-1]) <= INDEX_LETTERS:
+            return frozenset(sympy.Symbol(letter) for letter in pieces[-1])
+    return frozenset()
+
+
+def tree_names(
+    expressions: list[sympy.Basic], bound_in: list[frozenset[sympy.Basic]] | None = None
+) -> TreeNames:
     """Walk the trees (iteratively, in argument order). A symbol only ever seen as an index,
-    a sum or limit variable, or in a bound needs no definition; it is `bound`."""
+    a sum or limit variable, or in a bound needs no definition; it is `bound`, as are the
+    symbols `bound_in` gives for each expression (a definition's variables). A base seen
+    only with indices no array has (`η_{8b/10b}` read as `eta[4/5]`) is a label, a name
+    with a subscript, not a one-letter symbol; `X[0]` is an element of `X`."""
     found = TreeNames()
+    given = bound_in or [frozenset()] * len(expressions)
     stack: list[tuple[sympy.Basic, frozenset[sympy.Basic], str]] = [
-        (expression, frozenset(), MAIN) for expression in reversed(expressions)
+        (expression, given[place], MAIN)
+        for place, expression in reversed(list(enumerate(expressions)))
     ]
     while stack:
         node, bound, role = stack.pop()
         if isinstance(node, sympy.Indexed):
-            found.bases[str(node.base.label)] = None
+            label = str(node.base.label)
+            if all(index.is_number and not index.is_integer for index in node.indices):
+                found.labels[label] = None  # no array index: a subscript the parser computed
+            else:
+                found.bases[label] = None
             stack += [(index, bound, INDEX) for index in reversed(node.indices)]
+        elif isinstance(node, BigOperator):  # argmin_θ L(θ): θ is the operator's index
+            indices = frozenset(bound_indices(node.over))
+            found.bound.update(dict.fromkeys(str(index) for index in indices))
+            stack.append((node.body, bound | indices, role))
+            stack += [(part, bound, LIMIT) for part in reversed(node.over.args[1:])]
         elif isinstance(node, Component):  # softmax(z)_i: i is an index, like x_i's
             value, *indices = node.args
             stack += [(index, bound, INDEX) for index in reversed(indices)]
@@ -81,7 +113,7 @@ def tree_names(expressions: list[sympy.Basic]) -> TreeNames:
 
 
 @lru_cache(maxsize=512)
-def _parse(latex: str) -> tuple[sympy.Basic, ...] | None:
+def _parse(latex: str) -> tuple[tuple[sympy.Basic, sympy.Basic], ...] | None:
     """Both sides of every relation, or None when the parser cannot read the equation.
     Any failure counts as unreadable: the claims stage reports it, and this check must
     go on with the other equations."""
@@ -91,7 +123,7 @@ def _parse(latex: str) -> tuple[sympy.Basic, ...] | None:
         relations = parse_relations(latex)
     except Exception:
         return None
-    return tuple(side for relation in relations for side in (relation.lhs, relation.rhs))
+    return tuple((relation.lhs, relation.rhs) for relation in relations)
 
 
 @dataclass
@@ -120,12 +152,17 @@ class EquationUse:
         if self.tree is not None:
             tree = self.tree
             names += [*tree.names, *tree.bases, *tree.bound, *tree.functions, *tree.constants]
+            names += list(tree.labels)
         return names
 
 
 def equation_use(math: Math) -> EquationUse:
-    expressions = _parse(math.latex)
-    tree = tree_names(list(expressions)) if expressions is not None else None
+    relations = _parse(math.latex)
+    tree = None
+    if relations is not None:
+        sides = [side for relation in relations for side in relation]
+        defined = [definition_variables(lhs) for lhs, _ in relations]
+        tree = tree_names(sides, [variables for variables in defined for _ in range(2)])
     return EquationUse(math, scan(math.latex), tree)
 
 

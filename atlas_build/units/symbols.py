@@ -105,8 +105,15 @@ def _script(char: str) -> tuple[str, str] | None:
     return None
 
 
+SUBSCRIPT_SIGNS = {"□": "square", "∞": "infty", "∥": "parallel", "⊥": "perp"}
+SUB_OPERATORS = {"+": "+", "-": "-", "−": "-", "/": "/"}
+"""Operators an index expression in a subscript holds (`C_{i+1}`, `Tᵢ₋₁`): a family
+member, named as the lesson model names it (`C_i+1`, `T_i-1`)."""
+
+
 def _name(piece: str, start: int) -> str:
-    """One symbol of plain glossary text, per the naming convention."""
+    """One symbol of plain glossary text, per the naming convention. Letters right after
+    an accented letter are its subscript, flattened (`ḡr` is `g_bar_r`)."""
     out = ""
     in_sub = False
     text = unicodedata.normalize("NFD", piece)
@@ -117,6 +124,23 @@ def _name(piece: str, start: int) -> str:
         if char in "{}":
             index += 1
             continue
+        if char in SUBSCRIPT_SIGNS and in_sub:
+            out += SUBSCRIPT_SIGNS[char]  # `R_□` is `R_square`, as the parser names `\\square`
+            index += 1
+            continue
+        if char in SUB_OPERATORS and in_sub and out and not out.endswith("_"):
+            out += SUB_OPERATORS[char]
+            index += 1
+            continue
+        if (
+            char.isascii()
+            and char.isalpha()
+            and not in_sub
+            and index
+            and text[index - 1] in ACCENTS
+        ):
+            out += "_"
+            in_sub = True
         if char == "^":
             rest = text[index + 1 :].strip("{}")
             mark = SCRIPT_MARKS.get(rest)
@@ -152,7 +176,7 @@ def _name(piece: str, start: int) -> str:
                 )
             if not out.endswith("_") and not (in_sub and out and _script(text[index - 1])):
                 out += "_"
-            out += plain
+            out += SUB_OPERATORS.get(plain, plain)
             in_sub = True
         elif char in SPECIAL:
             out += SPECIAL[char]

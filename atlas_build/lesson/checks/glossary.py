@@ -4,21 +4,24 @@ Every glossary symbol should be used somewhere: in a display equation, an inline
 formula or the text (A320); every one-letter symbol of a display equation should be
 defined in a glossary (A321); and a glossary block should be read to its end (A322).
 Names are compared under the naming convention the LaTeX parser follows (`names.py`):
-`N₀` is `N_0`, `τ` is `tau`, `x̂_i` is `\\hat{x}_i`; an entry like `a_j` stands for the
-family `a_1, a_2...`. Equations the parser cannot read still count as uses through a
-conservative scan of their names, but never produce A321.
+`N₀` is `N_0`, `τ` is `tau`, `x̂_i` is `\\hat{x}_i`, and a flattened `VDD` is the `V_DD`
+the equations write (`spellings.py`); an entry like `a_j` or `Cᵢ₊₁` stands for the family
+`a_1, a_2...`. An operator entry (`⊙`) is used where the lesson writes it or its command.
+Equations the parser cannot read still count as uses through a conservative scan of
+their names, but never produce A321.
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterator
 
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
 from atlas_build.lesson import symbols
 from atlas_build.lesson.context import RULES, LessonSubject
 from atlas_build.lesson.model import GlossaryEntry
-from atlas_build.lesson.names import is_letter, key, split
+from atlas_build.lesson.names import is_index, is_letter, key, split
 from atlas_build.lesson.usage import LessonUse, lesson_use
 
 STAGE = "lesson"
@@ -26,8 +29,8 @@ UNUSED = define(
     "A320",
     "glossary-symbol-unused",
     Severity.WARNING,
-    "A symbol defined under `Symbols and units` is used nowhere else in the lesson: in no "
-    "display equation, inline formula or text.",
+    "A symbol (or an operator) defined under `Symbols and units` is used nowhere else in "
+    "the lesson: in no display equation, inline formula or text.",
     example="a glossary entry `d_v` when no equation, formula or sentence mentions d_v",
     fix="Use the symbol where the lesson needs it, or remove the entry.",
     stage=STAGE,
@@ -54,14 +57,13 @@ UNREAD = define(
     stage=STAGE,
 )
 
-INDEX_LETTERS = frozenset("ijklmnt")
-
 
 def family_base(name: str) -> str | None:
-    """`a_j` -> `a`, `x_hat_i` -> `x_hat`, `delta_ij` -> `delta`: a name whose last subscript
-    is index letters stands for a family; None for other names."""
+    """`a_j` -> `a`, `x_hat_i` -> `x_hat`, `delta_ij` -> `delta`, `C_i+1` -> `C`: a name
+    whose last subscript is an index (`names.is_index`) stands for a family; None for
+    other names."""
     base, pieces = split(name)
-    if not pieces or len(pieces[-1]) > 2 or not set(pieces[-1]) <= INDEX_LETTERS:
+    if not pieces or not is_index(pieces[-1]):
         return None
     return "_".join((base, *pieces[:-1]))
 
@@ -86,6 +88,9 @@ class _Uses:
         base = family_base(name)
         if base is not None and key(base) in self.families:
             return True
+        reading = symbols.latex_reading(name)  # `CD_{\\text{after}}` is C times D_after
+        if reading and all(key(part) in self.keys for part in reading):
+            return True
         if not qualified and is_letter(name):
             return False
         prefix = name + "_"  # `softmax` is used by `softmax_rows`, `B_Gen5` by `B_Gen5_one_way`
@@ -101,16 +106,83 @@ def _entries(subject: LessonSubject) -> list[tuple[GlossaryEntry, symbols.Symbol
     ]
 
 
+_OPERATOR_LATEX = {
+    "−": ("-",),
+    "-": ("−",),
+    "×": ("\\times",),
+    "·": ("\\cdot", "\\cdotp", "⋅"),
+    "⋅": ("\\cdot", "·"),
+    "÷": ("\\div",),
+    "∘": ("\\circ",),
+    "⊙": ("\\odot",),
+    "⊕": ("\\oplus",),
+    "⊗": ("\\otimes",),
+    "⊘": ("\\oslash",),
+    "∧": ("\\wedge", "\\land"),
+    "∨": ("\\vee", "\\lor"),
+    "¬": ("\\neg", "\\lnot"),
+    "∇": ("\\nabla",),
+    "∂": ("\\partial",),
+    "∑": ("\\sum",),
+    "∏": ("\\prod",),
+    "∫": ("\\int",),
+    "√": ("\\sqrt",),
+    "∗": ("\\ast", "*"),
+    "*": ("\\ast", "∗"),
+    "⋆": ("\\star",),
+    "|": ("\\mid", "\\vert", "\\lvert"),
+    "‖": ("\\|", "\\Vert", "\\lVert"),
+    "≈": ("\\approx",),
+    "∝": ("\\propto",),
+    "≤": ("\\le", "\\leq"),
+    "≥": ("\\ge", "\\geq"),
+    "→": ("\\to", "\\rightarrow"),
+    "⊤": ("\\top",),
+    "∈": ("\\in",),
+}
+"""An operator as glossaries write it -> other ways a lesson writes the same operator."""
+
+
+def _writes(operator: str, texts: list[str]) -> bool:
+    """Whether any text writes the operator, as itself or as its LaTeX command."""
+    for spelling in (operator, *_OPERATOR_LATEX.get(operator, ())):
+        command = spelling.startswith("\\") and spelling[1:].isalpha()
+        pattern = re.escape(spelling) + ("(?![A-Za-z])" if command else "")
+        if any(re.search(pattern, text) for text in texts):
+            return True
+    return False
+
+
 def _unused(
     subject: LessonSubject, entries: list[tuple[GlossaryEntry, symbols.SymbolCell]], uses: _Uses
 ) -> Iterator[Diagnostic]:
+    texts: list[str] | None = None
     for entry, cell in entries:
-        for name in cell.names:
+        for name in entry.names:
             if uses.uses(name, bool(cell.qualifier)):
                 continue
             spelled = f"{entry.symbol!r}" + (f" ({name})" if name != entry.symbol else "")
             message = f"glossary symbol {spelled} is used in no equation, formula or text"
             yield at(UNUSED, subject.at(entry.offset), message)
+        if cell.operators and texts is None:
+            texts = _lesson_texts(subject, entries)
+        for operator in cell.operators:
+            if not _writes(operator, texts or []):
+                message = f"glossary operator {operator!r} is used in no equation, formula or text"
+                yield at(UNUSED, subject.at(entry.offset), message)
+
+
+def _lesson_texts(
+    subject: LessonSubject, entries: list[tuple[GlossaryEntry, symbols.SymbolCell]]
+) -> list[str]:
+    """The lesson's formulas and text, less the glossaries' own symbol paragraphs."""
+    own = {entry.offset for entry, _ in entries}
+    texts: list[str] = []
+    for block in subject.lesson.blocks:
+        texts += [math.latex for math in block.math]
+        if block.start not in own:
+            texts.append(block.text)
+    return texts
 
 
 def _undefined(
@@ -119,8 +191,8 @@ def _undefined(
     use: LessonUse,
 ) -> Iterator[Diagnostic]:
     defined: set[str] = set()
-    for _, cell in entries:
-        for name in (*cell.names, *cell.mentions):
+    for entry, cell in entries:
+        for name in (*entry.names, *cell.mentions):
             defined.add(key(name))
             base = family_base(name)
             if base is not None:
