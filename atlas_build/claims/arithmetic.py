@@ -163,7 +163,7 @@ def _digits_agree(
         return True  # cannot be told: say nothing
     if not (math.isfinite(lhs) and math.isfinite(stated)) or (lhs < 0) != (stated < 0):
         return lhs == stated
-    allowed = float(digits_tolerance(result, None, approx) + spread) * 1.000001
+    allowed = float(digits_tolerance(result, None, approx)) * 1.000001  # spread: relative
     relative = float(spread) / abs(lhs) if lhs else 0.0
     for scale in _scales(lhs, stated, result.unit):
         if abs(lhs * scale - stated) <= allowed + relative * abs(lhs * scale):
