@@ -206,7 +206,7 @@ def test_right_worked_arithmetic_with_units_verifies_its_result(tmp_path: Path, 
     result = _lesson(tmp_path, f"## Work\n\nAs a check, {work}.\n", "claims: []\n")
     assert result.found("A408") == [] and result.errors() == []
     assert result.record.coverage["numbers"]["arithmetic"] == {"checked": 1, "wrong": 0}
-    assert _numbers(result) == {"verified": 1, "unaccounted": 2}
+    assert _numbers(result) == {"verified": 1, "input": 2}  # operands of working that holds
 
 
 HALF = """
@@ -271,9 +271,9 @@ def test_a_claim_binding_a_unit_chain_checks_its_working_too(tmp_path: Path, div
     assert result.status() == {"main": "pass", "half": "pass"}  # d and d/2 are as stated
     at_divisor = result.lesson_at(f"m/{divisor}", shift=2)
     unaccounted = result.record.coverage["numbers"]["unaccountedAt"]
-    if divisor == "2":
-        assert [(n["text"], n["line"], n["column"]) for n in unaccounted] == [("2", *at_divisor)]
-        assert result.errors() == [] and result.record.coverage["verification"] == "partial"
+    if divisor == "2":  # the working holds, so its divisor is one of its inputs: accounted
+        assert unaccounted == []
+        assert result.errors() == [] and result.record.coverage["verification"] == "verified"
         return
     [wrong] = result.found("A408")  # the claim proved 6 m and 3 m: the divisor is wrong
     assert (wrong.line, wrong.column) == at_divisor
@@ -640,3 +640,12 @@ def test_ratio_words_for_quarters_and_halves() -> None:
     assert [v.value if v else None for v in values] == [
         sympy.Rational(1, 4), sympy.Rational(1, 4), sympy.Rational(1, 2), sympy.Rational(1, 8)
     ]  # fmt: skip
+
+
+def test_the_operands_of_working_that_holds_are_accounted(tmp_path: Path) -> None:
+    """In `7 + 3 = 10` only the 10 was accounted: the 7 and the 3 stayed unaccounted
+    until a claim bound them as operands. Working that checks out accounts for them."""
+    right = _lesson(tmp_path / "right", "## Work\n\nWe add 7 + 3 = 10 here.\n", "claims: []\n")
+    assert _numbers(right) == {"verified": 1, "input": 2}
+    wrong = _lesson(tmp_path / "wrong", "## Work\n\nWe add 7 + 3 = 11 here.\n", "claims: []\n")
+    assert _numbers(wrong) == {"failed": 1, "unaccounted": 2}

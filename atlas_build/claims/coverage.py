@@ -339,6 +339,10 @@ def _numbers(
         tally["checked"] += 1
         if judgement.status == "verified":
             classes.setdefault(key, "verified")
+            for operand in item.operands:  # `7 + 3 = 10`: the 7 and the 3 are its inputs
+                span = (operand.start, operand.end)
+                if span in counted:
+                    classes.setdefault(span, "input")
             continue
         tally["wrong"] += 1
         wrong = item.result
