@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 import sympy
 from sympy.core.function import AppliedUndef
 
+from atlas_build.claims import solver
 from atlas_build.latex import Relation
 
 EQUALITIES = ("=", "approx", ":=")
@@ -61,14 +62,7 @@ def symbols(relation: Relation) -> dict[str, sympy.Symbol]:
     return {symbol.name: symbol for symbol in found if isinstance(symbol, sympy.Symbol)}
 
 
-def _number(value: sympy.Expr) -> sympy.Float | None:
-    try:
-        number = sympy.N(value, DIGITS)
-    except (TypeError, ValueError, ArithmeticError, RecursionError):
-        return None
-    if not number.is_real or not number.is_finite:
-        return None
-    return sympy.Float(number, DIGITS)
+_number = solver.number
 
 
 def residual(
@@ -187,36 +181,8 @@ def solve(
         return rhs if _number(rhs) is not None else None
     if rhs == target and target not in lhs.free_symbols:
         return lhs if _number(lhs) is not None else None
-    return _secant(lhs - rhs, target, near)
-
-
-ITERATIONS = 60
-
-
-def _secant(difference: sympy.Expr, target: sympy.Symbol, near: sympy.Expr) -> sympy.Expr | None:
-    """The root of `difference` nearest `near`, by the secant method, evaluating with
-    SymPy itself (never `lambdify`, which writes the expression out as Python source and
-    runs it)."""
-
-    def at(x: sympy.Float) -> sympy.Float | None:
-        return _number(difference.subs(target, x))
-
-    start = _number(near)
-    if start is None:
+    found = solver.roots(lhs - rhs, target, near)
+    if not found:
         return None
-    x0 = start
-    x1 = start * (1 + sympy.Float(1e-4, DIGITS)) + sympy.Float(1e-12, DIGITS)
-    f0, f1 = at(x0), at(x1)
-    for _ in range(ITERATIONS):
-        if f0 is None or f1 is None:
-            return None
-        if f1 == 0:
-            return x1
-        step = f1 - f0
-        if step == 0:
-            return None
-        x0, x1 = x1, x1 - f1 * (x1 - x0) / step
-        f0, f1 = f1, at(x1)
-        if f1 is not None and abs(x1 - x0) <= abs(x1) * sympy.Float(1e-25, DIGITS):
-            return x1
-    return None
+    close = solver.number(near)
+    return min(found, key=lambda v: abs((solver.number(v) or 0) - (close or 0)))

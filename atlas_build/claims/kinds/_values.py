@@ -42,8 +42,9 @@ def symbol(name: str, symbols: list[str] | tuple[str, ...] = ()) -> sympy.Symbol
     return parsed
 
 
-def number(value: Any, where: str) -> sympy.Expr:
-    """An exact value from a claims-file scalar (see the module docstring)."""
+def number(value: Any, where: str, env: _exact.Env | None = None) -> sympy.Expr:
+    """An exact value from a claims-file scalar (see the module docstring); written as
+    LaTeX, it may use the values `env` already holds (`t: "v - 1"`)."""
     if isinstance(value, bool) or value is None:
         raise ClaimError(
             f"{where}: {value!r} is not a number; write {_FORMS}", pointer=_pointer(where)
@@ -78,7 +79,7 @@ def number(value: Any, where: str) -> sympy.Expr:
             f"{where}: {value!r} is neither {_FORMS} ({error.message})", pointer=_pointer(where)
         ) from None
     try:
-        result = _exact.evaluate(expression, _exact.Env())
+        result = _exact.evaluate(expression, env or _exact.Env())
     except _exact.Unknown as unknown:
         raise ClaimError(
             f"{where}: {value!r} is not a number: read as LaTeX it is {expression}, and "
@@ -91,7 +92,11 @@ def number(value: Any, where: str) -> sympy.Expr:
 
 
 def environment(values: Mapping[str, Any], symbols: list[str]) -> _exact.Env:
+    """The claim's stated values. A scalar may be written in terms of others (`v: 3,
+    t: "v - 1"`): those are evaluated once what they use has a value, in any order; one
+    that still names a symbol without a value is an error at its key."""
     env = _exact.Env()
+    waiting: list[tuple[sympy.Symbol, Any, str]] = []
     for key, value in values.items():
         name = symbol(key, symbols)
         where = f"values.{key}"
@@ -106,7 +111,20 @@ def environment(values: Mapping[str, Any], symbols: list[str]) -> _exact.Env:
             ]
             env.arrays[name.name] = _exact.series(rows)
         else:
-            env.scalars[name] = number(value, where)
+            waiting.append((name, value, where))
+    while waiting:
+        left: list[tuple[sympy.Symbol, Any, str]] = []
+        failure: ClaimError | None = None
+        for name, value, where in waiting:
+            try:
+                env.scalars[name] = number(value, where, env)
+            except ClaimError as error:
+                left.append((name, value, where))
+                failure = failure or error
+        if len(left) == len(waiting):
+            assert failure is not None
+            raise failure
+        waiting = left
     return env
 
 

@@ -23,6 +23,7 @@ import sympy
 from pydantic import Field
 from sympy.core.function import AppliedUndef
 
+from atlas_build.claims import solver
 from atlas_build.claims.compare import show
 from atlas_build.claims.dimensions import (
     lesson_units,
@@ -95,6 +96,8 @@ class _Definition:
     def __init__(self, ref: Ref, relation: Relation, offset: int) -> None:
         self.ref, self.relation, self.offset = ref, relation, offset
         self.ratio: sympy.Expr = sympy.Integer(1)  # the right side's unit in the left side's
+        self.inverse = False  # its left side is a stated value: solved for what it lacks
+        self.solved: str | None = None  # the symbol an inverse definition gave a value
         lhs = relation.lhs
         self.symbol: sympy.Symbol | None = None
         self.power: tuple[sympy.Symbol, sympy.Expr] | None = None
@@ -309,6 +312,11 @@ def _solve(definitions: list[_Definition], params: FormulaParams, env: _exact.En
     while tasks:
         waiting = []
         for definition, at in tasks:
+            if definition.inverse:
+                if not _invert(definition, env):
+                    waiting.append((definition, at))
+                    missing[id(definition)] = _open(definition, env) or definition.name
+                continue
             try:
                 value = _exact.evaluate(definition.relation.rhs, env, at)
             except _exact.Unknown as unknown:
@@ -329,6 +337,35 @@ def _solve(definitions: list[_Definition], params: FormulaParams, env: _exact.En
                 continue
             if not isinstance(value, _exact.Series):
                 env.scalars.setdefault(sympy.Symbol(definition.name), value)
+
+
+def _open(definition: _Definition, env: _exact.Env) -> str | None:
+    """The one symbol of an inverse definition's right side still without a value."""
+    missing = [s for s in definition.relation.rhs.free_symbols if s not in env.scalars]
+    return missing[0].name if len(missing) == 1 else None
+
+
+def _invert(definition: _Definition, env: _exact.Env) -> bool:
+    """Solve a relation whose left side is stated for the one symbol it lacks (exactly
+    for a polynomial in it; else numerically); False while more than that one lacks a
+    value. Several solutions are narrowed to positive ones, or refused with all named."""
+    name = _open(definition, env)
+    if name is None:
+        return False
+    target = next(s for s in definition.relation.rhs.free_symbols if s.name == name)
+    assert definition.symbol is not None
+    known = {s: v for s, v in env.scalars.items() if s != target}
+    difference = env.scalars[definition.symbol] - definition.ratio * definition.relation.rhs
+    difference = difference.subs(known)
+    found = solver.roots(difference, target, sympy.Integer(1))
+    value, why = solver.choose(found, positive=True)
+    if value is None:
+        raise ClaimError(
+            f"`{definition.relation.source.strip()}` solved for {name}: {why}", definition.offset
+        )
+    env.scalars[target] = _exact.settle(value) if value.is_Rational else value
+    definition.solved = name
+    return True
 
 
 def _finite(value: Any, what: str, offset: int | None = None) -> Any:
@@ -431,6 +468,9 @@ def run(params: FormulaParams, context: Context) -> Outcome:
             elif _level(definition.relation.rhs, {**levels, **outcome.units}):
                 outcome.units[definition.name] = LEVEL
     outcome.depends = _dependencies(definitions)
+    for definition in definitions:
+        if definition.solved is not None:  # what an inverse definition solved for rests on it
+            outcome.depends[definition.solved] = {definition.ref}
     _identities(params, context, indices, env, outcome, key)
     named = set(_values.names(params.values, params.symbols))
     given = {symbol: value for symbol, value in env.scalars.items() if symbol.name in named}
@@ -478,12 +518,20 @@ def _same_zero(relation: Relation, key: Hashable, offset: int) -> None:
 def _overwritten(params: FormulaParams, definitions: list[_Definition]) -> None:
     """A stated value for a symbol a used relation defines would be replaced by what the
     relation computes, in silence, and the lesson's number bound to it would count as an
-    input the claim fixed; so it is refused."""
+    input the claim fixed; so it is refused, unless the relation has exactly one other
+    symbol without a value and no other relation defines it: then the relation is solved
+    for that one (`Q = ṁ c_p ΔT` with Q, ṁ and c_p stated gives ΔT)."""
     defined = {str(d.symbol): d for d in definitions if d.symbol is not None}
+    stated = set(_values.names(params.values, params.symbols))
     for key, name in zip(params.values, _values.names(params.values, params.symbols),
                          strict=True):  # fmt: skip
         definition = defined.get(name)
         if definition is None:
+            continue
+        rest = {s.name for s in definition.relation.rhs.free_symbols} - stated - set(defined)
+        plain = not definition.relation.rhs.atoms(sympy.Indexed, AppliedUndef)
+        if len(rest) == 1 and plain and definition.indexed is None:
+            definition.inverse = True
             continue
         equation, relation = definition.ref
         raise ClaimError(

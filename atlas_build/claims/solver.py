@@ -1,0 +1,93 @@
+"""One solver for every claim kind and for inference: the values of one symbol that make
+an expression zero.
+
+A relation solved for a symbol other than its left side (`Q = ṁ c_p ΔT` for ΔT) is a
+polynomial in it far more often than not: then SymPy solves it exactly (degree at most
+`MAX_DEGREE`, so solving stays fast). Otherwise the root nearest a starting value is found
+numerically by the secant method, evaluating with SymPy itself: never `lambdify`, which
+writes the expression out as Python source and runs it, and never symbolic solving of a
+transcendental relation, which can take minutes.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+DIGITS = 30
+MAX_DEGREE = 4
+ITERATIONS = 60
+
+
+def number(value: sympy.Expr) -> sympy.Float | None:
+    """`value` as a real, finite 30-digit number (None when it is not one)."""
+    try:
+        found = sympy.N(value, DIGITS)
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return None
+    if not found.is_real or not found.is_finite:
+        return None
+    return sympy.Float(found, DIGITS)
+
+
+def roots(
+    difference: sympy.Expr, symbol: sympy.Symbol, near: sympy.Expr | None = None
+) -> list[sympy.Expr]:
+    """The real values of `symbol` that make `difference` zero (every other symbol has a
+    value in it already): exact for a polynomial of low degree, else the one root nearest
+    `near` (none without a start)."""
+    try:
+        polynomial = sympy.Poly(difference, symbol)
+    except (sympy.PolynomialError, sympy.GeneratorsNeeded, ValueError, TypeError):
+        polynomial = None
+    if polynomial is not None and 0 < polynomial.degree() <= MAX_DEGREE:
+        if not polynomial.free_symbols - {symbol}:
+            try:
+                found = sympy.solve(difference, symbol)
+            except (NotImplementedError, TypeError, ValueError, ArithmeticError):
+                found = []
+            return [value for value in found if number(value) is not None]
+    if near is None:
+        return []
+    root = secant(difference, symbol, near)
+    return [] if root is None else [root]
+
+
+def secant(difference: sympy.Expr, symbol: sympy.Symbol, near: sympy.Expr) -> sympy.Expr | None:
+    """The root of `difference` nearest `near`, by the secant method."""
+
+    def at(x: sympy.Float) -> sympy.Float | None:
+        return number(difference.subs(symbol, x))
+
+    start = number(near)
+    if start is None:
+        return None
+    x0 = start
+    x1 = start * (1 + sympy.Float(1e-4, DIGITS)) + sympy.Float(1e-12, DIGITS)
+    f0, f1 = at(x0), at(x1)
+    for _ in range(ITERATIONS):
+        if f0 is None or f1 is None:
+            return None
+        if f1 == 0:
+            return x1
+        step = f1 - f0
+        if step == 0:
+            return None
+        x0, x1 = x1, x1 - f1 * (x1 - x0) / step
+        f0, f1 = f1, at(x1)
+        if f1 is not None and abs(x1 - x0) <= abs(x1) * sympy.Float(1e-25, DIGITS):
+            return x1
+    return None
+
+
+def choose(found: list[sympy.Expr], positive: bool) -> tuple[sympy.Expr | None, str]:
+    """The one solution to use, and why none could be chosen ("" when one was): a single
+    real solution, or the single positive one when the symbol is a magnitude."""
+    candidates = found
+    if positive and len(candidates) > 1:
+        candidates = [v for v in found if (number(v) or 0) > 0] or found
+    if len(candidates) == 1:
+        return candidates[0], ""
+    if not candidates:
+        return None, "it has no real solution at the stated values"
+    shown = ", ".join(sympy.sstr(sympy.N(v, 6)) for v in candidates)
+    return None, f"it has {len(candidates)} solutions ({shown}); state which one in `values`"
