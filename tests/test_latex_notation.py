@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 import sympy as sp
+from sympy.core.symbol import Str
 
 from atlas_build.latex import parse_expression, parse_relations
 from atlas_build.latex.functions import (
@@ -38,6 +39,7 @@ from atlas_build.latex.functions import (
     Unit,
     WithUnit,
 )
+from atlas_build.latex.probability import Probability
 from atlas_build.latex.sets import (
     ArgMax,
     ArgMin,
@@ -93,8 +95,8 @@ FUNCTIONS: list[tuple[str, Any]] = [
     (r"\ln x", sp.log(x)),
     (r"\max(a, b)", sp.Max(a, b)),
     (r"\min\{a, b\}", sp.Min(a, b)),
-    (r"\Pr(X \ge a)", F("Pr")(sp.Ge(X, a, evaluate=False))),
-    (r"\Pr[X \ge a]", F("Pr")(sp.Ge(X, a, evaluate=False))),
+    (r"\Pr(X \ge a)", Probability(Str("Pr"), sp.Ge(X, a, evaluate=False))),
+    (r"\Pr[X \ge a]", Probability(Str("Pr"), sp.Ge(X, a, evaluate=False))),
     (r"\det A", Det(A)),
     (r"\dim V", F("dim")(V)),
     (r"\ker A", F("ker")(A)),
@@ -111,8 +113,8 @@ FUNCTIONS: list[tuple[str, Any]] = [
     (r"x(t)", F("x")(t)),
     (r"\sigma(W x + b)", F("sigma")(sp.Symbol("W") * x + b)),
     (r"p(y \mid x)", F("p")(Given(y, x))),
-    (r"P(A|B)", F("P")(Given(A, B))),
-    (r"P(X = k)", F("P")(sp.Eq(X, k, evaluate=False))),
+    (r"P(A|B)", Probability(Str("P"), Given(A, B))),
+    (r"P(X = k)", Probability(Str("P"), sp.Eq(X, k, evaluate=False))),
     (r"T(T+1)", T * (T + 1)),
     (r"a (b)", a * b),
     (r"\mathcal{L}(\theta)", F("L_cal")(theta)),
@@ -248,7 +250,7 @@ def test_logic_connectives_join_statements() -> None:
     assert converse[2].op == "implies" and converse[2].lhs == sp.Lt(c, d)
     for latex in (r"a > 0 \land b > 0", r"a > 0 \lor b > 0", r"a = 1 \iff b = 2"):
         assert parse_relations(latex)[-1].op in ("and", "or", "iff")
-    assert _e(r"P(\lnot A)") == F("P")(sp.Not(A))
+    assert _e(r"P(\lnot A)") == Probability(Str("P"), sp.Not(A))
 
 
 def test_quantifiers_and_remarks_separate_statements() -> None:
@@ -266,8 +268,8 @@ def test_quantifiers_and_remarks_separate_statements() -> None:
 def test_bars_absolute_value_cardinality_and_condition() -> None:
     assert _e("|x|") == sp.Abs(x)
     assert _e(r"|R_k\cap G|") == Cardinality(Cap(sp.Symbol("R_k"), G))
-    assert _e(r"P(A|B)") == _e(r"P(A\mid B)") == F("P")(Given(A, B))
-    assert _e(r"P(|x| > 1 | y)") == F("P")(Given(sp.Gt(sp.Abs(x), 1), y))
+    assert _e(r"P(A|B)") == _e(r"P(A\mid B)") == Probability(Str("P"), Given(A, B))
+    assert _e(r"P(|x| > 1 | y)") == Probability(Str("P"), Given(sp.Gt(sp.Abs(x), 1), y))
     assert _e(r"|a - |b||") == sp.Abs(a - sp.Abs(b))
     assert _e(r"|a| + |b|") == sp.Abs(a) + sp.Abs(b)
     assert _e(r"\lvert x\rvert") == sp.Abs(x)

@@ -73,10 +73,28 @@ LATEX = define(
     "A406",
     "latex-unsupported",
     Severity.ERROR,
-    "A display equation uses LaTeX outside the lesson-LaTeX dialect, or is malformed "
-    "(docs/latex-dialect.md lists what is accepted).",
-    example="\\\\mathbb{R} or 10,000 nested braces",
-    fix="Rewrite the equation with whitelisted commands.",
+    "A display equation a claim reads is outside the lesson-LaTeX dialect "
+    "(docs/latex-dialect.md lists what is accepted), an error; or a display equation is "
+    "malformed LaTeX, which KaTeX cannot render either (an unclosed brace, an unknown "
+    "command), a warning. Valid LaTeX the dialect cannot read, with no claim reading it, "
+    "is A417 (info).",
+    example="`\\frac{1}{2` (a missing closing brace), `\\foo{x}`; `\\wr` in an equation a "
+    "claim reads",
+    fix="Correct the LaTeX at the reported position; for an equation a claim reads, "
+    "rewrite it with whitelisted commands.",
+    stage=STAGE,
+)
+NOT_CHECKED = define(
+    "A417",
+    "latex-not-checked",
+    Severity.INFO,
+    "A display equation is valid LaTeX (KaTeX renders it) that the lesson-LaTeX dialect "
+    "cannot read, or a part of it states no relation (an expression shown on its own, "
+    "such as a confidence interval): there is nothing checked there. The limitation is "
+    "the tool's, not the lesson's; said once per equation.",
+    example="`\\bar x \\pm t\\,s/\\sqrt{n}` on its own; `a \\wr b`",
+    fix="Nothing is required. To have the equation checked, write it in the dialect "
+    "(docs/latex-dialect.md), or state the relation (`\\mathrm{CI} = ...`).",
     stage=STAGE,
 )
 UNCOVERED = define(

@@ -42,7 +42,7 @@ from atlas_build.claims import (
     relations,
 )
 from atlas_build.claims.registry import Outcome
-from atlas_build.diagnostics import Diagnostic, Severity, at
+from atlas_build.diagnostics import Diagnostic, at
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 
@@ -83,15 +83,7 @@ def measure(
     diagnostics += _contradicted(entries, locator, given)
     needed = relations.needed(given.specs)
     listed = {equation for equation, _ in given.unchecked}
-    for equation, error in sorted(errors.items()):
-        if equation in listed and equation not in needed:
-            continue  # an equation listed as unchecked only has to render
-        math = lesson.display_math[equation]
-        severity = Severity.ERROR if equation in needed else Severity.WARNING
-        note = "" if equation in needed else "; it is counted as unreadable, not verified"
-        message = f"equation {equation}: {error.message} [{error.code}]{note}"
-        where = locator.content(math.offset + error.offset)
-        diagnostics.append(at(codes.LATEX, where, message, severity=severity))
+    diagnostics += relations.findings(lesson, locator, errors, needed, listed)
     if given.has_claims:
         diagnostics += _unverified(lesson, locator, entries)
     diagnostics += _dimensions(lesson, locator, entries, table)

@@ -11,19 +11,28 @@ Each relation gets exactly one status:
 - `unreadable`: the lesson-LaTeX dialect cannot read it (it still renders);
 - `failed`: a check of it ran and did not hold (the claim reports where);
 - `unverified`: it parses, but nothing checks it.
+
+A part of an equation that states no relation (an expression shown on its own) is no
+relation at all: it gets no entry, only a note (`findings`). Valid LaTeX the dialect
+cannot read is the tool's limit, not the author's defect: a note too, unless a claim
+needs the equation; malformed LaTeX (KaTeX refuses it as well) is a warning.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from atlas_build.claims import codes
 from atlas_build.claims.registry import Outcome
-from atlas_build.latex import LatexError, Relation, parse_relations
+from atlas_build.diagnostics import Diagnostic, Severity, at
+from atlas_build.latex import Equation, Expression, LatexError, Relation, parse_equation
 from atlas_build.latex.dialect import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH
+from atlas_build.latex.errors import NO_RELATION
 from atlas_build.latex.normalise import normalise
 from atlas_build.lesson.model import Lesson, Math
+from atlas_build.source import Locator
 
 STATUSES = ("verified", "defined", "unchecked", "unreadable", "failed", "unverified")
 ACCEPTED = frozenset({"verified", "defined", "unchecked"})  # what a "verified" badge allows
@@ -93,46 +102,64 @@ def read_equation(
     math: Math, options: list[dict[str, Any]], symbols: list[str]
 ) -> list[Entry] | LatexError:
     """The equation's relations, read with the lesson's symbol names (so a glossary's `π`
-    is a symbol, not the constant) and, failing that, with each claim's declarations."""
+    is a symbol, not the constant) and, failing that, with each claim's declarations.
+    A part that states no relation is no relation: it is skipped."""
+    read = _read(math, options, symbols)
+    return read if isinstance(read, LatexError) else _entries(math, read)
+
+
+def _entries(math: Math, read: Equation) -> list[Entry]:
+    return [
+        Entry(
+            math.index,
+            index,
+            "unverified",
+            relation.source.strip(),
+            math.offset + relation.start,
+            parsed=relation,
+        )
+        for index, relation in enumerate(read.relations)
+    ]
+
+
+def _read(math: Math, options: list[dict[str, Any]], symbols: list[str]) -> Equation | LatexError:
+    """`parse_equation` with the first declarations that read it, or the first error."""
     error: LatexError | None = None
     for chosen in [{}, *options]:
         if symbols:
             chosen = {**chosen, "symbols": sorted({*chosen.get("symbols", []), *symbols})}
         try:
-            found = parse_relations(math.latex, **chosen)
+            return parse_equation(math.latex, **chosen)
         except LatexError as failure:
             error = error or failure
-            continue
         except (RecursionError, ValueError, TypeError, ArithmeticError) as failure:
             error = error or LatexError("syntax", f"cannot read: {failure}", 0)
-            continue
-        return [
-            Entry(
-                math.index,
-                index,
-                "unverified",
-                relation.source.strip(),
-                math.offset + relation.start,
-                parsed=relation,
-            )
-            for index, relation in enumerate(found)
-        ]
     assert error is not None
     return error
+
+
+def _no_relation(part: Expression) -> LatexError:
+    """The note of a part that states no relation (an expression shown on its own)."""
+    shown = " ".join(part.source.split())
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return LatexError(NO_RELATION, f"`{shown}` states no relation", part.start)
 
 
 def inventory(
     lesson: Lesson, options: dict[int, list[dict[str, Any]]], symbols: list[str] | None = None
 ) -> tuple[list[Entry], dict[int, LatexError]]:
     """Every relation, `unverified` or `unreadable`, and the parse error of each unreadable
-    equation (one entry per row or relation segment the normaliser finds). `symbols` are
-    names the lesson's table declares (`I` a current, not the imaginary unit)."""
+    equation (one entry per row or relation segment the normaliser finds), or the
+    `no-relation` note of one that reads but shows an expression. `symbols` are names
+    the lesson's table declares (`I` a current, not the imaginary unit)."""
     entries: list[Entry] = []
     errors: dict[int, LatexError] = {}
     for math in lesson.display_math:
-        read = read_equation(math, options.get(math.index, []), symbols or [])
+        read = _read(math, options.get(math.index, []), symbols or [])
         if not isinstance(read, LatexError):
-            entries.extend(read)
+            entries.extend(_entries(math, read))
+            if read.expressions:
+                errors[math.index] = _no_relation(read.expressions[0])
             continue
         errors[math.index] = read
         try:
@@ -194,6 +221,58 @@ def settle(
             reason = unchecked.get(key, unchecked.get((key[0], None)))
             if reason is not None and key not in done:
                 entry.status, entry.reason = "unchecked", reason
+
+
+def findings(
+    lesson: Lesson,
+    locator: Locator,
+    errors: Mapping[int, LatexError],
+    needed: Collection[int],
+    listed: Collection[int],
+) -> list[Diagnostic]:
+    """One finding per equation `inventory` did not read whole, at its error.
+
+    An error (A406) where a claim needs the equation; else a warning (A406) only where the
+    LaTeX is malformed, which KaTeX refuses too: an author acts on that. Valid LaTeX the
+    dialect cannot read, or a part that states no relation, is a note (A417): the author
+    wrote nothing wrong. An equation `unchecked` lists only has to render."""
+    found: list[Diagnostic] = []
+    for equation, error in sorted(errors.items()):
+        if equation in listed and equation not in needed:
+            continue
+        math = lesson.display_math[equation]
+        where = locator.content(math.offset + error.offset)
+        head = f"equation {equation}: "
+        if equation in needed:
+            message = f"{head}{error.message} [{error.code}]"
+            found.append(at(codes.LATEX, where, message, severity=Severity.ERROR))
+        elif error.code == NO_RELATION:
+            message = f"{head}not checked: {error.message} (an expression, not a relation)"
+            found.append(at(codes.NOT_CHECKED, where, message))
+        elif (refusal := _katex_refusal(math.latex)) is None:
+            message = f"{head}not checked: outside the dialect: {error.message} [{error.code}]"
+            found.append(at(codes.NOT_CHECKED, where, message))
+        else:
+            message = (
+                f"{head}{error.message} [{error.code}]; KaTeX cannot render it either "
+                f"({refusal}); it is counted as unreadable, not verified"
+            )
+            found.append(at(codes.LATEX, where, message, severity=Severity.WARNING))
+    return found
+
+
+def _katex_refusal(latex: str) -> str | None:
+    """Why KaTeX (the renderer the site uses) will not render `latex`, or None if it does.
+    Imported here: only an equation the dialect cannot read pays for it."""
+    try:
+        from atlas_build.site.mathml import MathError, render
+    except ImportError:  # no renderer to ask: keep the warning
+        return "the renderer is not installed"
+    try:
+        render(latex, display=True)
+    except MathError as error:
+        return error.message
+    return None
 
 
 def counts(entries: list[Entry]) -> dict[str, int]:

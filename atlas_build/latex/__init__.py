@@ -5,7 +5,7 @@ lessons, claims or files: it turns equation text into located SymPy relations
 and evaluates SymPy trees on arrays.
 """
 
-from .api import Relation, parse_expression, parse_relations
+from .api import Equation, Expression, Relation, parse_equation, parse_expression, parse_relations
 from .dialect import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH, DEFAULT_UPPER_BOUND, WHITELIST
 from .errors import ERROR_CODES, EvaluationError, LatexError
 from .evaluate import evaluate
@@ -23,7 +23,9 @@ __all__ = [
     "DEFAULT_UPPER_BOUND",
     "ERROR_CODES",
     "WHITELIST",
+    "Equation",
     "EvaluationError",
+    "Expression",
     "LatexError",
     "MaxOver",
     "MinOver",
@@ -32,6 +34,7 @@ __all__ = [
     "Unit",
     "WithUnit",
     "evaluate",
+    "parse_equation",
     "parse_expression",
     "parse_relations",
 ]

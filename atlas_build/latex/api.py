@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeAlias, TypeVar, cast
 
 import sympy
@@ -16,6 +16,7 @@ from .lexer import Token
 from .logic import RELATIONALS
 from .normalise import Segment, normalise
 from .parser import Parser
+from .probability import unify
 from .state import Item, Options, State
 
 Bound: TypeAlias = "sympy.Expr | int"
@@ -53,6 +54,27 @@ class Relation:
         if logical is not None:
             return logical(self.lhs, self.rhs, evaluate=False)
         return None
+
+
+@dataclass(frozen=True)
+class Expression:
+    """A part of a display equation that states no relation, only an expression: a
+    confidence interval ``\\bar x \\pm t\\,s/\\sqrt{n}``, a quantity shown on its own.
+    There is nothing in it to check; ``source == latex[start:end]``."""
+
+    value: sympy.Basic
+    start: int
+    end: int
+    source: str
+
+
+@dataclass(frozen=True)
+class Equation:
+    """What a display equation states: its relations, and its parts that are only
+    expressions (see :func:`parse_equation`)."""
+
+    relations: tuple[Relation, ...]
+    expressions: tuple[Expression, ...]
 
 
 @dataclass(frozen=True)
@@ -97,7 +119,7 @@ def _memo(request: _Request, expression: bool) -> object:
     coverage read the same equations many times, and selftest checks hundreds of mutants
     of one lesson in a process; SymPy trees are immutable, so one parse can serve all."""
     try:
-        return _expression(request) if expression else tuple(_relations(request))
+        return _expression(request) if expression else _equation(request)
     except LatexError as error:
         return error
 
@@ -119,15 +141,39 @@ def parse_relations(
     max_length: int = DEFAULT_MAX_LENGTH,
     max_depth: int = DEFAULT_MAX_DEPTH,
 ) -> list[Relation]:
-    """Every relation of a display equation, in reading order (see `_relations`)."""
+    """Every relation of a display equation, in reading order (see `_equation`); a part
+    that states no relation is ``no-relation`` (:func:`parse_equation` reads past it)."""
     request = _request(latex, indices, matrices, functions, symbols, bounds, max_length, max_depth)
     found = _result(_memo(request, False))
-    assert isinstance(found, tuple)
-    return list(found)
+    assert isinstance(found, Equation)
+    if found.expressions:
+        start = found.expressions[0].start
+        raise LatexError(NO_RELATION, "this part of the equation states no relation", start)
+    return list(found.relations)
 
 
-def _relations(request: _Request) -> list[Relation]:
-    """Every relation of a display equation, in reading order.
+def parse_equation(
+    latex: str,
+    *,
+    indices: Collection[str] = (),
+    matrices: Collection[str] = (),
+    functions: Collection[str] = (),
+    symbols: Collection[str] = (),
+    bounds: Mapping[str, tuple[Bound, Bound]] | None = None,
+    max_length: int = DEFAULT_MAX_LENGTH,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> Equation:
+    """The relations of a display equation, as :func:`parse_relations` gives them, and
+    the parts that state none as :class:`Expression`: showing an expression is not a
+    defect (``\\bar x \\pm t s/\\sqrt{n}``), and its relations are numbered the same."""
+    request = _request(latex, indices, matrices, functions, symbols, bounds, max_length, max_depth)
+    found = _result(_memo(request, False))
+    assert isinstance(found, Equation)
+    return found
+
+
+def _equation(request: _Request) -> Equation:
+    """Every relation of a display equation, in reading order, and its expressions.
 
     Rows (``\\\\``), top-level ``\\quad``/``\\qquad``, remarks, quantifiers, logical
     connectives and top-level commas separate relation chains; a chain
@@ -145,6 +191,7 @@ def _relations(request: _Request) -> list[Relation]:
     )
     parsed = [(segment, *_guarded(segment, _chain, state)) for segment in segments]
     relations: list[Relation] = []
+    expressions: list[Expression] = []
     previous: _Statement | None = None
     for k, (segment, items, ops) in enumerate(parsed):
         linked = segment.link is not None or (
@@ -154,9 +201,10 @@ def _relations(request: _Request) -> list[Relation]:
             previous = None
             continue
         if not ops and not linked:
-            raise LatexError(
-                NO_RELATION, "this part of the equation states no relation", segment.start
-            )
+            value, start, end = items[0]
+            expressions.append(Expression(value, start, end, latex[start:end]))
+            previous = None
+            continue
         own = [
             Relation(lhs, rhs, op, start, end, latex[start:end])
             for (lhs, start, _), (op, _), (rhs, _, end) in zip(items, ops, items[1:], strict=False)
@@ -166,7 +214,11 @@ def _relations(request: _Request) -> list[Relation]:
         if segment.link and previous is not None:
             relations.append(_linked(latex, segment.link, previous, current))
         previous = current
-    return relations
+    names = state.probabilities
+    return Equation(
+        tuple(replace(r, lhs=unify(r.lhs, names), rhs=unify(r.rhs, names)) for r in relations),
+        tuple(replace(e, value=unify(e.value, names)) for e in expressions),
+    )
 
 
 def _chain(parser: Parser) -> tuple[list[Item], list[tuple[str, Token]]]:
@@ -232,7 +284,7 @@ def _expression(request: _Request) -> sympy.Expr:
     items, ops = _guarded(segment, lambda parser: parser.chain(), state)
     if ops:
         raise LatexError(SYNTAX, "expected an expression, found a relation", ops[0][1].start)
-    return items[0][0]
+    return cast(sympy.Expr, unify(items[0][0], state.probabilities))
 
 
 def _guarded(segment: Segment, run: Callable[[Parser], T], state: State) -> T:

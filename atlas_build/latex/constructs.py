@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from . import calculus, names
+from . import calculus, names, probability
 from .errors import TOO_LARGE
 from .functions import Det
 from .lexer import Token
@@ -146,8 +146,7 @@ def named_function(p: Parser, token: Token) -> sympy.Expr:
     elif token.text in ("angle", "measuredangle"):
         result = p.build(token, lambda: sympy.arg(*args))
     else:
-        function = sympy.Function(token.text)
-        result = p.build(token, lambda: function(*args))
+        result = probability.applied(p, token, token.text, args)
     return names.superscript(p, result, sup, token)
 
 
@@ -177,8 +176,10 @@ def operatorname(p: Parser, token: Token) -> sympy.Expr:
     else:
         args = [p.function_argument()]
     known = OPERATOR_NAMES.get(name)
-    function = known if known is not None else sympy.Function(name)
-    result = p.build(token, lambda: function(*args))
+    if known is not None:
+        result = p.build(token, lambda: known(*args))
+    else:
+        result = probability.applied(p, token, name, args)
     after_sub, after_sup = p.scripts()
     if after_sub is not None:
         from .functions import Component

@@ -35,6 +35,7 @@ from .functions import (
     Rounded,
     WithUnit,
 )
+from .probability import Probability
 from .quadrature import integral
 
 if TYPE_CHECKING:
@@ -283,6 +284,7 @@ def _logical(function: Callable[..., Any]) -> Handler:
 
 HANDLERS: dict[type, Handler] = {
     WithUnit: lambda ev, node: ev.walk(node.args[0]),
+    Probability: lambda ev, node: ev.symbol(node.key),  # one opaque value, bound by its text
     sympy.exp: _unary(np.exp),
     sympy.log: _unary(np.log),
     sympy.sin: _unary(np.sin),

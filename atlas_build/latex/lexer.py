@@ -53,6 +53,7 @@ class Token:
     start: int
     end: int
     space_before: bool = False
+    gap: bool = False  # a spacing command (``\\,``, ``\\;``) was written before it
 
     def is_char(self, text: str) -> bool:
         return self.kind == CHAR and self.text == text

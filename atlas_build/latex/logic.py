@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import sympy
 
-from . import names
+from . import names, probability
 from .delimiters import CLOSERS, OPENERS, text_of
 from .dialect import RELATION_OPS, kind_of
 from .functions import (
@@ -101,9 +101,14 @@ def item(p: Parser) -> sympy.Basic:
     if bars:
         if any(not part for part in parts):
             raise p.error("a condition bar needs something on each side", bars[0])
-        sides = [_connected(p.sub(part, p.end)) for part in parts]
+        sides = [_side(p.sub(part, p.end)) for part in parts]
         return p.build(p.peek(), lambda: Given(*sides))
-    return _connected(p)
+    return _side(p)
+
+
+def _side(p: Parser) -> sympy.Basic:
+    outcome = probability.outcome(p)
+    return outcome if outcome is not None else _connected(p)
 
 
 def _connected(p: Parser) -> sympy.Basic:

@@ -33,12 +33,15 @@ _NEGATED = {"=": "ne", "in": "notin", "equiv": "nequiv", "sim": "nsim"}
 _UNWRAP = frozenset({"mathbin", "mathrel"})
 _LABELLED = frozenset({"xrightarrow", "xleftarrow", "xleftrightarrow", "xLeftrightarrow"})
 _OPERATOR_BASES = frozenset({EXTREMUM, BIG_OPERATOR, ARG, OPERATOR_NAME, LIMIT})
+_GAPS = frozenset({",", ";", ":", " ", ">", "enspace", "thinspace", "medspace", "thickspace"})
+"""Spacing commands that separate what they stand between (``\\ln 2\\,RC``), as opposed
+to sizing and the negative spaces authors use to tighten a formula."""
 
 
 def strip_spacing(tokens: Sequence[Token]) -> list[Token]:
     """Drop spacing and sizing commands, merge digit groups, ``:=`` and ``\\not``."""
     out: list[Token] = []
-    space = thin = False
+    space = thin = gap = False
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -46,10 +49,11 @@ def strip_spacing(tokens: Sequence[Token]) -> list[Token]:
         if kind in (SPACING, SIZING):
             space = True
             thin = token.text in (",", " ")
+            gap = gap or token.text in _GAPS
             i += 1
             continue
-        if space and not token.space_before:
-            token = replace(token, space_before=True)
+        if space and not (token.space_before and token.gap == gap):
+            token = replace(token, space_before=True, gap=gap)
         if out and _digit_group(out[-1], token, thin):
             out[-1] = Token(NUMBER, out[-1].text + token.text, out[-1].start, token.end, False)
         elif _grouped_digits(out, tokens, i):
@@ -73,7 +77,7 @@ def strip_spacing(tokens: Sequence[Token]) -> list[Token]:
             i = _skip_row_spacing(tokens, i + 1) - 1
         else:
             out.append(token)
-        space = thin = False
+        space = thin = gap = False
         i += 1
     return out
 

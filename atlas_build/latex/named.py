@@ -2,8 +2,10 @@
 
 Application rule (``f(x)`` versus ``a(b + c)``): a name directly followed by a
 parenthesised group is *applied* to it when the group holds a list (``f(s_n, e_n)``)
-or a condition (``P(A \\mid B)``, ``P(X = k)``); when the name is declared in
-``functions``, is ``f``, ``g`` or ``h`` (accented or primed too), is primed, or is an
+or a condition (``P(A \\mid B)``, ``P(X = k)``: a probability, see :mod:`.probability`);
+when the name is declared in ``functions``, is ``f``, ``g`` or ``h`` (accented or primed
+too; not when declared in ``symbols``: a glossary's heat-transfer coefficient ``h``), is
+primed, or is an
 upright, calligraphic or double-struck name (``\\mathrm{Var}(X)``, ``\\mathcal{L}(\\theta)``);
 or when it is a single-letter name not separated from the group by a space and the
 group is one term (no top-level ``+``/``-``): ``x(t)``, ``\\sigma(z)``, ``p(x)``.
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import sympy
 
-from . import names
+from . import names, probability
 from .delimiters import CLOSERS, OPENERS, text_of
 from .dialect import kind_of
 from .functions import Component, Expectation, Indicator, Related
@@ -191,7 +193,8 @@ def _applies(p: Parser, expr: sympy.Expr, name: str, stem: _Stem) -> bool:
     full = "pi" if expr == sympy.pi else str(expr)
     base, _, rest = full.partition("_")
     decorated = not rest or rest in _SUFFIXES
-    if full in p.state.options.functions or (base in _FUNCTION_LETTERS and decorated):
+    letter = base in _FUNCTION_LETTERS and decorated and full not in p.state.options.symbols
+    if full in p.state.options.functions or letter:
         return True
     if "_prime" in name or stem.upright or stem.styled:
         return True
@@ -212,8 +215,7 @@ def _single_letter(base: str) -> bool:
 
 def _call(p: Parser, expr: sympy.Expr, token: Token) -> sympy.Expr:
     args = p.call_args()
-    function = sympy.Function("pi" if expr == sympy.pi else str(expr))
-    result = p.build(token, lambda: function(*args))
+    result = probability.applied(p, token, "pi" if expr == sympy.pi else str(expr), args)
     after_sub, after_sup = p.scripts()
     if after_sub is not None:
         index = p.of(after_sub).whole()
@@ -231,9 +233,7 @@ def _bracket(p: Parser, expr: sympy.Expr, stem: _Stem, token: Token) -> sympy.Ex
         return expr
     if stem.upright or stem.styled or expr.name in p.state.options.functions:
         inner, _ = p.delimited(p.next())
-        args = inner.items()
-        function = sympy.Function(expr.name)
-        return p.build(token, lambda: function(*args))
+        return probability.applied(p, token, expr.name, inner.items())
     inner, _ = p.delimited(p.next())
     indices = inner.items()
     return p.build(token, lambda: sympy.IndexedBase(expr.name)[tuple(indices)])

@@ -22,13 +22,17 @@ from .functions import Transposed
 from .lexer import CHAR, CMD, LETTER, NUMBER, WORDS, Token
 from .roles import (
     ACCENT,
+    ARG,
     BINARY,
     CONSTANT,
     DOTS,
+    ELEMENTARY,
     EXTREMUM,
     FONT,
     GREEK,
+    LIMIT,
     MARK,
+    NAMED_FUNCTION,
     SYMBOL,
     TRANSPOSE,
     UNIT,
@@ -82,6 +86,10 @@ _MARKS = {
     ("prime", "prime"): "prime2",
 }
 _TRANSPOSE_MARKS = (["top"], ["intercal"], ["mathsf", "T"], ["mathrm", "T"])
+_FUNCTION_WORDS = frozenset({ELEMENTARY, NAMED_FUNCTION, LIMIT, ARG})
+"""Roles of commands a subscript spells as words: ``\\eta_{\\cos}`` (the cosine phase of
+a schedule) is ``eta_cos``, as ``x_{\\max}`` is ``x_max`` and as the glossary reader
+(``lesson/latexnames.py``) names it: a subscript labels, it computes nothing."""
 
 
 @dataclass(frozen=True)
@@ -111,9 +119,14 @@ def single_token_argument(token: Token) -> bool:
 
 
 def word(p: Parser, arg: Arg, font: str | None = None) -> Word | None:
-    """Read ``arg`` as a name (letters, digits, Greek, font groups), or ``None``."""
+    """Read ``arg`` as a name (letters, digits, Greek, font groups), or ``None``.
+
+    In an upright group a comma separates words, as a space does in ``\\text``:
+    ``L_{\\mathrm{fs,dB}}`` is ``L_fs_dB``, as ``I_{D,\\mathrm{sat}}`` is ``I_D_sat``.
+    """
     pieces: list[str] = []
-    label = font is not None and (font in UPRIGHT_FONTS or font.startswith("text"))
+    upright = font is not None and (font in UPRIGHT_FONTS or font.startswith("text"))
+    label = upright
     reader = p.of(arg)
     while (token := reader.peek()) is not None:
         reader.pos += 1
@@ -125,6 +138,12 @@ def word(p: Parser, arg: Arg, font: str | None = None) -> Word | None:
         elif kind in (GREEK, SYMBOL, EXTREMUM, MARK, UNIT) or token.is_cmd("infty", "parallel"):
             piece = symbol_name(token)
             label = label or kind == EXTREMUM
+        elif kind in _FUNCTION_WORDS and font is None:
+            piece = token.text
+        elif upright and token.is_char(",") and pieces and reader.peek() is not None:
+            if pieces[-1].endswith("_"):
+                continue
+            piece = "_"
         elif token.kind == CHAR and token.text in "+-" and len(arg.tokens) == 1:
             piece = "plus" if token.text == "+" else "minus"
         elif kind in (FONT, ACCENT):

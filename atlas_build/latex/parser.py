@@ -342,13 +342,14 @@ class Parser:
         return [item for piece in pieces for item in self.sub(piece, inner.end).items()]
 
     def function_argument(self) -> sympy.Expr:
-        """``(x)`` or, unparenthesised, the juxtaposed simple factors: ``\\ln 2x``."""
+        """``(x)`` or, unparenthesised, the juxtaposed simple factors: ``\\ln 2x``; a
+        spacing command ends them, as it does in print (``\\ln 2\\,RC`` is ``RC ln 2``)."""
         if self.peek_char("(["):
             inner, _ = self.delimited(self.next())
             return inner.whole()
         factors = [self.postfix()]
         while (token := self.peek()) is not None and self.starts_factor(token, simple=True):
-            if units.starts_unit(self, factors):
+            if token.gap or units.starts_unit(self, factors):
                 break
             factors.append(self.postfix())
         return self.product(factors)

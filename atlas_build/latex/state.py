@@ -37,6 +37,7 @@ class State:
     radical_bits: int = 0
     number_bits: int = 0
     cells: int = 0
+    probabilities: set[str] = field(default_factory=set)  # names read as a probability
 
     @property
     def depth_limit(self) -> int:

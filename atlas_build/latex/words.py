@@ -132,5 +132,6 @@ def is_unit(text: str) -> bool:
 
 
 def name_of(text: str) -> str:
-    """The symbol name of a ``\\text`` group: words joined by ``_``."""
-    return "_".join(text.split())
+    """The symbol name of a ``\\text`` group: words joined by ``_``, a comma separating
+    words like a space (``B_{\\text{Gen5, one way}}`` is ``B_Gen5_one_way``)."""
+    return "_".join(text.replace(",", " ").split())
