@@ -35,10 +35,12 @@ def roots(
     """The real values of `symbol` that make `difference` zero (every other symbol has a
     value in it already): exact for a polynomial of low degree, else the one root nearest
     `near` (none without a start)."""
-    try:
-        polynomial = sympy.Poly(difference, symbol)
-    except (sympy.PolynomialError, sympy.GeneratorsNeeded, ValueError, TypeError):
-        polynomial = None
+    polynomial = None
+    if _low_degree(difference, symbol):
+        try:
+            polynomial = sympy.Poly(difference, symbol)
+        except (sympy.PolynomialError, sympy.GeneratorsNeeded, ValueError, TypeError):
+            polynomial = None
     if polynomial is not None and 0 < polynomial.degree() <= MAX_DEGREE:
         if not polynomial.free_symbols - {symbol}:
             try:
@@ -50,6 +52,18 @@ def roots(
         return []
     root = secant(difference, symbol, near)
     return [] if root is None else [root]
+
+
+def _low_degree(expression: sympy.Expr, symbol: sympy.Symbol) -> bool:
+    """Whether every power that holds `symbol` has a small whole exponent, so expanding the
+    expression into a polynomial is cheap (`(1 + x)^65536` would take minutes)."""
+    for power in expression.atoms(sympy.Pow):
+        if symbol not in power.free_symbols:
+            continue
+        exponent = power.exp
+        if not exponent.is_Integer or abs(int(exponent)) > MAX_DEGREE:
+            return False
+    return True
 
 
 def secant(difference: sympy.Expr, symbol: sympy.Symbol, near: sympy.Expr) -> sympy.Expr | None:

@@ -27,6 +27,7 @@ Otherwise nothing is said: the lesson is not proved there, and not accused.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -41,6 +42,7 @@ from atlas_build.lesson.model import Lesson
 from atlas_build.units import UnitError, UnitSpec, convert
 
 MAX_CHECKS = 400  # per lesson: evaluation stays bounded on hostile input
+MAX_SECONDS = 5.0  # per lesson: inference stops (keeping what it found) past this
 SIGNIFICANT = 3  # digits from which a stated value may be a rounded one
 CHAIN = 3  # rounds of solving for open symbols before a relation is evaluated
 GLOSSARY, BASE = 0, 1  # the two readings of every value: the table's units, base units
@@ -241,13 +243,14 @@ class _Scene:
 
 
 def _kind(spec: UnitSpec | None) -> tuple[object, bool] | None:
-    """What numbers a symbol can be bound to: of its dimension (and zero: °C or K), or,
-    for a dimensionless symbol, bare numbers (`statements.BARE`) by their words."""
+    """What numbers a symbol can be bound to: of its dimension (and zero: °C or K; and
+    cycles or radians: Hz or rad/s, one dimension in SI), or, for a dimensionless symbol,
+    bare numbers (`statements.BARE`) by their words."""
     if spec is None or spec.units is None:
         return None
     if spec.units.dimension.is_dimensionless:
         return statements.BARE, False
-    return spec.units.dimension, bool(spec.units.offset)
+    return (spec.units.dimension, statements.angular(spec.text)), bool(spec.units.offset)
 
 
 class _Run:
@@ -272,11 +275,7 @@ class _Run:
         kinds: dict[tuple[object, bool], list[str]] = {}
         for name, spec in self.table.items():
             kind = _kind(spec)
-            if (
-                kind is not None
-                and spec.units is not None
-                and not spec.units.dimension.is_dimensionless
-            ):
+            if kind is not None and kind[0] != statements.BARE:
                 kinds.setdefault(kind, []).append(name)
         self.unique = {kind: names[0] for kind, names in kinds.items() if len(names) == 1}
         """The symbol of a dimension no other glossary symbol has: a number of that
@@ -354,7 +353,8 @@ class _Run:
             check.unit = spec.text if spec is not None and spec.units is not None else ""
             home = self.relations.sections.get((equation, index))
             check.certain = (
-                not derived  # a value solved from another relation may be another case's
+                relation.op != "approx"  # how approximate it is, the lesson does not say
+                and not derived  # a value solved from another relation may be another case's
                 and all(s.how in (statements.NAME, statements.DIMENSION) for s in check.used)
                 and all(s.paragraph == paragraph.start for s in check.used)
                 and scene.fresh(s for s in check.used if s.how == statements.NAME)
@@ -415,10 +415,13 @@ class _Binder:
         kind = _kind(spec)
         assert spec is not None and kind is not None
         rivals = [n for n in left if _kind(specs[n]) == kind]
-        fits = [q for q in self.pool if (q.dimension, q.affine) == kind]
+        fits = [q for q in self.pool if ((q.dimension, q.angular), q.affine) == kind]
         local = [q for q in fits if id(q) in self.here]
         fits = local or fits
-        alone = [n for n in specs if _kind(specs[n]) == kind] == [name]
+        # certain only as the only glossary symbol of its kind: `about 80 kHz` is the only
+        # number in Hz of its paragraph, and f₀ the relation's only open symbol in Hz, yet
+        # it is the new bandwidth B, another symbol in Hz
+        alone = self.run.unique.get(kind) == name
         how = statements.DIMENSION if alone and len(local) == 1 else statements.MEANING
         if len(fits) != 1 or len(rivals) != 1 or kind[0] == statements.BARE:
             fits, how = self._by_meaning(name, fits, rivals), statements.MEANING
@@ -454,7 +457,10 @@ def infer(lesson: Lesson, relations: Relations, paragraphs: list[Paragraph]) -> 
     """Every relation a paragraph's numbers complete, evaluated there (see the module
     docstring)."""
     run = _Run(lesson, relations)
+    deadline = time.monotonic() + MAX_SECONDS
     for section in _sections(lesson, paragraphs):
+        if time.monotonic() > deadline:
+            break  # a lesson too dense to infer in time keeps the checks found so far
         scene = _Scene()
         earlier: list[Loose] = []
         for paragraph in section:

@@ -31,6 +31,7 @@ _OPAQUE = (
 )
 MAX_OPS = 200
 DIGITS = 30
+APPROXIMATE = sympy.Float("0.01")  # how close an `≈` relation without decimals must hold
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,10 @@ def residual(
             return None
         allowed += abs(slope) * sympy.Float(tolerance, DIGITS)
     scale = max(abs(_number(relation.lhs.subs(at)) or 0), sympy.Float(1, DIGITS))
-    if relation.op == "approx":  # `ln 2·RC ≈ 0.69·RC`: as close as its own constants' digits
-        allowed += scale * _rounding(relation.source)
+    if relation.op == "approx":
+        # `ln 2·RC ≈ 0.69·RC`: as close as its own constants' digits; one that writes none
+        # (`R_s(1 + Q²) ≈ Q² R_s`) is an approximation of unstated quality: 1%
+        allowed += scale * max(_rounding(relation.source), APPROXIMATE)
     return Residual(abs(distance), allowed * (1 + sympy.Float(1e-9)) + scale * 1e-25)
 
 

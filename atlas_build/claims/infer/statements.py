@@ -76,6 +76,7 @@ class Loose:
     approx: bool
     affine: bool = False  # written on a scale with another zero (°C): a temperature
     paragraph: int = 0
+    angular: bool = False  # an angle per time (rad/s), not cycles (Hz)
 
 
 @dataclass
@@ -211,7 +212,8 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
             )
             words = _words(text[max(0, item.start - 80) : item.start])
             words |= _after(text[quantity.end : quantity.end + 40])
-            loose = Loose(_shift(quantity, start), dimension, words, approx, affine, start)
+            angle = angular(written.unit or "")
+            loose = Loose(_shift(quantity, start), dimension, words, approx, affine, start, angle)
             paragraph.loose.append(loose)
     return found
 
@@ -245,6 +247,15 @@ def _words(before: str) -> frozenset[str]:
     """Content words of the clause a number ends (lowercase, stop words dropped)."""
     clause = _CLAUSE.split(before)[-1]
     return frozenset(w.lower() for w in _WORD.findall(clause) if w.lower() not in STOP)
+
+
+_ANGLE = re.compile(r"rad|°|deg", re.IGNORECASE)
+
+
+def angular(unit: str) -> bool:
+    """Whether a unit measures an angle (`rad/s`, `°/s`), which SI counts as 1: `212 kHz`
+    is no angular frequency."""
+    return bool(_ANGLE.search(unit))
 
 
 def meaning_words(meaning: str) -> frozenset[str]:
