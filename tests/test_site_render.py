@@ -281,3 +281,20 @@ def test_a_claims_checks_are_counted_in_words() -> None:
     two = panels._checks([{"name": "a", "ok": True, "message": ""}, {"name": "b", "ok": False}])
     assert "<summary>2 checks (1 passed)</summary>" in two
     assert panels._checks([]) == ""
+
+
+def test_an_inferred_check_says_so_and_shows_its_bindings() -> None:
+    from atlas_build.site import panels
+
+    claim = {
+        "id": "inferred-1",
+        "kind": "inferred",
+        "source": "inferred",
+        "status": "pass",
+        "message": "equation 0 `W=\\frac{1}{\\mu-\\lambda}`: 40 ms → W, 100 → λ, 125 → μ",
+        "values": [],
+        "checks": [],
+    }
+    row = panels.claim_rows([claim], lambda claim: None)
+    assert "inferred from the lesson" in row
+    assert "40 ms → W" in row

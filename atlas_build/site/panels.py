@@ -146,9 +146,12 @@ def claim_rows(
         quote = claim.get("quote")
         quoted = f'<p class="atlas-quote">“{esc(unescape(quote))}”</p>' if quote else ""
         first = f"<td>{lesson(claim)}</td>" if lesson else ""
+        kind = claim.get("kind")
+        if claim.get("source") == "inferred":  # made from the lesson itself, no claims file
+            kind = "inferred from the lesson's own equations and values"
         rows.append(
             f'<tr data-status="{esc(status)}" id="atlas-row-claim-{esc(claim.get("id"))}">'
-            f"{first}<td>{badge(status)}</td><td>{named}<br><small>{esc(claim.get('kind'))}"
+            f"{first}<td>{badge(status)}</td><td>{named}<br><small>{esc(kind)}"
             f"</small></td><td>{esc(claim.get('message'))}{quoted}"
             f"{_values(claim.get('values') or [])}{_checks(claim.get('checks') or [])}</td>"
             f"<td><small>{esc(claim_location(claim))}</small></td></tr>"
