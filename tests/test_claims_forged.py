@@ -143,3 +143,45 @@ def test_a_vacuous_sample_tolerance_proves_nothing(authored: Any) -> None:
         (r["equation"], r["relation"]): r["status"] for r in record.coverage["relations"]["items"]
     }
     assert statuses[(0, 1)] != "verified"
+
+
+WRONG_DIMENSIONS = r"""
+## Science and assumptions
+
+### Distance
+
+$$
+d = v\,t^2
+$$
+
+Symbols and units
+
+d
+
+Distance
+
+m
+
+v
+
+Speed
+
+m/s
+
+t
+
+Time
+
+s
+"""
+
+
+def test_listing_an_equation_unchecked_keeps_its_dimension_check(authored: Any) -> None:
+    """`unchecked` switched off the dimension check: `d = v t^2` (m against m·s) was silent."""
+    claims = """
+    claims: []
+    unchecked:
+      - {equation: 0, reason: shown for the shape only}
+    """
+    record = authored(WRONG_DIMENSIONS, claims)
+    assert [d.code for d in record.diagnostics if d.severity.value == "error"] == ["A420"]
