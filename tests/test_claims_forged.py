@@ -185,3 +185,58 @@ def test_listing_an_equation_unchecked_keeps_its_dimension_check(authored: Any) 
     """
     record = authored(WRONG_DIMENSIONS, claims)
     assert [d.code for d in record.diagnostics if d.severity.value == "error"] == ["A420"]
+
+
+RISE = r"""
+## Science and assumptions
+
+### Temperature rise
+
+$$
+\Delta T = T_2 - T_1
+$$
+
+Symbols and units
+
+ΔT
+
+Temperature rise
+
+K
+
+T\_2
+
+Outlet temperature
+
+K
+
+T\_1
+
+Inlet temperature
+
+K
+
+## Engineering example
+
+From 300 K to 310 K, the rise is ΔT = {stated}.
+"""
+
+RISE_CLAIM = """
+claims:
+  - id: rise
+    kind: formula
+    quote: "the rise is ΔT = {stated}"
+    bind: [DeltaT]
+    params:
+      values: {{T_2: 310, T_1: 300}}
+      use: [{{equation: 0, relation: 0}}]
+"""
+
+
+def test_a_temperature_difference_converts_as_an_interval(authored: Any) -> None:
+    """For ΔT = T₂ − T₁ = 10 K, the wrong `ΔT = −263.15 °C` verified, the right `10 °C` failed."""
+    for stated, status in (("10 °C", "pass"), ("10 K", "pass"), ("−263.15 °C", "fail")):
+        slug = "rise-" + str(abs(hash(stated)))
+        record = authored(RISE.format(stated=stated), RISE_CLAIM.format(stated=stated), slug=slug)
+        [claim] = [c for c in record.claims if c["id"] == "rise"]
+        assert claim["status"] == status, (stated, claim)

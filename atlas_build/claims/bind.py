@@ -51,6 +51,10 @@ _STATED = re.compile(
     r"(?:^|(?<=[\s(,;:]))(?<![-+−×·/*=≈]\s)([A-Za-z](?:\\?_\{?[A-Za-z0-9]+\}?)?)\s*(=|≈)?\s*$"
 )
 _COMPARATOR = re.compile(r"(<=|>=|≤|≥|<|>|=|≈)\s*$")
+_DIFFERENCE = re.compile(
+    r"\b(?:difference|rise|drop|change|increase|decrease|swing|gradient|excess)\b",
+    re.IGNORECASE,
+)
 _BOUND_WORDS = re.compile(
     r"\b(?:at least|at most|more than|less than|fewer than|greater than|above|below|under|"
     r"over|exceeds?|up to|no more|no less|within|beyond|minimum|maximum|min|max)\b",
@@ -142,6 +146,18 @@ class Binder:
             return None
         found = _EQUAL_WORDS.search(clause)
         return found.group(0).strip() if found else None
+
+    def _difference(self, name: str) -> bool:
+        """Whether a symbol is a difference of two values (`ΔT`, or a glossary meaning
+        that says so: `temperature rise`), so a °C number of it is an interval: 10 °C of
+        rise is 10 K, not 283.15 K."""
+        if name.startswith(("Delta", "delta")):
+            return True
+        for glossary in self.lesson.glossaries:
+            for entry in glossary.entries:
+                if name in entry.names and _DIFFERENCE.search(entry.meaning):
+                    return True
+        return False
 
     def _comparator(self, number: numbers.Item) -> str | None:
         """The sign the prose writes right before a number (`Q < 0.5`, `≈ 30`), if any."""
@@ -408,6 +424,7 @@ class Binder:
                     unit=unit,
                     relation=options.get("relation"),
                     approximate=rounded,
+                    interval=self._difference(base),
                 )
 
             converts = not presumed or convertible(getattr(at_number, "unit", None), unit)

@@ -286,6 +286,7 @@ def _scalar(
     unit: str | None,
     decimals: int | None = None,
     approximate: bool | Precision = False,
+    interval: bool = False,
 ) -> Verdict:
     value = quantity.value
     if tolerance is None:
@@ -297,7 +298,7 @@ def _scalar(
     shown = show(computed)
     if unit is not None and quantity.unit is not None and quantity.unit != unit:
         try:
-            value, allowed = _converted(value, allowed, quantity.unit, unit)
+            value, allowed = _converted(value, allowed, quantity.unit, unit, interval)
         except UnitError as error:
             return Verdict(False, quantity.text, f"{shown} {unit} ({error})")
         shown = f"{shown} {unit}"
@@ -320,11 +321,13 @@ def _scalar(
 
 
 def _converted(
-    value: sympy.Expr, allowed: sympy.Expr, written: str, unit: str
+    value: sympy.Expr, allowed: sympy.Expr, written: str, unit: str, interval: bool = False
 ) -> tuple[sympy.Expr, sympy.Expr]:
     """A quoted number and its tolerance, from the unit the lesson writes to the unit the
     computed value is in (exact: 32 MB is 32,000,000 B, not 32 MiB). Percent and byte
-    units keep their own fast path; every other unit goes through the units library."""
+    units keep their own fast path; every other unit goes through the units library. An
+    `interval` (a temperature difference: 10 °C of rise is 10 K) converts without the
+    scales' zeros."""
     try:
         scale = numbers.unit_scale(written) / numbers.unit_scale(unit)
         return value * scale, allowed * scale
@@ -343,8 +346,10 @@ def _converted(
             f"{written} and {unit} are not converted: a transfer is not a clock cycle "
             "(a double-data-rate bus makes 2 per cycle: 3200 MT/s at 1600 MHz)"
         )
-    converted = convert(value, written, unit)
     ratio = convert(1, written, unit) - convert(0, written, unit)
+    if interval:
+        return value * ratio, allowed * abs(ratio)
+    converted = convert(value, written, unit)
     return converted, allowed * abs(ratio)
 
 
@@ -386,6 +391,7 @@ def compare(
     unit: str | None = None,
     relation: str | None = None,
     approximate: bool | Precision = False,
+    interval: bool = False,
 ) -> Verdict:
     """Whether the number(s) written in the lesson agree with the computed value.
 
@@ -398,9 +404,9 @@ def compare(
                 return Verdict(False, item.text, f"bound {relation!r} needs one number")
             return bound(item, computed, relation, unit)
         if isinstance(item, numbers.Quantity):
-            return _scalar(item, computed, tolerance, unit, None, approximate)
+            return _scalar(item, computed, tolerance, unit, None, approximate, interval)
         if isinstance(item, numbers.Arithmetic):
-            return _scalar(item.result, computed, tolerance, unit, None, approximate)
+            return _scalar(item.result, computed, tolerance, unit, None, approximate, interval)
         if isinstance(item, numbers.NumberList):
             values = list(_iterable(computed))
             if len(values) != len(item.items):
