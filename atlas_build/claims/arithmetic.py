@@ -7,9 +7,12 @@ precision:
 - The result's precision is half a unit in its last written digit, always: `1−0.75^5 =
   0.762695` holds (exactly 0.7626953125). A hedged integer (`≈ 269` for 269.8 gross dies)
   may be rounded either way, as counts are.
-- Operands written to three or more significant digits may themselves be rounded results
-  (`1 − 0.0344² ≈ 0.99881`, where 0.0344 came from an earlier, longer value): what half
-  a unit in their last digits can move the left side widens the tolerance.
+- Operands that may themselves be rounded results widen the tolerance by what half a unit
+  in their last digits can move the left side: a value the lesson states elsewhere as
+  approximate (`about 116 W`; `Rounded`), one hedged where it stands, or a decimal of
+  three or more significant digits (`1 − 0.0344² ≈ 0.99881`, `1.585 + 9/31.62 ≈ 1.869`:
+  authors carry longer values than they write). Short operands are taken as written. On
+  the right of a link of a chain (`= 9/39.8`), every number is a rounded partial result.
 - Units: when every operand carries a unit, or the bare ones are plain factors (the
   dimensions agree without them: `6 m/3 = 2 m`), the value is compared in the result's
   unit and dimensions that disagree are wrong. Otherwise the bare numbers carry units the
@@ -27,6 +30,7 @@ precision:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -39,6 +43,28 @@ from atlas_build.units.prose import is_level
 
 Status = Literal["verified", "wrong", "unclear"]
 SIGNIFICANT = 3  # operands written to this many significant digits may be rounded values
+Rounded = frozenset[sympy.Expr]
+"""Values a lesson states as approximate somewhere (`≈ 0.9656`, `about 116 W`): where one
+is an operand of working, it may stand for a longer value (`approximate_values`)."""
+
+
+def approximate_values(items: list[numbers.Item], content: str) -> Rounded:
+    """Every value the text hedges: a `≈` result, a number written with `≈`, or one after
+    `about`, `approximately`, `roughly`, `nearly`, `around`."""
+    found: set[sympy.Expr] = set()
+    for item in items:
+        if isinstance(item, numbers.Arithmetic):
+            if item.relation == "≈":
+                found.add(item.result.value)
+            continue
+        if isinstance(item, numbers.Quantity) and (
+            item.approx or _HEDGE.search(content, max(0, item.start - 16), item.start)
+        ):
+            found.add(item.value)
+    return frozenset(found)
+
+
+_HEDGE = re.compile(r"(?:about|approximately|roughly|nearly|around|some)\s+$", re.IGNORECASE)
 TIME = (60, 3600, 86400)  # minutes, hours, days
 INFORMATION = (8, 1024, 1024**2, 1024**3)  # bits per byte, binary prefixes
 """Scales a bare number's unwritten unit may differ from the result's by, besides powers of
@@ -57,28 +83,29 @@ def _places(value: sympy.Expr, decimals: int) -> int:
     return len(digits.lstrip("0"))
 
 
-def _moves(quantity: numbers.Quantity) -> list[sympy.Expr]:
+def _moves(quantity: numbers.Quantity, rounded: Rounded = frozenset()) -> list[sympy.Expr]:
     """How much an operand's value moves when its written decimals (or its base's, for
-    `0.0344²`) are off by half a unit; none when it is not a possibly rounded value."""
+    `0.0344²`) are off by half a unit; none when it is not a possibly rounded value (see
+    the module docstring)."""
     if quantity.base is not None:
         base, decimals, power = quantity.base
-        if decimals and _places(base, decimals) >= SIGNIFICANT:
+        if decimals and (base in rounded or _places(base, decimals) >= SIGNIFICANT):
             half = sympy.Rational(1, 2) * sympy.Integer(10) ** -decimals
             return [(base + sign * half) ** power - base**power for sign in (1, -1)]
         return []
-    if quantity.decimals and not quantity.exponent:
-        if _places(abs(quantity.value), quantity.decimals) >= SIGNIFICANT:
+    if quantity.exponent:
+        return []
+    hedged = quantity.approx or abs(quantity.value) in rounded or quantity.value in rounded
+    if quantity.decimals:
+        if hedged or _places(abs(quantity.value), quantity.decimals) >= SIGNIFICANT:
             return [quantity.tolerance, -quantity.tolerance]
-    if quantity.decimals == 0 and not quantity.exponent and quantity.value.is_Integer:
-        # `40/116 ≈ 0.35 K/W` where 116 W was itself rounded from 115.9: a whole number of
-        # three or more significant digits (trailing zeros aside) may be a rounded one
-        digits = str(abs(int(quantity.value))).rstrip("0")
-        if len(digits) >= SIGNIFICANT:
-            return [sympy.Rational(1, 2), -sympy.Rational(1, 2)]
+    elif quantity.decimals == 0 and quantity.value.is_Integer and hedged:
+        # `40/116 ≈ 0.35 K/W` where `about 116 W` was itself rounded from 115.9
+        return [sympy.Rational(1, 2), -sympy.Rational(1, 2)]
     return []
 
 
-def _spread(item: numbers.Arithmetic, log10: bool) -> sympy.Expr:
+def _spread(item: numbers.Arithmetic, log10: bool, rounded: Rounded = frozenset()) -> sympy.Expr:
     """How far the left side can move when each possibly rounded operand moves by half a
     unit in its last digit (first order: the largest change of each, summed)."""
     base = _reread(item, {}, log10)
@@ -86,7 +113,7 @@ def _spread(item: numbers.Arithmetic, log10: bool) -> sympy.Expr:
         return sympy.Integer(0)
     total = sympy.Integer(0)
     for index, operand in enumerate(item.operands):
-        shifts = _moves(operand)
+        shifts = _moves(operand, rounded)
         if not shifts:
             continue
         moved = [_reread(item, {index: shift}, log10) for shift in shifts]
@@ -116,8 +143,9 @@ def _close(value: sympy.Expr, target: sympy.Expr, allowed: sympy.Expr) -> bool:
 
 
 def _counts(result: numbers.Quantity, value: sympy.Expr, approx: bool) -> bool:
-    """A hedged whole number (`≈ 269`) may be the value rounded down or up."""
-    if not approx or result.decimals != 0 or not result.value.is_Integer:
+    """A hedged whole number without a unit (`≈ 269` gross dies, `171 cores`) may be the
+    value rounded down or up, as counts are; a measured one (`≈ 98 °C`) may not."""
+    if not approx or result.decimals != 0 or not result.value.is_Integer or result.unit:
         return False
     try:
         return bool(abs(sympy.N(value - result.value, 30)) < 1)
@@ -186,24 +214,25 @@ def _wrong(item: numbers.Arithmetic, value: sympy.Expr, unit: str) -> Judgement:
     return Judgement("wrong", message)
 
 
-def judge(item: numbers.Arithmetic) -> Judgement:
-    """Whether worked arithmetic holds, is wrong, or cannot be told (see the module doc)."""
+def judge(item: numbers.Arithmetic, rounded: Rounded = frozenset()) -> Judgement:
+    """Whether worked arithmetic holds, is wrong, or cannot be told (see the module doc);
+    `rounded`: the values the lesson states as approximate (`approximate_values`)."""
     readings = [False, True] if item.logs else [False]
-    verdicts = [_judge(item, log10) for log10 in readings]
+    verdicts = [_judge(item, log10, rounded) for log10 in readings]
     for status in ("verified", "unclear"):
         if any(v.status == status for v in verdicts):
             return next(v for v in verdicts if v.status == status)
     return verdicts[0]
 
 
-def _judge(item: numbers.Arithmetic, log10: bool) -> Judgement:
+def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement:
     measure = numbers.evaluate(item, log10=log10)
     if measure is None:
         return Judgement("unclear")
     result = item.result
     approx = item.relation == "≈" or result.approx
     written = [operand.unit is not None for operand in item.operands]
-    spread = _spread(item, log10)
+    spread = _spread(item, log10, rounded)
     settled = worked.settle(measure, result.unit) if any(written) else None
     if any(written) and (all(written) or (settled is not None and not settled[2])):
         # every unit written, or the bare numbers are plain factors (`6 m/3 = 2 m`)
@@ -260,18 +289,19 @@ def _ratio(measure: worked.Measure, value: sympy.Expr) -> sympy.Expr:
     return abs(value / measure.value)
 
 
-def judge_step(step: numbers.Step) -> Judgement:
+def judge_step(step: numbers.Step, rounded: Rounded = frozenset()) -> Judgement:
     """A link of a chain: working equal to working (within what the rounded numbers of
     either side allow), or a number equal to itself in another unit (`0.184 s ≈ 184 ms`:
     to the right number's written digits)."""
     if isinstance(step.right, numbers.Quantity) and isinstance(step.left, numbers.Quantity):
-        return _conversion(step.left, step.right, step.relation == "≈")
+        return _conversion(step.left, step.right, step.relation == "≈", rounded)
     if not isinstance(step.left, numbers.Arithmetic) or not isinstance(
         step.right, numbers.Arithmetic
     ):
         return Judgement("unclear")
     left, right = step.left, step.right
-    allowed = _spread(left, False) + _spread(right, False)
+    restated = rounded | {q.value for q in right.operands}  # partial results, rounded
+    allowed = _spread(left, False, rounded) + _spread(right, False, frozenset(restated))
     if _close(left.lhs, right.lhs, allowed):
         return Judgement("verified")
     if left.logs or right.logs:
@@ -281,7 +311,9 @@ def judge_step(step: numbers.Step) -> Judgement:
     )
 
 
-def _conversion(left: numbers.Quantity, right: numbers.Quantity, approx: bool) -> Judgement:
+def _conversion(
+    left: numbers.Quantity, right: numbers.Quantity, approx: bool, rounded: Rounded
+) -> Judgement:
     source, target = worked.units(left.unit or ""), worked.units(right.unit or "")
     if source is None or target is None or source.dimension != target.dimension:
         return Judgement("unclear")  # another quantity, or a unit that does not convert

@@ -318,14 +318,15 @@ def _numbers(
     tally = {"checked": 0, "wrong": 0}
     counted = {(spot.start, spot.end) for spot in spots if not spot.exempt}
     items = anchors.skeleton(lesson.content).items
-    _steps(lesson, locator, items, counted, classes, tally, diagnostics)
+    rounded = arithmetic.approximate_values(items, lesson.content)
+    _steps(lesson, locator, items, counted, classes, tally, diagnostics, rounded)
     for item in items:
         if not isinstance(item, numbers.Arithmetic):
             continue
         key = (item.result.start, item.result.end)
         if key not in counted:
             continue
-        judgement = arithmetic.judge(item)
+        judgement = arithmetic.judge(item, rounded)
         if judgement.status == "unclear":
             continue  # units the text does not write could make it right: say nothing
         tally["checked"] += 1
@@ -359,6 +360,7 @@ def _steps(
     classes: dict[tuple[int, int], str],
     tally: dict[str, int],
     diagnostics: list[Diagnostic],
+    rounded: arithmetic.Rounded,
 ) -> None:
     """Links of chains of working (`… = 2.3925/2.35 ≈ 1.02 A`, `0.184 s ≈ 184 ms`): the
     numbers on a link's right side are what the left side works out."""
@@ -368,7 +370,7 @@ def _steps(
         spans = [(q.start, q.end) for q in written if (q.start, q.end) in counted]
         if not spans:
             continue
-        judgement = arithmetic.judge_step(step)
+        judgement = arithmetic.judge_step(step, rounded)
         if judgement.status == "unclear":
             continue
         tally["checked"] += 1

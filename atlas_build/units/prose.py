@@ -36,7 +36,7 @@ def _after_gap(text: str, end: int) -> int:
 _RUN = re.compile(rf"[^\s]{{1,{MAX_UNIT}}}")
 _PER = re.compile(r"\s+per\s+([^\W\d_]+)")
 _TRAILING = ".,;:!?\"'”’»"
-_CUTS = "/·⋅*("
+_CUTS = "/·⋅*(×"  # `1.7 V×0.4 A`: the unit ends at the multiplication sign
 _OVER = re.compile(r"/|\s+per\s+")
 
 
