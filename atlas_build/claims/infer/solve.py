@@ -59,8 +59,11 @@ def usable(relation: Relation) -> bool:
 
 
 def symbols(relation: Relation) -> dict[str, sympy.Symbol]:
+    """The relation's symbols by name, in name order (never the hash order of a set: a
+    report must not change with PYTHONHASHSEED)."""
     found = relation.lhs.free_symbols | relation.rhs.free_symbols
-    return {symbol.name: symbol for symbol in found if isinstance(symbol, sympy.Symbol)}
+    plain = [symbol for symbol in found if isinstance(symbol, sympy.Symbol)]
+    return {symbol.name: symbol for symbol in sorted(plain, key=lambda s: s.name)}
 
 
 _number = solver.number
