@@ -3,12 +3,16 @@
 Writes go to a temporary file in the same directory, are flushed to disk, then
 renamed over the target (`os.replace` is atomic on POSIX). Unchanged content is
 not rewritten, so modification times of untouched files are preserved.
+
+A target that is a symbolic link is replaced by the file, never written through, read or
+copied the mode of: a repository can commit a link where a file will be written.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -28,12 +32,15 @@ def write_bytes(
     skip that cost (0.3 ms a file here, two thousand files in a 1,000-lesson build).
     """
     target = Path(path)
-    if skip_unchanged and target.is_file():
-        try:
-            if target.stat().st_size == len(data) and target.read_bytes() == data:
+    try:
+        found: os.stat_result | None = os.lstat(target)
+    except OSError:
+        found = None
+    before = found if found is not None and stat.S_ISREG(found.st_mode) else None  # a file
+    if skip_unchanged and before is not None and before.st_size == len(data):
+        with contextlib.suppress(OSError):
+            if target.read_bytes() == data:
                 return False
-        except OSError:
-            pass
     target.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(
         prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
@@ -44,11 +51,7 @@ def write_bytes(
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())
-        if target.exists():
-            with contextlib.suppress(OSError):
-                os.chmod(temporary, target.stat().st_mode & 0o777)
-        else:
-            os.chmod(temporary, 0o644)
+        os.chmod(temporary, before.st_mode & 0o777 if before is not None else 0o644)
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -9,7 +9,11 @@ lesson. One `Budget` travels with the check options into every worker:
   Steps run one after another in the lesson's worker, so this also bounds a lesson's peak
   above the interpreter's baseline. Kinds estimate their allocations before making them
   and refuse with a located A404 instead of allocating.
-- `lesson_seconds` (default 120 s, `--lesson-time`): the claims of one lesson together.
+- `lesson_seconds` (default 30 s, `--lesson-time`): the claims of one lesson together,
+  which is the most any claim of it may run, whatever its claims file asks (a larger
+  `timeout` there is a located warning, A418). At 120 s a claims file asking `timeout:
+  600` held a check of one lesson for two minutes; the slowest lesson here checks in 8 s,
+  claims included.
 - `run_seconds` (default 1800 s, `--run-time`): the claims of the whole run together; with
   a process pool every worker measures against the same monotonic deadline.
 
@@ -32,7 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 DEFAULT_MEMORY = 1 << 30
-DEFAULT_LESSON_SECONDS = 120.0
+DEFAULT_LESSON_SECONDS = 30.0
 DEFAULT_RUN_SECONDS = 1800.0
 DEFAULT_READ_SECONDS = 30.0
 REPEAT = 0.05  # seconds between alarms once a deadline has passed (see `deadline`)

@@ -103,7 +103,7 @@ def _add_check_options(parser: argparse.ArgumentParser) -> None:
         type=_seconds,
         default=budget.DEFAULT_LESSON_SECONDS,
         metavar="SECONDS",
-        help="time the claims of one lesson may take together (default 120)",
+        help="time the claims of one lesson may take together (default 30)",
     )
     limits.add_argument(
         "--read-time",
@@ -189,14 +189,23 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    """Check, then write outputs, holding a lock so concurrent builds take turns."""
-    from pathlib import Path
-
+    """Check, then write outputs, holding a lock so concurrent builds take turns. An output
+    folder that is a link is refused before anything is written (`outputs.refused`)."""
     from filelock import FileLock, Timeout
 
+    from atlas_build import outputs
+    from atlas_build.report.text import line
+    from atlas_build.site import cli as site_cli
+
     out = Path(args.out)
+    refused = outputs.refused(site_cli.output_folders(args))
+    for diagnostic in refused:
+        print(line(diagnostic), file=sys.stderr)
+    if refused:
+        print("atlas-build: build stopped: nothing was written", file=sys.stderr)
+        return EXIT_FINDINGS
     out.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(out / ".atlas-build.lock"))
+    lock = FileLock(str(outputs.lock_file(out)))
     try:
         lock.acquire(timeout=0.1)
     except Timeout:
@@ -277,7 +286,9 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     from atlas_build.authoring import sources
 
-    outcome = sources.new_lesson(args.slug, Path(args.dir), title=args.title, topic=args.topic)
+    outcome = sources.new_lesson(
+        args.slug, Path(args.dir), title=args.title, topic=args.topic, force=args.force
+    )
     return _finish(outcome)
 
 
@@ -314,7 +325,9 @@ def cmd_selftest(args: argparse.Namespace) -> int:
     from atlas_build import selftest
 
     options = _options(args)
-    results = selftest.selftest(args.paths or [DEFAULT_PATH], options)
+    results = selftest.selftest(
+        args.paths or [DEFAULT_PATH], options, all_numbers=getattr(args, "all_numbers", False)
+    )
     render = selftest.render_json if args.format == "json" else selftest.render_text
     sys.stdout.write(render(results))
     if any(result.baseline_errors for result in results):
@@ -412,6 +425,9 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--dir", default=DEFAULT_PATH, help="content directory (default content/)")
     new.add_argument("--title", help="lesson title (default from the slug)")
     new.add_argument("--topic", default="Transformer computation", help="topic to file it under")
+    new.add_argument(
+        "--force", action="store_true", help="overwrite an existing lesson.md and claims.yaml"
+    )
     new.set_defaults(run=cmd_new)
 
     fix = commands.add_parser("fix", help="rewrite stale computed fields of record.json files")
@@ -425,6 +441,11 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_argument("--format", choices=("text", "json"), default="text")
     selftest.add_argument(
         "--fail-under", type=float, metavar="PERCENT", help="exit 1 below this kill rate"
+    )
+    selftest.add_argument(
+        "--all-numbers",
+        action="store_true",
+        help="a typo in every prose number of every lesson, with and without its claims file",
     )
     selftest.set_defaults(run=cmd_selftest)
 

@@ -5,18 +5,28 @@ just built in its worker process. `make` runs there (as `pipeline.check`'s `afte
 so a cold build reads, validates and parses every lesson once, and the rendering is
 shared out over the same workers. Lessons whose check came from the cache get their
 record and page from the cache too (see `cli._emit` and `site.docs`).
+
+The output folders are in the working tree, where a pull request can commit a link:
+`refused` says which named folder is (or lies under) a link before anything is written,
+the folders made inside `--out` are replaced when they are links, and after a build
+`records/` and `lesson-data/` hold exactly the files of its lessons.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from atlas_build import cache as caching
-from atlas_build import paths, pipeline
-from atlas_build.diagnostics import Severity
+from atlas_build import paths, pipeline, published
+from atlas_build.diagnostics import Diagnostic, Location, Severity, at
+from atlas_build.site.codes import OUTPUT_LINK
 
 if TYPE_CHECKING:
     from atlas_build.authoring.emit import Rendered
@@ -104,14 +114,85 @@ class _Written:
             self.store.put_json(LEDGER, self.key, self.kept)
 
 
+def refused(folders: list[Path]) -> list[Diagnostic]:
+    """A507 for each output folder that is a symbolic link or lies under one (the first
+    link on its way is named), or that is not a folder: nothing may be written through
+    a link a repository committed (`build -> /home/ci`)."""
+    found: dict[str, Diagnostic] = {}  # by path: `build` is on the way to `build/docs` too
+    for folder in folders:
+        link = paths.first_link(folder)
+        if link is not None:
+            why = f"{link} is a symbolic link (to {os.readlink(link)})"
+        elif os.path.lexists(folder) and not folder.is_dir():
+            why = f"{folder} is not a folder"
+        else:
+            continue
+        message = f"{why}; nothing is written through it: remove it or name another folder"
+        where = str(link or folder)
+        found.setdefault(where, at(OUTPUT_LINK, Location(where, 1, 1), message))
+    return list(found.values())
+
+
+LOCK = ".atlas-build.lock"
+
+
+def lock_file(out: Path) -> Path:
+    """The lock concurrent builds take turns on, as a plain file: a committed link there
+    would have the lock opened, and truncated, at the link's target."""
+    path = out / LOCK
+    if os.path.lexists(path) and not (path.is_file() and not path.is_symlink()):
+        _remove(path)
+    return path
+
+
+FOLDERS = ("records", "lesson-data")
+_NAMES = {  # what `emit.write` names its files, and nothing else is swept
+    "records": re.compile(rf"{paths.SLUG.pattern}\.json"),
+    "lesson-data": re.compile(rf"{paths.SLUG.pattern}-[0-9a-f]{{16}}\.json"),
+}
+
+
 def write_records(checked: list[pipeline.Checked], options: pipeline.Options, out: Path) -> int:
     """Write every lesson's record and lesson data under `out`; the number written or
-    found in place. Each is rendered once per lesson file (the `emit` cache entry)."""
+    found in place. Each is rendered once per lesson file (the `emit` cache entry). Then
+    the files no lesson of this build produced are deleted: a lesson that was deleted or
+    renamed went on being published."""
+    for folder in FOLDERS:
+        path = out / folder
+        if os.path.lexists(path) and (path.is_symlink() or not path.is_dir()):
+            _remove(path)  # made again by the first write, as a folder
     store, root = caching.Cache(options.cache_dir), paths.Root(out)
     ledger = _Written(store, out)
     written = sum(_emit(item, options, store, root, ledger) for item in checked)
     ledger.save()
+    _remove_stale(out, {row[i] for row in ledger.kept.values() for i in (1, 3)})
     return written
+
+
+def _remove_stale(out: Path, produced: set[str]) -> None:
+    """Delete the records and lesson data in `out` that are not `produced` (relative
+    paths). Names are matched literally against what `emit.write` writes, so another
+    lesson's file, or a file someone else put there, is never taken for a stale one."""
+    for folder, names in _NAMES.items():
+        try:
+            entries = list(os.scandir(out / folder))
+        except OSError:
+            continue
+        for entry in entries:
+            if (
+                f"{folder}/{entry.name}" not in produced
+                and names.fullmatch(entry.name)
+                and entry.is_file(follow_symlinks=False)
+            ):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
 
 
 def _emit(
@@ -123,6 +204,8 @@ def _emit(
 ) -> int:
     from atlas_build.authoring import emit
 
+    if published.refused(item.report):
+        return 0
     lesson = str(item.found.path)
     if item.file_digest is not None:
         key = caching.digest(caching.fingerprint(), "emit", item.found.path.parent.name,

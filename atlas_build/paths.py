@@ -9,6 +9,7 @@ path must stay inside the output root after resolving links. Anything else raise
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat as kinds
@@ -56,7 +57,6 @@ class Root:
         self.base = Path(root)
         self.resolved = self.base.resolve()
         self._seen: dict[Path, Path] = {self.base: self.resolved}
-        self._listed: dict[Path, set[str]] = {}
 
     def inside(self, relative: str) -> Path:
         """`root/relative` for a relative path of plain names, refusing `..`, absolute
@@ -68,17 +68,6 @@ class Root:
         if resolved != self.resolved and self.resolved not in resolved.parents:
             raise UnsafePath(f"{relative!r} resolves outside {self.base}")
         return target
-
-    def names(self, folder: Path) -> set[str]:
-        """The names in `folder` (one `inside` returned a path in), listed once: the
-        caller keeps the set up to date with what it writes and removes. Writing a thousand
-        lessons' files into one folder listed it a thousand times (a second at 1,000)."""
-        if folder not in self._listed:
-            try:
-                self._listed[folder] = {entry.name for entry in os.scandir(folder)}
-            except OSError:
-                self._listed[folder] = set()
-        return self._listed[folder]
 
 
 _RELATIVE = re.compile(rf"{_FILE.pattern}(?:/{_FILE.pattern})*")
@@ -112,3 +101,51 @@ def publish_slug(folder: str | None, record_id: str) -> str:
     """The slug a lesson is published under: its folder name when that is a plain slug,
     otherwise its record id (schema-validated, so always one)."""
     return folder if folder is not None and is_slug(folder) else record_id
+
+
+def first_link(path: str | os.PathLike[str]) -> Path | None:
+    """The first name on `path`, as written, that is a symbolic link (None when none is).
+
+    Output folders are named relative to the repository (`build`, `build/docs`, `site`),
+    where a pull request can commit a link: every name on the way is checked, `..`
+    included (`build/../x` goes through `build`). For an absolute path outside the working
+    directory only its last name is: the folders above it are the machine's, not the
+    repository's (`/tmp` is a link on some systems)."""
+    given = Path(path)
+    if given.is_absolute():
+        try:
+            given = given.relative_to(Path.cwd())
+        except ValueError:
+            return given if given.is_symlink() else None
+    walked = Path()
+    for name in given.parts:
+        walked /= name
+        if walked.is_symlink():
+            return walked
+    return None
+
+
+def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
+    """At most `limit + 1` bytes of the regular file at `path`; `UnsafePath` for anything
+    else. Repository files are read only this way where nothing else vouches for them: a
+    link (to `/proc/self/environ`, `/dev/zero`) is not followed, and a FIFO or a device is
+    refused before a read could block or never end (the open does not block either)."""
+    try:
+        before = os.lstat(path)
+    except OSError as error:
+        raise UnsafePath(f"{os.fspath(path)}: {error.strerror}") from None
+    if kinds.S_ISLNK(before.st_mode):
+        raise UnsafePath(f"{os.fspath(path)} is a symbolic link; it is not followed")
+    if not kinds.S_ISREG(before.st_mode):
+        raise UnsafePath(f"{os.fspath(path)} is not a regular file")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # replaced by a link since the lstat
+            raise UnsafePath(f"{os.fspath(path)} is a symbolic link; it is not followed") from None
+        raise UnsafePath(f"{os.fspath(path)}: {error.strerror}") from None
+    with os.fdopen(descriptor, "rb") as handle:
+        if not kinds.S_ISREG(os.fstat(descriptor).st_mode):
+            raise UnsafePath(f"{os.fspath(path)} is not a regular file")
+        return handle.read(limit + 1)

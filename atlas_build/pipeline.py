@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from atlas_build import cache as caching
-from atlas_build import load
+from atlas_build import load, published
 from atlas_build.budget import Budget, OutOfTime, StageClock
 from atlas_build.diagnostics import Diagnostic, Location, at
 from atlas_build.ledger import Ledger
@@ -151,6 +151,9 @@ def check_one(
                 clock=clock,
             )
             diagnostics.extend(evaluation.diagnostics)
+            if source.claims_path is not None:  # what no claim of this lesson is given
+                seconds = options.budget.lesson_seconds
+                diagnostics.extend(claims.file.over_budget(source.claims_path, seconds))
     except OutOfTime:
         evaluation = None
         message = (
@@ -365,6 +368,7 @@ def check(
     if not last.reports:
         ledger.save(store, roots)
     checked = [result for result in results if result is not None]
+    published.mark(checked, options.max_bytes)
     report = Report([item.report for item in checked], strict=options.strict)
     report.timings = {item.report.path: item.seconds for item in checked}
     if memo is not None and kept is not None:

@@ -218,8 +218,11 @@ def test_import_refuses_to_overwrite_without_force(run_cli, tmp_path):
     fresh = lesson_md.read_bytes()
     lesson_md.write_bytes(b"---\nid: edited\n---\nauthor's edits\n")
     result = run_cli("import", SEED_PATH, "--to", target)
-    assert result.code == 2
-    assert "--force" in one_line_error(result)
+    assert result.code == 1  # refused because of what the folder holds: a located error
+    assert (
+        result.err.strip()
+        == f"{lesson_md}:1:1: error A508 {lesson_md} exists; pass --force to overwrite it"
+    )
     assert lesson_md.read_bytes() == b"---\nid: edited\n---\nauthor's edits\n"
     assert run_cli("import", SEED_PATH, "--to", target, "--force").code == 0
     assert lesson_md.read_bytes() == fresh
@@ -232,10 +235,13 @@ def test_import_refuses_a_target_holding_record_json(run_cli, tmp_path, seed_byt
     (target / "record.json").write_bytes(seed_bytes)
     other = tmp_path / "other.json"
     other.write_bytes(seed_bytes)
-    for record in (other, target / "record.json"):
+    for record, code in ((other, 1), (target / "record.json", 2)):
         result = run_cli("import", record, "--to", target)
-        assert result.code == 2
-        assert "record.json" in one_line_error(result)
+        assert result.code == code
+        if code == 1:  # the folder holds another source: a located error
+            assert f"{target / 'record.json'}:1:1: error A508 " in result.err
+        else:  # the argument names the folder's own source: a usage error
+            assert "record.json" in one_line_error(result)
         assert sorted(os.listdir(target)) == ["record.json"]
         assert (target / "record.json").read_bytes() == seed_bytes
 
@@ -264,13 +270,11 @@ def test_import_of_invalid_json_is_a_located_error(run_cli, tmp_path):
 
 def test_import_errors_from_the_console_script(run_script, tmp_path):
     assert run_script("import", SEED_PATH, "--to", tmp_path / "a").code == 0
-    for args in (
-        ("import", SEED_PATH, "--to", tmp_path / "a"),
-        ("import", tmp_path / "missing.json", "--to", tmp_path / "b"),
-    ):
-        result = run_script(*args)
-        assert result.code == 2
-        one_line_error(result)
+    again = run_script("import", SEED_PATH, "--to", tmp_path / "a")
+    assert again.code == 1 and "error A508" in again.err and "Traceback" not in again.err
+    result = run_script("import", tmp_path / "missing.json", "--to", tmp_path / "b")
+    assert result.code == 2
+    one_line_error(result)
 
 
 # --- new -------------------------------------------------------------------------------------
@@ -331,8 +335,8 @@ def test_new_refuses_an_existing_lesson_folder(run_cli, content_dir, existing):
     folder.mkdir()
     (folder / existing).write_bytes(b"the author's file")
     result = run_cli("new", "taken", "--dir", content_dir)
-    assert result.code == 2
-    assert "taken" in one_line_error(result)
+    assert result.code == 1
+    assert result.err.startswith(f"{folder / existing}:1:1: error A508 ")
     assert (folder / existing).read_bytes() == b"the author's file"
     assert os.listdir(folder) == [existing]
 

@@ -72,6 +72,27 @@ def test_claims_of_a_run_share_the_run_time(tmp_path: Path) -> None:
     assert sum("run used their time budget of 2 s (--run-time)" in m for m in messages) >= 8
 
 
+def test_a_claims_file_asking_600_s_ends_within_a_minute(tmp_path: Path) -> None:
+    """`defaults: {timeout: 600}` ran a claim for two minutes under the 120 s lesson budget
+    (issue 32). The budget is 30 s now, and each timeout over it is a located warning."""
+    claims = _slow_claims(3).replace("claims:\n", "defaults: {timeout: 600}\nclaims:\n", 1)
+    folder = write_lesson(tmp_path, "slow", VARIANCE_BODY, claims)
+    started = time.perf_counter()
+    [record] = _check([folder]).records  # the default budget
+    assert time.perf_counter() - started < 50
+    over = [d for d in record.diagnostics if d.code == "A418"]
+    text = (folder / "claims.yaml").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    expected = {(n, line.index("600") + 1) for n, line in enumerate(lines, 1) if "600" in line}
+    assert {(d.line, d.column) for d in over} == expected and len(over) == 4
+    assert all(d.severity.value == "warning" for d in over)
+    assert "timeout: 600 s is more than the claims of this lesson may take together (30 s" in (
+        over[0].message
+    )
+    late = [d for d in record.diagnostics if d.code == "A405"]
+    assert len(late) == 3 and "time budget of 30 s (--lesson-time)" in late[-1].message
+
+
 PACKING_BODY = "## Packing\n\nThe query at slot7 may attend to slots5,6,7.\n"
 
 

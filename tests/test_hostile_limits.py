@@ -202,3 +202,35 @@ def test_one_hostile_lesson_does_not_stop_the_others(tmp_path: Path) -> None:
     (bad,) = [d for d in by_slug["hex"].diagnostics if d.code == "A132"]
     assert (bad.line, bad.column) == _position(lesson, lesson.index("0x" + "f" * 10))
     assert by_slug["good"].status == "warning" and by_slug["good"].diagnostics
+
+
+_CHECK_CAP = _CHECK.replace(
+    "pipeline.Options(cache_dir=None, jobs=1)",
+    "pipeline.Options(cache_dir=None, jobs=1, max_bytes=int(sys.argv[3]))",
+)
+
+
+@pytest.mark.parametrize("cap", [CAP, 3 * CAP])
+def test_a_2000_character_key_before_a_2_mb_array(tmp_path: Path, cap: int) -> None:
+    """Issue 32: every finding of this record read 1:1. Under the default cap its one
+    finding is A101 where the file crosses the cap; with a cap it fits under, each
+    finding is at its own place, within the 1 GiB address space."""
+    key = "k" * 2_000
+    text = _record(
+        f'  "{key}": {_array(2_000_000)}', change=('"title": "Self-attention"', '"title": 5')
+    )
+    folder = tmp_path / "content" / "big"
+    folder.mkdir(parents=True)
+    (folder / "record.json").write_text(text, encoding="utf-8")
+    result = _child(_CHECK_CAP, str(folder), str(ADDRESS_SPACE), str(cap))
+    found = {(code, line, column) for code, line, column, _ in result["diagnostics"]}
+    assert result["exit"] == 1
+    if cap == CAP:
+        assert found == {("A101", *_position(text, cap))}
+        return
+    title = text.index('"title": 5') + len('"title": ')
+    assert {
+        ("A111", *_position(text, text.index(f'"{key}"'))),
+        ("A114", *_position(text, title)),
+    } <= found
+    assert (1, 1) not in {(line, column) for _, line, column in found}

@@ -15,6 +15,7 @@ import re
 import xml.dom.minidom
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from urllib.parse import unquote_to_bytes
 
 import pytest
 from hypothesis import given, settings
@@ -171,14 +172,52 @@ def test_step_summary_cells_are_only_text(
         if token.type == "td_open" and tokens[index - 1].type == "tr_open"
     ]
     for cell, record in zip(cells, report.records, strict=True):
-        expected = escape.text(record.id or record.path)
-        if not expected.strip():
+        name = record.id or record.path
+        if not name.strip(" "):  # spaces only: written as entities, no code span
             assert {child.type for child in cell.children or []} <= {"text"}
             continue
         (code,) = cell.children or []
         assert code.type == "code_inline"
-        if len(expected) <= escape.MAX_CELL:
-            assert code.content == expected
+        assert _decoded(code.content) == name[: escape.MAX_CELL] + (
+            "..." if len(name) > escape.MAX_CELL else ""
+        )
+
+
+def _decoded(cell: str) -> str:
+    return unquote_to_bytes(cell).decode("utf-8", "surrogatepass")
+
+
+FORGERIES = [
+    "x | pass | 0 | 0 | verified: 9 of 9 |\n\n## All lessons passed",
+    "a\\|b\\\\|c",
+    "`` | pass | ``",
+    "<h2>All lessons passed</h2>",
+    "# All lessons passed",
+    "[fixed](https://evil.example) @octocat :tada: www.evil.example",
+]
+
+
+def test_an_id_cannot_forge_cells_or_a_heading(tmp_path: Path, monkeypatch) -> None:
+    """A code span kept GitHub's renderer from reading the id's `|` and `## ...`, but any
+    reader that splits rows on `|` or looks for headings in the text found them (issue
+    32): the id's cell holds only letters, digits, spaces, `._/-` and `%XX`."""
+    summary = tmp_path / "step.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    github.render(
+        Report(
+            [RecordReport(f"content/{n}/lesson.md", forged) for n, forged in enumerate(FORGERIES)]
+        )
+    )
+    lines = summary.read_text(encoding="utf-8").splitlines()
+    rows = [line for line in lines if line.startswith("|")]
+    assert len(rows) == 2 + len(FORGERIES)
+    assert all(line.count("|") == 6 for line in rows)  # five cells, split any way at all
+    assert [line for line in lines if line.startswith("#")] == ["### atlas-build"]
+    text = "\n".join(lines)
+    assert "# All lessons passed" not in text and "<h2" not in text
+    assert not re.search(r"[<>@:\[\]\\]", "".join(row.split("|")[1] for row in rows[2:]))
+    cells = [row.split("|")[1].strip() for row in rows[2:]]
+    assert [_decoded(cell.strip("` ")) for cell in cells] == FORGERIES
 
 
 def test_folder_named_with_a_fake_summary(tmp_path: Path, run_cli, monkeypatch) -> None:

@@ -134,10 +134,10 @@ def test_non_utf8_on_later_line(write_record, check):
 
 
 def test_over_default_size_cap(write_record, check):
-    write_record(b" " * DEFAULT_MAX_BYTES + b"{}")
+    write_record(b" " * (DEFAULT_MAX_BYTES - 4) + b"\n   {}")
     result = check("content/")
-    only_error(result, "A101", 1, 1)
-    assert str(DEFAULT_MAX_BYTES) in result.out
+    only_error(result, "A101", 2, 4)  # where the file passes the cap, the last byte read
+    assert f"larger than the cap of {DEFAULT_MAX_BYTES} bytes" in result.out
 
 
 def test_default_cap_is_1_mib():
@@ -148,10 +148,18 @@ def test_default_cap_is_1_mib():
 def test_max_bytes_configurable(seed_bytes, write_record, check):
     write_record(seed_bytes)
     size = len(seed_bytes)
-    only_error(check("--max-bytes", str(size - 1), "content/"), "A101", 1, 1)
+    only_error(
+        check("--max-bytes", str(size - 1), "content/"), "A101", *_past(seed_bytes, size - 1)
+    )
     assert check("--max-bytes", str(size), "content/").code == 0
     assert check("--max-bytes", "1MiB", "content/").code == 0
-    only_error(check("--max-bytes", "10k", "content/"), "A101", 1, 1)
+    only_error(check("--max-bytes", "10k", "content/"), "A101", *_past(seed_bytes, 10240))
+
+
+def _past(raw: bytes, cap: int) -> tuple[int, int]:
+    """line:col of the first character past `cap` bytes (where an A101 is)."""
+    head = raw[:cap].decode("utf-8", "replace")
+    return head.count("\n") + 1, len(head) - head.rfind("\n")
 
 
 @pytest.mark.parametrize("size", ["0", "-5", "abc", "k"])

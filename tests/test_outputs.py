@@ -88,3 +88,25 @@ def test_an_edited_lesson_gets_its_new_record(work: Path) -> None:
     _write()
     _write(None, "plain")
     assert _files(work / "build") == _files(work / "plain")
+
+
+def test_a_deleted_lesson_leaves_no_output_behind(work: Path) -> None:
+    """Its page went, its record and lesson data stayed published; now the build leaves
+    exactly its lessons' files, and files that are not atlas-build's names stay."""
+    _write()
+    foreign = [work / "build" / "records" / "notes.txt", work / "build" / "lesson-data" / "x.json"]
+    for path in foreign:
+        path.write_text("someone else's", encoding="utf-8")
+    shutil.rmtree(work / "content" / "roofline")
+    assert _write() == 1
+    left = sorted(p.relative_to(work / "build").as_posix() for p in (work / "build").rglob("*.*"))
+    assert [name for name in left if "roofline" in name] == []
+    assert "records/atlas-lesson-rc-delay.json" in left
+    assert [name for name in left if name.startswith("lesson-data/rc-delay-")]
+    assert all(path.read_text(encoding="utf-8") == "someone else's" for path in foreign)
+    _write(None, "plain")
+    assert _files(work / "build") == {
+        **_files(work / "plain"),
+        "records/notes.txt": b"someone else's",
+        "lesson-data/x.json": b"someone else's",
+    }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import io
+import logging
 import os
 import re
 import signal
@@ -235,3 +236,48 @@ def test_reading_a_watched_file_does_not_ask_for_a_rebuild(tmp_path: Path) -> No
     finally:
         observer.stop()
         observer.join(timeout=5)
+
+
+BAD_REQUESTS = {
+    "nul": "/\x00",  # `GET /%00`: `open` raised ValueError
+    "long-epoch": "/livereload/" + "9" * 5000 + "/1",  # `int` raised ValueError
+    "long-request-id": "/livereload/1/" + "9" * 5000,
+    "control": "/lessons/\x1b[2J/",
+}
+
+
+@pytest.mark.parametrize("path", sorted(BAD_REQUESTS))
+def test_a_request_the_server_cannot_parse_is_a_400_without_a_traceback(
+    tmp_path: Path, path: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Any page the author visits can send these; MkDocs' server answered 500 and printed
+    a traceback."""
+    server = serve._server_class()(
+        builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path)
+    )
+    statuses: list[str] = []
+    with caplog.at_level(logging.DEBUG):
+        body = b"".join(
+            server.serve_request(
+                {"PATH_INFO": BAD_REQUESTS[path]}, lambda status, headers: statuses.append(status)
+            )
+        )
+    assert statuses == ["400 Bad Request"] and body.startswith(b"400 Bad Request: ")
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
+    assert not [record for record in caplog.records if record.exc_info]
+
+
+def test_a_request_it_can_parse_is_served_as_before(tmp_path: Path) -> None:
+    (tmp_path / "page.html").write_text("<html><body>hello</body></html>", encoding="utf-8")
+    server = serve._server_class()(
+        builder=lambda: None, host="127.0.0.1", port=0, root=str(tmp_path)
+    )
+    statuses: list[str] = []
+    body = b"".join(
+        server.serve_request({"PATH_INFO": "/page.html"}, lambda s, h: statuses.append(s))
+    )
+    assert statuses == ["200 OK"] and b"hello" in body
+    missing = b"".join(
+        server.serve_request({"PATH_INFO": "/nope"}, lambda s, h: statuses.append(s))
+    )
+    assert statuses[-1] == "404 Not Found" and missing

@@ -115,7 +115,9 @@ def render(record: LessonRecord, data: dict[str, Any], lesson: Lesson, slug: str
 
 
 def write(rendered: Rendered, out: Path | paths.Root) -> Emitted:
-    """Write one lesson's files atomically; stale lesson data of the slug is removed.
+    """Write one lesson's files atomically. Files of earlier versions are not removed
+    here but by the build once every lesson is written (`outputs.write_records`), so no
+    lesson's write can delete another's file.
 
     The id and slug are checked again here (they may come from a cache entry), so no
     value can place a file outside `out/records` and `out/lesson-data`. A build passes
@@ -130,20 +132,8 @@ def write(rendered: Rendered, out: Path | paths.Root) -> Emitted:
         write_bytes(record_path, rendered.record, durable=False)
     digest = hashlib.sha256(rendered.lesson_data).hexdigest()[:16]
     data_path = folder.inside(f"lesson-data/{slug}-{digest}.json")
-    if _holds(data_path, rendered.lesson_data):
-        return Emitted(record_path, data_path)  # stale files went when it was written
-    write_bytes(data_path, rendered.lesson_data, durable=False)
-    names = folder.names(data_path.parent)
-    names.add(data_path.name)
-    for name in [n for n in names if n.startswith(f"{slug}-") and n != data_path.name]:
-        suffix = name[len(slug) + 1 : -len(".json")]
-        if (
-            name.endswith(".json")
-            and len(suffix) == 16
-            and all(c in "0123456789abcdef" for c in suffix)
-        ):
-            (data_path.parent / name).unlink(missing_ok=True)
-            names.discard(name)
+    if not _holds(data_path, rendered.lesson_data):
+        write_bytes(data_path, rendered.lesson_data, durable=False)
     return Emitted(record_path, data_path)
 
 

@@ -3,11 +3,19 @@
 Every write is atomic (atomic.write_*): an interrupted or failing command leaves
 the original file as it was, and files whose bytes would not change are not
 touched at all.
+
+The files read and the folders written are in a repository a pull request can change:
+records and claims files are read only when they are regular files (no link is followed:
+a `claims.yaml -> /proc/self/environ` would be copied into the lesson), a lesson folder
+that is (or lies under) a link is not written (A507), and no file the author has is
+replaced without `--force` (A508). Those refusals are located errors, exit 1.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,11 +23,13 @@ from typing import Any
 
 import yaml
 
+from atlas_build import paths
 from atlas_build.atomic import write_bytes, write_text
 from atlas_build.authoring import frontmatter, records
-from atlas_build.diagnostics import Diagnostic, Severity
-from atlas_build.load import CLAIMS_FILE, LESSON_FILE, RECORD_FILE, jsonfile
+from atlas_build.diagnostics import Diagnostic, Location, Severity, at
+from atlas_build.load import CLAIMS_FILE, LESSON_FILE, RECORD_FILE, UNREADABLE, jsonfile
 from atlas_build.model import COMPUTED_FIELDS
+from atlas_build.site.codes import AUTHOR_FILE, OUTPUT_LINK
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -61,10 +71,12 @@ def front_matter(metadata: dict[str, Any]) -> str:
 
 def read_record(path: Path, max_bytes: int) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
     name = str(path)
+    if not os.path.lexists(path):
+        raise AuthoringError(f"{path}: no such file")
     try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise AuthoringError(f"{path}: {error.strerror}") from error
+        raw = paths.read_regular(path, max_bytes)
+    except paths.UnsafePath as error:  # a link, a FIFO, a device: refused, never followed
+        return None, [at(UNREADABLE, Location(name, 1, 1), str(error))]
     text, problems = jsonfile.decode(raw, name, max_bytes=max_bytes)
     if text is None:
         return None, problems
@@ -81,17 +93,18 @@ def import_record(record_path: Path, target: Path, *, force: bool, max_bytes: in
     data, problems = read_record(record_path, max_bytes)
     if data is None:
         return Outcome(diagnostics=problems)
-    if (target / RECORD_FILE).exists() and (
-        target / RECORD_FILE
-    ).resolve() != record_path.resolve():
-        raise AuthoringError(f"{target / RECORD_FILE} exists; a lesson folder holds one source")
+    refused = _folder_refused(target)
+    if refused:
+        return Outcome(diagnostics=refused)
     if (target / RECORD_FILE).resolve() == record_path.resolve():
         raise AuthoringError(
             f"{record_path} is the lesson's own source; import it to a new folder, then delete it"
         )
     lesson_path = target / LESSON_FILE
-    if lesson_path.exists() and not force:
-        raise AuthoringError(f"{lesson_path} exists; pass --force to overwrite it")
+    refused = [*_taken(target / RECORD_FILE, "a lesson folder holds one source")]
+    refused += _taken(lesson_path, "pass --force to overwrite it") if not force else []
+    if refused:
+        return Outcome(diagnostics=refused)
     metadata = {key: value for key, value in data.items() if key not in COMPUTED_FIELDS}
     text = front_matter(metadata) + data["content"]
     rebuilt = frontmatter.read_lesson(text, str(lesson_path))
@@ -118,7 +131,7 @@ def _claims_beside(record_path: Path, target: Path, max_bytes: int) -> list[str]
     record's content unchanged, so its quotes and equation numbers still apply; an existing
     claims.yaml in the target is the author's and is never replaced."""
     source, destination = record_path.parent / CLAIMS_FILE, target / CLAIMS_FILE
-    if not source.is_file() or source.resolve() == destination.resolve():
+    if not os.path.lexists(source) or source.resolve() == destination.resolve():
         return []
     if record_path.name != RECORD_FILE:
         return [
@@ -127,16 +140,15 @@ def _claims_beside(record_path: Path, target: Path, max_bytes: int) -> list[str]
             "yourself if they are this lesson's"
         ]
     try:
-        with open(source, "rb") as handle:
-            raw = handle.read(max_bytes + 1)
-        existing = destination.read_bytes() if destination.exists() else None
-    except OSError as error:
-        return [f"note: {source} was not copied: {error.strerror}"]
+        raw = paths.read_regular(source, max_bytes)
+    except paths.UnsafePath as error:
+        return [f"note: {source} was not copied: {error}"]
     if len(raw) > max_bytes:
         return [f"note: {source} was not copied: it is larger than {max_bytes} bytes"]
-    if existing == raw:
-        return [f"{destination} is already the same as {source}"]
-    if existing is not None:
+    if os.path.lexists(destination):  # the author's, whatever it is (a link is not followed)
+        with contextlib.suppress(paths.UnsafePath):
+            if paths.read_regular(destination, max_bytes) == raw:
+                return [f"{destination} is already the same as {source}"]
         return [
             f"note: {destination} exists and differs from {source}; kept it. The lesson's text "
             f"is the record's, so {source}'s claims apply to it too: compare the two files "
@@ -245,14 +257,22 @@ claims:
 """
 
 
-def new_lesson(slug: str, content_dir: Path, *, title: str | None, topic: str) -> Outcome:
+def new_lesson(
+    slug: str, content_dir: Path, *, title: str | None, topic: str, force: bool = False
+) -> Outcome:
+    """Scaffold `content_dir/slug/lesson.md` and its claims.yaml; `force` replaces the
+    author's lesson.md and claims.yaml (never a record.json: a folder holds one source)."""
     if not SLUG.match(slug):
         raise AuthoringError(f"{slug!r} is not a slug: use lowercase letters, digits and hyphens")
     if len(f"atlas-lesson-{slug}") > 128:
         raise AuthoringError(f"{slug!r} is too long: lesson ids are at most 128 characters")
     folder = content_dir / slug
-    if (folder / LESSON_FILE).exists() or (folder / RECORD_FILE).exists():
-        raise AuthoringError(f"{folder} already holds a lesson")
+    refused = _folder_refused(folder) or _taken(folder / RECORD_FILE, "the folder holds a lesson")
+    if not force:
+        for name in (LESSON_FILE, CLAIMS_FILE):
+            refused += _taken(folder / name, "pass --force to overwrite it")
+    if refused:
+        return Outcome(diagnostics=refused)
     title = title or slug.replace("-", " ").capitalize()
     description = f"One sentence on what {title.lower()} is."
     metadata: dict[str, Any] = {
@@ -290,6 +310,25 @@ def new_lesson(slug: str, content_dir: Path, *, title: str | None, topic: str) -
     claims = folder / CLAIMS_FILE
     write_text(claims, CLAIMS_SKELETON)
     return Outcome([f"created {path}", f"created {claims}"], changed=True)
+
+
+def _folder_refused(folder: Path) -> list[Diagnostic]:
+    """A507 when the lesson folder is, or lies under, a symbolic link, or is not a
+    folder: a write there would land wherever the link points."""
+    link = paths.first_link(folder)
+    if link is not None:
+        message = f"{link} is a symbolic link (to {os.readlink(link)}); nothing is written there"
+        return [at(OUTPUT_LINK, Location(str(link), 1, 1), message)]
+    if os.path.lexists(folder) and not folder.is_dir():
+        return [at(OUTPUT_LINK, Location(str(folder), 1, 1), f"{folder} is not a folder")]
+    return []
+
+
+def _taken(path: Path, advice: str) -> list[Diagnostic]:
+    """A508 when the author has a file (or a link) at `path`."""
+    if not os.path.lexists(path):
+        return []
+    return [at(AUTHOR_FILE, Location(str(path), 1, 1), f"{path} exists; {advice}")]
 
 
 def fix_record(path: Path, *, max_bytes: int, dry_run: bool = False) -> Outcome:

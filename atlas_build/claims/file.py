@@ -5,6 +5,9 @@ Everything the safe reader refuses (aliases, tags, numbers over 1,000 characters
 with NaN are false) and every string that is not Unicode is one located A400; schema
 violations are capped per file and shortened as they are found.
 
+A `timeout` longer than all the claims of a lesson may run together (`--lesson-time`) is
+a located warning (`over_budget`): the claim never gets it, the lesson's budget is the cap.
+
 A violation costs only the entry it is in: a claim that breaks the schema or repeats an
 earlier id is not run (`ClaimsFile.broken`), an `unchecked` entry or a `defaults` value
 that does is left out, and the rest of the file is checked, so one mistake does not hide
@@ -23,12 +26,24 @@ from jsonschema.exceptions import best_match
 
 from atlas_build import safeyaml, schemas
 from atlas_build.claims.codes import FILE
-from atlas_build.diagnostics import Diagnostic, Location, at
+from atlas_build.diagnostics import Diagnostic, Location, Severity, at, define
 from atlas_build.load import jsonfile
 from atlas_build.load.schema import MAX_FINDINGS, lone_surrogates, not_unicode
 from atlas_build.source import json_pointer
 
 MAX_BYTES = 512 * 1024
+TIMEOUT_OVER_BUDGET = define(
+    "A418",
+    "timeout-over-budget",
+    Severity.WARNING,
+    "A `timeout` in the claims file (in `defaults` or on a claim) is longer than all the "
+    "claims of a lesson may run together (`--lesson-time`, 30 s unless the command line "
+    "says otherwise): limits come from the command line, so the claim gets the lesson's "
+    "budget at most.",
+    example="defaults: {timeout: 600}",
+    fix="Lower the timeout; if the claims really need longer, pass --lesson-time.",
+    stage="claims",
+)
 
 
 @dataclass
@@ -101,6 +116,26 @@ def read(path: str) -> tuple[ClaimsFile | None, list[Diagnostic]]:
         return None, [at(FILE, Location(path, 1, 1), f"cannot read {path}: {error.strerror}")]
     found, diagnostics = _parse(path, raw)
     return found, list(diagnostics)
+
+
+def over_budget(path: str, lesson_seconds: float) -> list[Diagnostic]:
+    """A418 at each `timeout` of the claims file at `path` over `lesson_seconds` (entries
+    that break the schema are reported as such, not here)."""
+    found, _ = read(path)
+    if found is None:
+        return []
+    asked = [("/defaults/timeout", found.defaults.get("timeout"))]
+    asked += [(f"/claims/{index}/timeout", claim.get("timeout")) for index, claim in found.claims]
+    return [
+        at(
+            TIMEOUT_OVER_BUDGET,
+            found.at(pointer),
+            f"timeout: {seconds:g} s is more than the claims of this lesson may take together "
+            f"({lesson_seconds:g} s, --lesson-time); a claim runs {lesson_seconds:g} s at most",
+        )
+        for pointer, seconds in asked
+        if isinstance(seconds, int | float) and seconds > lesson_seconds
+    ]
 
 
 @functools.lru_cache(maxsize=32)

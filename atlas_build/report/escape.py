@@ -11,6 +11,8 @@ other text (any language, emoji) as it is.
 from __future__ import annotations
 
 import re
+import unicodedata
+from urllib.parse import quote
 
 # C0 and C1 controls, DEL; bidirectional overrides, embeddings, isolates and marks; line
 # and paragraph separators; invisible format characters; the byte-order mark; the two
@@ -61,3 +63,25 @@ def markdown_cell(value: str) -> str:
     longest = max((len(run) for run in re.findall("`+", shown)), default=0)
     fence = "`" * (longest + 1)
     return f"{fence} {shown} {fence}"
+
+
+_NAME_PUNCTUATION = frozenset("._/- ")
+
+
+def _name_char(char: str) -> str:
+    if char in _NAME_PUNCTUATION or unicodedata.category(char)[0] in "LNM":
+        return char
+    return quote(char.encode("utf-8", "surrogatepass"), safe="")
+
+
+def markdown_name(value: str) -> str:
+    """A lesson's id or path for a markdown table cell (`markdown_cell`), holding no markdown
+    syntax at all: every character but letters, digits and marks of any script, spaces and
+    `._/-` is percent-encoded as UTF-8 (`%` too, so the cell decodes back to the name), so
+    no `|`, `#`, backtick, `\\`, `<`, `@` or `:` remains for any reader of the summary to
+    take for a cell, a heading, a code span's end, an escape, HTML, a mention or a link.
+    (A code span alone was not enough: readers that split rows before they look for code
+    spans, or that search the text for a heading, found the id's own `|` and `## ...`.)"""
+    shown = value[:MAX_CELL]
+    encoded = "".join(map(_name_char, shown))
+    return markdown_cell(encoded + ("..." if len(value) > MAX_CELL else ""))

@@ -5,7 +5,9 @@ Lesson text reaches three places here, each escaped for its reader: annotations
 (controls written as visible escapes, then the workflow-command escapes: `%`, CR and LF
 in the message, and `:` and `,` too in properties), the log line after them (text
 escapes), and the step summary, a markdown table whose cells are code spans
-(`escape.markdown_cell`), so an id cannot add rows, links, images or HTML.
+(`escape.markdown_cell`; a lesson's id or path is also percent-encoded down to letters,
+digits, spaces and `._/-`, `escape.markdown_name`), so an id cannot add cells, rows,
+headings, links, images or HTML.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import os
 
 from atlas_build.diagnostics import Severity
 from atlas_build.report import coverage
-from atlas_build.report.escape import markdown_cell
+from atlas_build.report.escape import markdown_cell, markdown_name
 from atlas_build.report.escape import text as escaped
 from atlas_build.report.model import Report
 from atlas_build.report.text import render as render_text
@@ -61,7 +63,7 @@ def render(report: Report, *, verbose: bool = False) -> str:
                     or "not checked beyond integrity"
                 )
                 handle.write(
-                    f"| {markdown_cell(record.id or record.path)} | {record.status} | "
+                    f"| {markdown_name(record.id or record.path)} | {record.status} | "
                     f"{record.count(Severity.ERROR)} | {record.count(Severity.WARNING)} | "
                     f"{markdown_cell(said)} |\n"
                 )

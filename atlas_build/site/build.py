@@ -281,8 +281,8 @@ def build_site(
         print("atlas-build: site not built: the MkDocs configuration is refused", file=out)
         return 1
     results = mutation.read(selftest)
-    if results is not None and results.problem is not None:
-        print(f"atlas-build: warning: --selftest: {results.problem}", file=out)
+    for warning in results.warnings if results is not None else []:
+        print(line(warning), file=out)
     docs_path, site_path = Path(docs_dir), Path(site_dir)
     tree = docs.generate_docs(
         report, checked, options=options, selftest=results, docs_dir=docs_path

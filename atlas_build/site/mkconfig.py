@@ -320,6 +320,8 @@ def _construct_env(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
 
 
 SafeConfigLoader.add_constructor("!ENV", _construct_env)
+
+
 def _construct_relative(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
     """`!relative` outside MkDocs (which resolves it against the page): its text."""
     return loader.construct_scalar(node) if isinstance(node, yaml.ScalarNode) else ""

@@ -3,24 +3,34 @@ survivors (edits no check notices), from `atlas-build selftest --format json`.
 
 Selftest runs the whole pipeline once per mutant, so the site does not run it; `build
 --selftest FILE` reads its JSON. That file is as untrusted as any other in a lesson
-repository: it is size-capped, every field is type-checked before use and every text
-escaped, and a result whose `contentHash` is not the published lesson's is shown as
+repository (a 2 MiB file of empty entries once made a 48 MB page in a minute, a link to
+/dev/zero ran out of memory, a FIFO never answered): it is read only when it is a regular
+file of at most `MAX_BYTES` (no link is followed), through the strict JSON reader; every
+value of every entry is checked before use, and an entry holding one selftest would not
+write is left out with a located warning (A510); only results for lessons of this build
+are shown, one per lesson, so the page grows with the site, not with the file. Every text
+is escaped, and a result whose `contentHash` is not the published lesson's is shown as
 stale rather than as the lesson's. Without a file the page says how to make one.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from atlas_build import paths
+from atlas_build.diagnostics import Diagnostic, Location, at
+from atlas_build.load import jsonfile
+from atlas_build.site.codes import SELFTEST_FILE
 from atlas_build.site.html import badge, block, esc, front_matter
 from atlas_build.site.indexes import Entry, lesson_link
+from atlas_build.source import pointer_segment
 
 HERE = "selftest"
-MAX_BYTES = 16 * 1024 * 1024
+MAX_BYTES = 4 * 1024 * 1024
+MAX_COUNT = 10**9  # mutants, kills and positions beyond this are not what selftest writes
+WARNINGS = 20  # malformed entries told one by one; the rest are counted
 SHOWN = 200  # survivors listed per lesson; the rest are counted
 HOW = (
     "<code>atlas-build selftest content/ --format json &gt; build/selftest.json</code>, then "
@@ -31,65 +41,122 @@ HOW = (
 
 @dataclass
 class Results:
-    lessons: list[dict[str, Any]] = field(default_factory=list)
+    lessons: list[dict[str, Any]] = field(default_factory=list)  # entries that passed `_fault`
     problem: str | None = None  # why the file could not be used
+    warnings: list[Diagnostic] = field(default_factory=list)  # A510, located
 
 
 def read(path: str | os.PathLike[str] | None) -> Results | None:
-    """The lessons of a selftest JSON file; None when no file was named."""
+    """The usable lessons of a selftest JSON file, and a warning for everything else;
+    None when no file was named."""
     if path is None:
         return None
-    file = Path(path)
+    name = os.fspath(path)
     try:
-        if file.stat().st_size > MAX_BYTES:
-            return Results(problem=f"{file} is over {MAX_BYTES // 2**20} MiB")
-        data = json.loads(file.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
-        return Results(problem=f"{file}: {type(error).__name__}: {error}")
-    lessons = data.get("lessons") if isinstance(data, dict) else None
-    if not isinstance(lessons, list):
-        return Results(problem=f"{file}: not selftest JSON (no `lessons` list)")
-    return Results([lesson for lesson in lessons if isinstance(lesson, dict)])
+        link = paths.first_link(name)
+        if link is not None:
+            raise paths.UnsafePath(f"{link} is a symbolic link; it is not followed")
+        raw = paths.read_regular(name, MAX_BYTES)
+    except paths.UnsafePath as error:
+        return _unusable(Location(name, 1, 1), str(error))
+    text, problems = jsonfile.decode(raw, name, max_bytes=MAX_BYTES)
+    data = None
+    if text is not None:
+        data, problems = jsonfile.parse(text, name)
+    if problems or text is None:
+        first = problems[0]
+        return _unusable(Location(name, first.line, first.column), first.message)
+    listed = data.get("lessons") if isinstance(data, dict) else None
+    if not isinstance(listed, list):
+        return _unusable(Location(name, 1, 1), "not selftest JSON (no `lessons` list)")
+    locator = jsonfile.JsonLocator(name, text)
+    results, left_out = Results(), 0
+    for index, entry in enumerate(listed):
+        fault = _fault(entry)
+        if fault is None:
+            results.lessons.append(entry)
+        elif len(results.warnings) < WARNINGS:
+            where, why = fault
+            location = locator.pointer(f"/lessons/{index}{where}")
+            message = f"/lessons/{index}{where}: {why}; the entry is left out"
+            results.warnings.append(at(SELFTEST_FILE, location, message))
+        else:
+            left_out += 1
+    if left_out:
+        message = f"{left_out} more malformed entries are left out"
+        results.warnings.append(at(SELFTEST_FILE, Location(name, 1, 1), message))
+    return results
 
 
-def _int(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+def _unusable(where: Location, why: str) -> Results:
+    message = f"--selftest: {why}; the Selftest page has no results"
+    return Results(problem=why, warnings=[at(SELFTEST_FILE, where, message)])
 
 
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
 
 
-def _survivor(item: object) -> str:
-    item = item if isinstance(item, dict) else {}
-    where = f"{_int(item.get('line'))}:{_int(item.get('column'))}"
-    edit = f"<code>{esc(_text(item.get('original')))}</code> → "
-    edit += f"<code>{esc(_text(item.get('replacement')))}</code>"
+SURVIVOR_TEXTS = ("kind", "description", "original", "replacement")
+
+
+def _fault(entry: object) -> tuple[str, str] | None:
+    """Where an entry differs from what `selftest --format json` writes, and how: (a JSON
+    pointer below the entry, the problem); None for an entry the page can show."""
+    if not isinstance(entry, dict):
+        return "", "not an object"
+    if not isinstance(entry.get("path"), str):
+        return "/path", "not a path"
+    for key in ("mutants", "killed", "baselineErrors"):
+        if not _count(entry.get(key)):
+            return f"/{key}", f"not a count (0 to {MAX_COUNT:,})"
+    if entry["killed"] > entry["mutants"]:
+        return "/killed", "more mutants killed than made"
+    if not isinstance(entry.get("contentHash"), str | None):
+        return "/contentHash", "not a hash"
+    kills = entry.get("kills")
+    if not isinstance(kills, dict):
+        return "/kills", "not an object"
+    for kind, number in kills.items():
+        if not _count(number):
+            return f"/kills/{pointer_segment(kind)}", "not a count"
+    survivors = entry.get("survivors")
+    if not isinstance(survivors, list):
+        return "/survivors", "not a list"
+    for place, item in enumerate(survivors):
+        if not isinstance(item, dict):
+            return f"/survivors/{place}", "not an object"
+        for key in ("line", "column"):
+            if not _count(item.get(key)):
+                return f"/survivors/{place}/{key}", "not a position"
+        for key in SURVIVOR_TEXTS:
+            if not isinstance(item.get(key), str):
+                return f"/survivors/{place}/{key}", "not a text"
+    return None
+
+
+def _survivor(item: dict[str, Any]) -> str:
+    edit = f"<code>{esc(item['original'])}</code> → <code>{esc(item['replacement'])}</code>"
     return (
-        f"<tr><td>{esc(where)}</td><td>{esc(_text(item.get('kind')))}</td>"
-        f"<td>{esc(_text(item.get('description')))}</td><td>{edit}</td></tr>"
+        f"<tr><td>{item['line']}:{item['column']}</td><td>{esc(item['kind'])}</td>"
+        f"<td>{esc(item['description'])}</td><td>{edit}</td></tr>"
     )
 
 
-def _lesson(index: int, result: dict[str, Any], entry: Entry | None) -> tuple[str, str]:
-    """(summary row, details section) of one lesson's result."""
-    total, killed = _int(result.get("mutants")), _int(result.get("killed"))
-    listed = result.get("survivors")
-    survivors: list[Any] = listed if isinstance(listed, list) else []
-    name = lesson_link(entry, HERE) if entry else esc(_text(result.get("path")))
-    published = entry.page.content_hash if entry and entry.page else None
-    stale = published is not None and result.get("contentHash") != published
-    if _int(result.get("baselineErrors")):
+def _lesson(index: int, result: dict[str, Any], entry: Entry) -> tuple[str, str]:
+    """(summary row, details section) of one lesson's result (checked by `_fault`)."""
+    total, killed, survivors = result["mutants"], result["killed"], result["survivors"]
+    name = lesson_link(entry, HERE)
+    stale = entry.page is not None and result["contentHash"] != entry.page.content_hash
+    if result["baselineErrors"]:
         state = badge("fail", "lesson has errors")
     elif stale:
         state = badge("warning", "stale")
     else:
         state = badge("pass" if killed == total else "warning", f"{killed} of {total} killed")
     rate = f"{100 * killed / total:.1f}%" if total else "–"
-    counted = result.get("kills")
-    kills: dict[Any, Any] = counted if isinstance(counted, dict) else {}
-    by_kind = ", ".join(f"{esc(str(k))} {_int(v)}" for k, v in sorted(kills.items()))
-    anchor = f"selftest-{entry.page.slug}" if entry and entry.page else f"selftest-{index}"
+    by_kind = ", ".join(f"{esc(str(k))} {v}" for k, v in sorted(result["kills"].items()))
+    anchor = f"selftest-{entry.page.slug}" if entry.page else f"selftest-{index}"
     row = (
         f"<tr><td>{name}</td><td>{state}</td><td>{rate}</td><td>{len(survivors)}</td>"
         f"<td><small>{by_kind}</small></td>"
@@ -112,6 +179,20 @@ def _lesson(index: int, result: dict[str, Any], entry: Entry | None) -> tuple[st
     return row, section
 
 
+def _shown(
+    results: Results, entries: list[Entry]
+) -> tuple[list[tuple[dict[str, Any], Entry]], int]:
+    """The first result of each lesson of this build, and how many results are for
+    lessons it does not have (or repeat one)."""
+    by_path = {entry.report.path: entry for entry in entries}
+    shown: dict[str, tuple[dict[str, Any], Entry]] = {}
+    for result in results.lessons:
+        entry = by_path.get(result["path"])
+        if entry is not None and result["path"] not in shown:
+            shown[result["path"]] = result, entry
+    return list(shown.values()), len(results.lessons) - len(shown)
+
+
 def page(results: Results | None, entries: list[Entry]) -> str:
     """The Selftest page of the site."""
     intro = (
@@ -125,11 +206,8 @@ def page(results: Results | None, entries: list[Entry]) -> str:
     elif results.problem is not None:
         body = intro + f"<p>The selftest results could not be read: {esc(results.problem)}.</p>"
     else:
-        by_path = {entry.report.path: entry for entry in entries}
-        parts = [
-            _lesson(index, result, by_path.get(_text(result.get("path"))))
-            for index, result in enumerate(r for r in results.lessons if isinstance(r, dict))
-        ]
+        shown, other = _shown(results, entries)
+        parts = [_lesson(index, result, entry) for index, (result, entry) in enumerate(shown)]
         head = "".join(
             f"<th>{name}</th>"
             for name in ("Lesson", "Status", "Kill rate", "Survivors", "Killed by kind", "")
@@ -139,6 +217,7 @@ def page(results: Results | None, entries: list[Entry]) -> str:
             intro
             + f'<div class="atlas-findings"><table><thead><tr>{head}</tr></thead><tbody>\n'
             + f"{rows}\n</tbody></table></div>"
+            + (f"<p>{other} results are for lessons this site does not have.</p>" if other else "")
             + "".join(section for _, section in parts)
         )
     return (

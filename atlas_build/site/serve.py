@@ -22,6 +22,7 @@ import contextlib
 import gc
 import logging
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -31,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from atlas_build import load, pipeline
+from atlas_build import load, outputs, pipeline
 from atlas_build.diagnostics import Severity
 from atlas_build.report import Report
 from atlas_build.report.text import line
@@ -195,8 +196,6 @@ def serve(
     trust: bool = False,
 ) -> int:
     """Serve until interrupted (or `stop()` returns True); 0 on a clean stop, 2 on bad usage."""
-    from mkdocs.livereload import LiveReloadServer
-
     stream = out or sys.stderr
     if not config.is_file():
         print(f"atlas-build: error: {config}: no MkDocs configuration", file=stream)
@@ -206,6 +205,11 @@ def serve(
         print(line(diagnostic), file=stream)
     if refused:
         print("atlas-build: error: the MkDocs configuration is refused", file=stream)
+        return 1
+    linked = outputs.refused([docs_dir])  # the one folder serve writes in the repository
+    for diagnostic in linked:
+        print(line(diagnostic), file=stream)
+    if linked:
         return 1
     host, _, port = address.rpartition(":")
     if not host or not port.isdigit():
@@ -222,7 +226,7 @@ def serve(
             return 2
         pipeline.warm()
         _settle()
-        server = LiveReloadServer(
+        server = _server_class()(
             builder=preview, host=host, port=int(port), root=str(preview.site),
             polling_interval=poll,
         )  # fmt: skip
@@ -238,6 +242,39 @@ def serve(
         gc.unfreeze()  # a caller that goes on (a test run) gets its collector back whole
         shutil.rmtree(scratch, ignore_errors=True)
     return 0
+
+
+_LIVE_RELOAD = re.compile(r"/livereload/([0-9]+)/([0-9]+)")
+LONGEST_NUMBER = 19  # digits: MkDocs' live-reload numbers are milliseconds, `int` takes 4,300
+
+
+def bad_request(path_info: str) -> str | None:
+    """Why MkDocs' server cannot answer a request for this path, or None. Any page the
+    author opens can send one: a NUL (`GET /%00`) made `open` raise and a live-reload
+    number of thousands of digits made `int` raise, each a 500 and a traceback on the
+    author's terminal. The path is decoded as MkDocs decodes it."""
+    path = path_info.encode("latin-1", "replace").decode("utf-8", "ignore")
+    if any(ord(char) < 0x20 or char == "\x7f" for char in path):
+        return "the path holds a control character"
+    live = _LIVE_RELOAD.fullmatch(path)
+    if live is not None and max(len(live[1]), len(live[2])) > LONGEST_NUMBER:
+        return f"a live-reload number is longer than {LONGEST_NUMBER} digits"
+    return None
+
+
+def _server_class() -> type[LiveReloadServer]:
+    """MkDocs' live-reload server, answering 400 to a request it cannot parse."""
+    from mkdocs.livereload import LiveReloadServer
+
+    class Server(LiveReloadServer):
+        def _serve_request(self, environ: dict[str, Any], start_response: Any) -> Any:
+            why = bad_request(environ.get("PATH_INFO", ""))
+            if why is None:
+                return super()._serve_request(environ, start_response)
+            start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8")])
+            return [f"400 Bad Request: {why}\n".encode()]
+
+    return Server
 
 
 def _watch(server: LiveReloadServer, paths: list[str], poll: float) -> None:

@@ -1328,6 +1328,20 @@ for name, value in (("nan", ".nan"), ("inf", ".inf"), ("negative-inf", "-.Inf"))
         ["A400"],
         locations=[at("A400", text, value)],
     )
+text = (
+    CLAIMS_HEAD
+    + "defaults: {timeout: 600}\nclaims:\n"
+    + MIXTURE.replace("    bind:", "    timeout: 300\n    bind:")
+)
+claims_case(
+    "claims-timeout-over-budget",
+    "defaults.timeout 600 and a claim's timeout 300: more than all the claims of a lesson may "
+    "take (--lesson-time, 30 s by default), which stays the cap: a warning at each",
+    text,
+    ["A418"],
+    exit=0,
+    locations=[at("A418", text, "600"), at("A418", text, "300")],
+)
 for name, literal in (("hex", "0x" + "f" * 5000), ("sexagesimal", "1" + ":30" * 600)):
     text = CLAIMS_HEAD + "claims:\n" + MIXTURE.replace("values: [2, 6]", f"values: [2, {literal}]")
     claims_case(
