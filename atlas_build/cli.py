@@ -309,6 +309,103 @@ def cmd_fix(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_infer(args: argparse.Namespace) -> int:
+    """The checks inferred from each lesson, as claims.yaml entries: printed, or with
+    `--write` added to the lesson's claims file for an author who wants to pin them."""
+    import yaml
+
+    from atlas_build import atomic
+    from atlas_build.claims import dimensions, infer, relations
+    from atlas_build.claims.infer import emit
+    from atlas_build.diagnostics import Severity
+    from atlas_build.report.text import line
+
+    options = pipeline.Options(jobs=1, cache_dir=None)
+    _, checked = pipeline.check(args.paths or [DEFAULT_PATH], options)
+    status = EXIT_OK
+    for item in checked:
+        errors = [d for d in item.report.diagnostics if d.severity is Severity.ERROR]
+        if errors:  # a lesson that does not load, or whose claims file is refused
+            for diagnostic in errors:
+                print(line(diagnostic), file=sys.stderr)
+            status = EXIT_FINDINGS
+            continue
+        pipeline.materialize(item, options)
+        if item.lesson is None or item.source is None:
+            continue
+        table = dimensions.lesson_units(item.lesson)
+        entries, _ = relations.inventory(item.lesson, {}, dimensions.declared(table))
+        inferred = infer.run(item.lesson, item.source.locator, entries).checks
+        found = _passing(item, emit.entries(item.lesson, inferred), options)
+        written = yaml.safe_dump(found, sort_keys=False, allow_unicode=True, width=100)
+        if not args.write:
+            print(f"# {item.report.path}: {len(found)} inferred checks")
+            print("claims:" if found else "claims: []")
+            if found:
+                print("\n".join("  " + row if row else row for row in written.splitlines()))
+            continue
+        if not found:
+            print(f"{item.report.path}: nothing inferred to write")
+            continue
+        target = Path(item.report.path).parent / load.CLAIMS_FILE
+        problem = _claims_appendable(target)
+        if problem:
+            print(f"atlas-build: {target}: {problem}", file=sys.stderr)
+            status = EXIT_FINDINGS
+            continue
+        before = target.read_text(encoding="utf-8") if target.exists() else "claims:\n"
+        added = "\n".join("  " + row if row else row for row in written.splitlines())
+        note = "  # inferred by `atlas-build infer --write`: edit or remove freely\n"
+        atomic.write_text(target, before.rstrip("\n") + "\n" + note + added + "\n")
+        print(f"{target}: {len(found)} inferred checks added")
+    return status
+
+
+def _passing(
+    item: pipeline.Checked, found: list[dict[str, object]], options: pipeline.Options
+) -> list[dict[str, object]]:
+    """The entries that pass as claims: inference allows for rounded values the way the
+    claims language does not everywhere, so each entry is run, in a copy of the lesson,
+    before it is offered."""
+    import shutil
+    import tempfile
+
+    import yaml
+
+    if not found:
+        return []
+    source = Path(item.found.path)
+    with tempfile.TemporaryDirectory(prefix="atlas-infer-") as temporary:
+        folder = Path(temporary) / "content" / source.parent.name
+        folder.mkdir(parents=True)
+        shutil.copyfile(source, folder / source.name)
+        claims = {"claims": found}
+        (folder / load.CLAIMS_FILE).write_text(
+            yaml.safe_dump(claims, sort_keys=False, allow_unicode=True), encoding="utf-8"
+        )
+        _, [checked] = pipeline.check([str(folder)], options)
+        passed = {c["id"] for c in checked.report.claims if c.get("status") == "pass"}
+    return [entry for entry in found if entry["id"] in passed]
+
+
+def _claims_appendable(target: Path) -> str:
+    """Why entries cannot be appended to `target` ("" when they can): only a regular file
+    whose last top-level key is `claims:` takes them at its end, comments kept."""
+    from atlas_build import paths
+
+    if paths.first_link(target) is not None:
+        return "is or sits under a link; not written through"
+    if not target.exists():
+        return ""
+    if not target.is_file():
+        return "is not a regular file"
+    keys = [line.split(":", 1)[0] for line in target.read_text(encoding="utf-8").splitlines()
+            if line and not line[0].isspace() and not line.startswith(("#", "-"))]  # fmt: skip
+    if not keys or keys[-1] != "claims":
+        return "its last top-level key is not `claims:`; add the printed entries by hand"
+    return ""
+
+
 def _finish(outcome: object) -> int:
     from atlas_build.authoring.sources import Outcome
     from atlas_build.report.text import line
@@ -429,6 +526,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="overwrite an existing lesson.md and claims.yaml"
     )
     new.set_defaults(run=cmd_new)
+
+    infer = commands.add_parser(
+        "infer", help="print the checks inferred from each lesson as claims.yaml entries"
+    )
+    infer.add_argument("paths", nargs="*", metavar="PATH")
+    infer.add_argument("--write", action="store_true", help="add them to each lesson's claims.yaml")
+    infer.set_defaults(run=cmd_infer)
 
     fix = commands.add_parser("fix", help="rewrite stale computed fields of record.json files")
     fix.add_argument("paths", nargs="*", metavar="PATH")

@@ -255,3 +255,50 @@ def test_huge_max_bytes(seed_bytes, write_record, run_cli):
     assert "internal error" not in result.err
     assert result.code in (0, 2)
     assert result.code == 0 or "max-bytes" in result.err
+
+
+# `atlas-build infer`: the inferred checks offered as claims.yaml entries.
+
+_INFER_LESSON = Path(__file__).parent / "blind" / "bandwidth-delay-product"
+
+
+@pytest.fixture
+def infer_copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "content" / _INFER_LESSON.name
+    folder.mkdir(parents=True)
+    (folder / "record.json").write_bytes((_INFER_LESSON / "record.json").read_bytes())
+    return folder
+
+
+def test_infer_prints_entries_that_pass_and_writes_nothing(infer_copy, run_cli):
+    result = run_cli("infer", infer_copy)
+    assert result.code == 0, result.err
+    assert "inferred checks" in result.out and "kind: formula" in result.out
+    assert not (infer_copy / "claims.yaml").exists()
+
+
+def test_infer_write_adds_claims_that_then_pass(infer_copy, run_cli):
+    assert run_cli("infer", "--write", infer_copy).code == 0
+    written = (infer_copy / "claims.yaml").read_text(encoding="utf-8")
+    assert written.startswith("claims:") and "inferred by `atlas-build infer --write`" in written
+    report = run_cli("check", "--output-format", "json", infer_copy).json()
+    claims = [c for record in report["records"] for c in record["claims"]]
+    statuses = [c["status"] for c in claims if c["source"] != "inferred"]
+    assert len(statuses) >= 2 and set(statuses) == {"pass"}
+
+
+def test_infer_write_keeps_an_authors_file_it_cannot_append_to(infer_copy, run_cli):
+    authored = "claims: []\nunchecked: []\n"
+    (infer_copy / "claims.yaml").write_text(authored, encoding="utf-8")
+    result = run_cli("infer", "--write", infer_copy)
+    assert result.code == 1 and "add the printed entries by hand" in result.err
+    assert (infer_copy / "claims.yaml").read_text(encoding="utf-8") == authored
+
+
+def test_infer_write_never_writes_through_a_link(infer_copy, tmp_path, run_cli):
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("claims:\n", encoding="utf-8")
+    (infer_copy / "claims.yaml").symlink_to(outside)
+    result = run_cli("infer", "--write", infer_copy)
+    assert result.code == 1 and "link" in result.err
+    assert outside.read_text(encoding="utf-8") == "claims:\n"

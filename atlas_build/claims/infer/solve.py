@@ -36,13 +36,22 @@ APPROXIMATE = sympy.Float("0.01")  # how close an `≈` relation without decimal
 
 @dataclass(frozen=True)
 class Residual:
-    """|lhs − rhs| at the values, and how large the written digits allow it to be."""
+    """|lhs − rhs| at the values, and how large the written digits allow it to be.
+    `bracketed`: whether lhs − rhs changes sign over the corners of the box the rounded
+    values span (None when too many are rounded to try them all): exact where the first
+    order estimate of `allowed` is not (`L = ρ/(1 − ρ)` near ρ = 1)."""
 
     distance: sympy.Float
     allowed: sympy.Float
+    bracketed: bool | None = None
+    slack: sympy.Float = sympy.Float(0)  # what an approximate relation is allowed besides
 
     @property
     def holds(self) -> bool:
+        if self.distance <= self.slack:
+            return True
+        if self.bracketed is not None:
+            return self.bracketed
         return bool(self.distance <= self.allowed)
 
 
@@ -94,11 +103,45 @@ def residual(
             return None
         allowed += abs(slope) * sympy.Float(tolerance, DIGITS)
     scale = max(abs(_number(relation.lhs.subs(at)) or 0), sympy.Float(1, DIGITS))
+    slack = scale * 1e-25
     if relation.op == "approx":
         # `ln 2·RC ≈ 0.69·RC`: as close as its own constants' digits; one that writes none
         # (`R_s(1 + Q²) ≈ Q² R_s`) is an approximation of unstated quality: 1%
-        allowed += scale * max(_rounding(relation.source), APPROXIMATE)
-    return Residual(abs(distance), allowed * (1 + sympy.Float(1e-9)) + scale * 1e-25)
+        slack += scale * max(_rounding(relation.source), APPROXIMATE)
+    bracketed = _corners(difference, named, at, tolerances, distance)
+    return Residual(abs(distance), allowed * (1 + sympy.Float(1e-9)) + slack, bracketed, slack)
+
+
+MAX_CORNERS = 4  # rounded values whose box is tried corner by corner (2^4 evaluations)
+
+
+def _corners(
+    difference: sympy.Expr,
+    named: dict[str, sympy.Symbol],
+    at: dict[sympy.Symbol, sympy.Expr],
+    tolerances: Mapping[str, sympy.Expr],
+    distance: sympy.Float,
+) -> bool | None:
+    """Whether `difference` takes both signs (or zero) over the corners of the box the
+    rounded values span; None when more than `MAX_CORNERS` are rounded."""
+    rounded = [(named[n], t) for n, t in tolerances.items() if t and n in named]
+    if not rounded:
+        return bool(distance == 0)
+    if len(rounded) > MAX_CORNERS:
+        return None
+    signs: set[bool] = set()
+    for corner in range(2 ** len(rounded)):
+        moved = dict(at)
+        for bit, (symbol, tolerance) in enumerate(rounded):
+            sign = 1 if corner >> bit & 1 else -1
+            moved[symbol] = at[symbol] + sign * tolerance
+        value = _number(difference.subs(moved))
+        if value is None:
+            return None
+        if value == 0:
+            return True
+        signs.add(value > 0)
+    return len(signs) == 2
 
 
 _DECIMAL = re.compile(r"(?<![\w.])(\d+)\.(\d+)(?![\d.])")
