@@ -357,3 +357,91 @@ def test_an_odd_symbol_among_entries_is_said_once_and_the_rest_is_read(check, lo
     assert found(diagnostics, "A321") == []  # y, a and x are still defined
     diagnostics, _ = check(body(["y=a x+b"], entries))
     assert sorted(d.code for d in diagnostics) == ["A321", "A322"]  # b is still undefined
+
+
+# Second blind batch (issue 30 §2): operators and units are notation, not quantities.
+
+
+@pytest.mark.parametrize(
+    ("equations", "entry"),
+    [
+        ([r"y=\mathbb{E}[a x]"], ("E", "Expected value", "same units as its argument")),
+        ([r"y=\mathbb{E}_{x}\left[a x\right]"], ("E", "Expectation", "same units")),
+        (
+            [r"y=\mathbb{E}[a x]", r"y=\operatorname{Var}[a x]"],
+            ("E, Var", "Expected value and variance", "units, units²"),
+        ),
+        ([r"y=E[a x]"], ("E", "Expected value", "units")),
+        ([r"y=a\exp(x)"], ("exp", "Natural exponential function", "dimensionless")),
+        ([r"y=a\tanh(x)"], ("tanh", "Hyperbolic tangent", "dimensionless")),
+    ],
+)
+def test_an_operator_the_glossary_lists_is_used_where_a_formula_writes_it(check, equations, entry):
+    """poisson-arrivals and adam-bias-correction list `E` and write `\\mathbb{E}[N]`;
+    ssd-write-amplification lists `exp` and writes only `\\exp`: each entry is used."""
+    diagnostics, _ = check(body(equations, [*ENTRIES, entry]))
+    assert diagnostics == []
+
+
+def test_an_operator_entry_no_formula_writes_is_still_a320(check, locate):
+    entries = [*ENTRIES, ("E", "Expected value", "units"), ("exp", "Exponential", "1")]
+    diagnostics, text = check(body(["y=a x"], entries))
+    assert found(diagnostics, "A320") == [locate(text, "E\n"), locate(text, "exp\n")]
+
+
+@pytest.mark.parametrize(
+    "equation",
+    [
+        r"y=P\{N(a)=x\}",  # poisson-arrivals: P{N(t) = k}
+        r"y=P\{x>a\}",
+        r"y=P(x\le a)",
+        r"y=\mathbb{P}\left(x \mid a\right)",
+        r"y=a\,\mathbb{E}[x]",
+    ],
+)
+def test_probability_and_expectation_are_no_undefined_symbols(check, equation):
+    diagnostics, _ = check(body([equation], ENTRIES))
+    assert found(diagnostics, "A321") == []
+
+
+@pytest.mark.parametrize(
+    ("equations", "letter"),
+    [
+        ([r"y=P\{x>a\}", r"P=a x"], "P"),  # a probability elsewhere does not define P
+        ([r"y=P\,(x+a)"], "P"),  # a product: no condition between the brackets
+        ([r"y=a\,\mathbb{E}[x]", r"E=a x"], "E"),  # an expectation does not define E
+    ],
+)
+def test_the_same_letter_as_a_quantity_is_still_a321(check, equations, letter):
+    diagnostics, _ = check(body(equations, ENTRIES))
+    assert [d.message for d in diagnostics if d.code == "A321"] == [
+        f"equation symbol {letter!r} is not defined under `Symbols and units`"
+    ]
+
+
+@pytest.mark.parametrize(
+    "equation",
+    [
+        r"y=\frac{a\,x}{1.2398\ \mu\mathrm{m}}\ \mathrm{A/W}",  # photodiode-responsivity
+        r"y=\frac{a}{x}\,\mathrm{W},\qquad x=a",
+        r"y\approx a\,x~\mathrm{kg\,m^2}",
+    ],
+)
+def test_a_unit_that_ends_a_side_is_no_symbol(check, equation):
+    diagnostics, _ = check(body([equation], ENTRIES))
+    assert found(diagnostics, "A321") == []
+
+
+@pytest.mark.parametrize(
+    ("equation", "letter"),
+    [
+        (r"y=a\,\mathrm{W}\,x", "W"),  # in the middle of the side: a factor
+        (r"y=a x\,\mathrm{K}+x", "K"),  # a term follows
+        (r"y=a x\,\mathrm{Q}", "Q"),  # no unit reads `Q`
+    ],
+)
+def test_an_upright_letter_that_is_no_trailing_unit_is_still_a321(check, equation, letter):
+    diagnostics, _ = check(body([equation], ENTRIES))
+    assert [d.message for d in diagnostics if d.code == "A321"] == [
+        f"equation symbol {letter!r} is not defined under `Symbols and units`"
+    ]

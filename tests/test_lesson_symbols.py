@@ -234,7 +234,35 @@ def test_units_after_a_number_are_no_symbols():
         r"V_T=\frac{kT}{q}\approx 25.9\,\mathrm{mV},\qquad B=32\times 10^{9}\,\text{bits/s}"
     )
     assert found.names == ("V_T", "k", "T", "q", "B")
-    assert set(found.units) == {"mV", "bits/s"}
+    assert set(found.units) == {"mV", "bits/s", "bits", "s"}  # each word of a unit too
+
+
+@pytest.mark.parametrize(
+    ("latex", "units"),
+    [
+        (r"R\approx\frac{\eta\,\lambda}{1.2398\ \mu\mathrm{m}}\ \mathrm{A/W}", ("µm", "A/W")),
+        (r"y=\frac{a}{x}\,\mathrm{W\cdot m^{-2}},\qquad x=a", ("W·m^-2",)),
+        (r"y\approx a\,x~\mathrm{kg\,m^2}", ("kg m^2",)),
+    ],
+)
+def test_a_unit_spaced_off_at_the_end_of_a_side_is_no_symbol(latex, units):
+    """photodiode-responsivity writes the unit of a result after its fraction."""
+    found = scan(latex)
+    assert set(units) <= set(found.units)
+    assert not {"A", "W", "m", "kg", "mu"} & set(found.names)
+
+
+@pytest.mark.parametrize(
+    ("latex", "name"),
+    [
+        (r"y=a\,\mathrm{W}\,x", "W"),  # a factor in the middle of the side
+        (r"y=a\,\mathrm{K}+x", "K"),  # a term follows
+        (r"y=a\mathrm{W}", "W"),  # not spaced off
+        (r"y=a\,\mathrm{Q}", "Q"),  # no unit reads `Q`
+    ],
+)
+def test_an_upright_letter_that_is_no_trailing_unit_is_a_name(latex, name):
+    assert name in scan(latex).names
 
 
 def test_a_unit_name_also_used_as_a_symbol_stays_a_symbol():
@@ -272,9 +300,29 @@ def test_imaginary_units(latex, imaginary):
 
 def test_constants_operators_and_functions_are_no_symbols():
     found = scan(r"\mathbb{E}[X]+E[Y]+e^{x}+\operatorname{softmax}_{\mathrm{rows}}(z)+e_k")
-    assert found.names == ("E_bb", "X", "Y", "x", "z", "e_k")
-    assert found.operators == ("E",)
+    assert found.names == ("X", "Y", "x", "z", "e_k")
+    assert found.operators == ("E", "E_bb")
     assert found.functions == ("softmax", "softmax_rows")
+    assert scan(r"u=\exp\!\big(-(1+x)\big)+\tanh y").functions == ("exp", "tanh")
+
+
+@pytest.mark.parametrize(
+    ("latex", "operators", "names"),
+    [
+        (r"P\{N(t)=k\}=x", ("P",), ("N", "t", "k", "x")),
+        (r"P\left\{T>t\right\}=x", ("P",), ("T", "t", "x")),
+        (r"\mathbb{P}(A\mid B)=x", ("P", "P_bb"), ("A", "B", "x")),
+        (r"\mathbb{E}_{\theta}\left[L\right]=x", ("E", "E_bb"), ("theta", "L", "x")),
+        (r"P(t)=I V", (), ("P", "t", "I", "V")),  # power over time: no condition
+        (r"P=a(b+c)", (), ("P", "a", "b", "c")),
+        (r"E(k)=x", (), ("E", "k", "x")),  # a plain E takes a square bracket
+        (r"E_g[1-x]=y", (), ("E_g", "x", "y")),  # a subscripted E is a name
+        (r"P(\|x\|)=y", (), ("P", "x", "y")),  # a norm is no condition
+    ],
+)
+def test_probability_and_expectation_are_operators(latex, operators, names):
+    found = scan(latex)
+    assert (found.operators, found.names) == (operators, names)
 
 
 def test_index_expressions_name_their_base():

@@ -6,17 +6,23 @@ in LaTeX still names symbols, and this scan finds them under the same convention
 parser (`names.py`): `\\hat{x}_i` -> `x_hat_i`, `\\Delta V_{bi}` -> `DeltaV_bi`,
 `k_{\\mathrm{SiO_2}}` -> `k_SiO_2`, `f'` -> `f_prime`. It also notes what is not a symbol:
 units after a number (`25.9\\,\\mathrm{mV}`), the differential `d`, `i`/`j` written as the
-imaginary unit, `E[...]` as an expectation. It only reads tokens, in linear time, and
-accepts any input.
+imaginary unit, `E[...]` and `\\mathbb{E}[...]` as an expectation, `P\\{N = k\\}` as a
+probability, and `\\exp`, `\\tanh` as the functions they name. A unit is written after a
+number (`25.9\\,\\mathrm{mV}`, `1.24\\ \\mu\\mathrm{m}`) or, spaced off, at the end of a side
+(`\\frac{\\eta\\lambda}{1.24}\\ \\mathrm{A/W}`, when the group reads as a physical unit).
+It only reads tokens, in linear time, and accepts any input.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from atlas_build.lesson import names as naming
 from atlas_build.lesson.latextokens import CHAR, CMD, LETTER, NUMBER, SPACE, pairs, tokens
+from atlas_build.units import parse_unit
+from atlas_build.units.spec import UNIT
 
 __all__ = ["Scan", "scan"]
 
@@ -38,6 +44,29 @@ _WORD_COMMANDS = frozenset(
 ) | frozenset(naming.SUBSCRIPT_SIGNS.values())
 """Commands a subscript spells as words, as the parser names them: `\\eta_{\\max}` is
 `eta_max`, `\\bar\\eta_{\\cos}` is `eta_bar_cos`, `R_{\\square}` is `R_square`."""
+FUNCTION_COMMANDS = frozenset(
+    "exp log ln lg sin cos tan sec csc cot sinh cosh tanh coth arcsin arccos arctan "
+    "arg det max min sup inf lim liminf limsup gcd Pr deg dim ker".split()
+)
+"""Commands that write a named function (`\\exp`, `\\tanh`): a glossary entry `exp` is used
+where a formula writes `\\exp`."""
+_EXPECTATIONS = frozenset({"E", "E_bb"})
+_PROBABILITIES = frozenset({"P", "P_bb"})
+_CONDITIONS = frozenset(
+    {"=", "<", ">", "|", "le", "leq", "ge", "geq", "ne", "neq", "mid", "in", "notin", "vert"}
+)
+"""What makes `P(...)` a probability: a relation or a condition between the brackets."""
+_OPENERS = frozenset({(CHAR, "("), (CHAR, "["), (CMD, "{"), (CMD, "lbrace"), (CMD, "langle")})
+_CLOSERS = frozenset({(CHAR, ")"), (CHAR, "]"), (CMD, "}"), (CMD, "rbrace"), (CMD, "rangle")})
+_SIZES = frozenset({"left", "big", "Big", "bigl", "Bigl", "bigg", "Bigg", "biggl", "Biggl"})
+_SIDE_ENDS = frozenset(
+    [(CHAR, text) for text in "=<>,;&."]
+    + [(CMD, text) for text in "approx le leq ge geq ne neq sim simeq propto equiv".split()]
+    + [(CMD, text) for text in ("quad", "qquad", "text", "\\")]
+)
+"""What may follow a unit that ends a side: a relation, a separator, a row's end."""
+_THIN_SPACES = frozenset((CMD, text) for text in (",", ";", ":", "!", " "))
+_UNIT_SIGNS = {"\\cdot": "·", "\\mu": "µ", "\\Omega": "Ω", "\\circ": "°"}
 MAX_WORD_TOKENS = 200
 """A name is short; reading one gives up after this many tokens, so nested groups cost
 linear time however deep they go."""
@@ -197,6 +226,9 @@ class _Scanner:
             return index + 1
         if command == "operatorname":
             return self.operator_name(index)
+        if command in FUNCTION_COMMANDS:
+            self.functions[command] = None
+            return index + 1
         if command in naming.GREEK or command in ("ell", "hbar") or self._takes_argument(command):
             return self.name(index)
         return index + 1
@@ -252,10 +284,16 @@ class _Scanner:
     def name(self, index: int) -> int:
         token = self.tokens[index]
         upright = token.kind == CMD and token.text in UPRIGHT_FONTS
-        if upright and self.after_number(index):
+        if upright and (self.after_number(index) or self.ends_side_as_unit(index)):
             first, end, after = self.argument(index + 1)
-            self.units["".join(self.texts(first, end))] = None
+            self.unit(first, end)
             return after
+        if token.kind == CMD and token.text == "mu" and self.after_number(index):
+            following = self.skip_spaces(index + 1)  # `1.24\ \mu\mathrm{m}`: a prefixed unit
+            if following < len(self.tokens) and self.tokens[following].text in UPRIGHT_FONTS:
+                first, end, after = self.argument(following + 1)
+                self.unit(first, end, prefix="µ")
+                return after
         base, after = self.head(index)
         if base is None:
             return index + 1
@@ -266,6 +304,11 @@ class _Scanner:
             if base in ("i", "j"):
                 self.imaginary[base] = None
                 return after
+        operator = self.operator(base, after, styled=upright or token.kind == CMD)
+        if operator is not None:
+            self.operators[operator] = None
+            self.operators[base] = None  # `𝔼` in a glossary is the `\\mathbb{E}` written
+            return after
         subs: list[str] = []
         marks: list[str] = []
         primes = 0
@@ -311,9 +354,6 @@ class _Scanner:
             nxt = self.tokens[following] if following < len(self.tokens) else None
             if base == "e":
                 return after
-            if base == "E" and nxt is not None and self._opens_bracket(following):
-                self.operators["E"] = None
-                return after
             if (
                 base in ("i", "j")
                 and nxt is not None
@@ -330,13 +370,91 @@ class _Scanner:
             self.bases[base] = None
         return after
 
-    def _opens_bracket(self, index: int) -> bool:
+    def unit_text(self, first: int, end: int) -> str:
+        """A unit group as a unit column writes it: `kg\\,m^2` is `kg m^2`."""
+        spaced = [" " if t[:1] == "\\" and t[1:] in _SPACING else t for t in self.texts(first, end)]
+        return "".join(_UNIT_SIGNS.get(text, text) for text in spaced)
+
+    def unit(self, first: int, end: int, prefix: str = "") -> None:
+        """The group's text is a unit (`mV`, `A/W`), and so is each word of it (`A`, `W`)."""
+        text = prefix + self.unit_text(first, end)
+        self.units[text] = None
+        self.units.update(dict.fromkeys(re.findall(r"[^\W\d_]+", text)))
+
+    def ends_side_as_unit(self, index: int) -> bool:
+        """Whether the upright group at `index` is the unit of the side it ends: spaced off
+        from what it follows (`\\frac{\\eta\\lambda}{1.24}\\ \\mathrm{A/W}`), followed by a
+        relation, a separator or the end, and read as a physical unit."""
+        space = self.skip_back(index - 1)
+        if space < 1 or not (
+            (self.tokens[space].kind == CMD and self.tokens[space].text in _SPACING)
+            or self.is_char(space, "~")
+        ):
+            return False
+        before = self.skip_back(space - 1)
+        if before < 0 or self._shape(before) in _SIDE_ENDS or self.is_char(before, "{"):
+            return False
+        first, end, after = self.argument(index + 1)
+        following = self.skip_spaces(after)
+        while following < len(self.tokens) and self._shape(following) in _THIN_SPACES:
+            following = self.skip_spaces(following + 1)
+        return (following >= len(self.tokens) or self._shape(following) in _SIDE_ENDS) and (
+            _physical_unit(self.unit_text(first, end))
+        )
+
+    def _shape(self, index: int) -> tuple[str, str]:
+        return self.tokens[index].kind, self.tokens[index].text
+
+    def operator(self, base: str, after: int, styled: bool) -> str | None:
+        """`E` for an expectation (`E[X]`, `\\mathbb{E}_{x}(f)`), `P` for a probability
+        (`P\\{N = k\\}`, `P(X > x)`, `\\mathbb{P}(A \\mid B)`): notation, not a symbol.
+        A plain `E` takes a square bracket; a `P` needs a condition between its brackets."""
+        if base not in _EXPECTATIONS and base not in _PROBABILITIES:
+            return None
+        here = self.skip_spaces(after)
+        if base.endswith("_bb") and self.is_char(here, "_"):
+            here = self.skip_spaces(self.argument(here + 1)[2])
+        opening = self._opening(here)
+        if opening is None:
+            return None
+        if base in _EXPECTATIONS:
+            return "E" if base == "E_bb" or styled or self.is_char(opening, "[") else None
+        return "P" if self._condition_inside(opening) else None
+
+    def _opening(self, index: int) -> int | None:
+        """The bracket `(`, `[` or `\\{` at `index` (after a sizing command), if any."""
+        if index < len(self.tokens) and self.tokens[index].kind == CMD:
+            if self.tokens[index].text in _SIZES:
+                index = self.skip_spaces(index + 1)
+        if index >= len(self.tokens):
+            return None
         token = self.tokens[index]
-        if token.kind == CHAR and token.text == "[":
-            return True
-        if token.kind == CMD and token.text in ("left", "big", "Big", "bigl", "Bigl", "bigg"):
-            return self.is_char(self.skip_spaces(index + 1), "[")
+        return index if (token.kind, token.text) in _OPENERS else None
+
+    def _condition_inside(self, opening: int) -> bool:
+        """Whether the bracketed group opening at `opening` holds a relation or a `|`
+        before it closes (looking at most `MAX_WORD_TOKENS` ahead)."""
+        depth = 0
+        for token in self.tokens[opening : opening + MAX_WORD_TOKENS]:
+            if token.kind == SPACE or token.kind == LETTER or token.kind == NUMBER:
+                continue
+            shape = (token.kind, token.text)
+            if shape in _OPENERS:
+                depth += 1
+            elif shape in _CLOSERS:
+                depth -= 1
+                if depth <= 0:
+                    return False
+            elif token.text in _CONDITIONS and shape != (CMD, "|"):  # `\\|x\\|` is a norm
+                return True
         return False
+
+
+@lru_cache(maxsize=1024)
+def _physical_unit(text: str) -> bool:
+    """Whether `text` reads as a unit of a physical dimension (`A/W`, `m`), not a word."""
+    read = parse_unit(text)
+    return getattr(read, "kind", None) == UNIT
 
 
 def _differential(scanner: _Scanner) -> bool:

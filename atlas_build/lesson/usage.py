@@ -147,8 +147,9 @@ class EquationUse:
         return [name for name in (*self.tree.names, *self.tree.bases) if name not in units]
 
     def mentioned(self) -> list[str]:
-        """Every name the equation mentions, whatever its role."""
-        names = [*self.scan.names, *self.scan.bases, *self.scan.functions]
+        """Every name the equation mentions, whatever its role (an operator's too: `E` of
+        `\\mathbb{E}[X]`, `exp` of `\\exp`)."""
+        names = [*self.scan.names, *self.scan.bases, *self.scan.functions, *self.scan.operators]
         if self.tree is not None:
             tree = self.tree
             names += [*tree.names, *tree.bases, *tree.bound, *tree.functions, *tree.constants]

@@ -76,7 +76,7 @@ class _Uses:
         for equation in use.equations:
             mathematical += equation.mentioned()
         for found in use.inline:
-            mathematical += [*found.names, *found.bases, *found.functions]
+            mathematical += [*found.names, *found.bases, *found.functions, *found.operators]
         self.keys = {key(name) for name in [*mathematical, *use.prose]}
         self.families = {key(name) for name in mathematical}
         self.families |= {key(base) for name in mathematical if (base := family_base(name))}
@@ -207,8 +207,8 @@ def _undefined(
                 continue  # the parser and the convention disagree on this name: no guess
             if name == "d" and equation.scan.differential:
                 continue
-            if name in use.imaginary or name in use.operators:
-                continue
+            if name in use.imaginary:
+                continue  # an operator (`E[X]`) is no name of the scan, in its own equation
             reported.add(name)
             offset = equation.math.offset + equation.scan.positions.get(name, 0)
             message = f"equation symbol {name!r} is not defined under `Symbols and units`"
