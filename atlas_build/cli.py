@@ -314,8 +314,8 @@ def cmd_infer(args: argparse.Namespace) -> int:
     `--write` added to the lesson's claims file for an author who wants to pin them."""
     import yaml
 
-    from atlas_build import atomic
-    from atlas_build.claims import dimensions, infer, relations
+    from atlas_build import atomic, claims
+    from atlas_build.claims import infer
     from atlas_build.claims.infer import emit
     from atlas_build.diagnostics import Severity
     from atlas_build.report.text import line
@@ -333,8 +333,7 @@ def cmd_infer(args: argparse.Namespace) -> int:
         pipeline.materialize(item, options)
         if item.lesson is None or item.source is None:
             continue
-        table = dimensions.lesson_units(item.lesson)
-        entries, _ = relations.inventory(item.lesson, {}, dimensions.declared(table))
+        entries = claims.inferable(item.lesson)
         inferred = infer.run(item.lesson, item.source.locator, entries).checks
         found = _passing(item, emit.entries(item.lesson, inferred), options)
         written = yaml.safe_dump(found, sort_keys=False, allow_unicode=True, width=100)

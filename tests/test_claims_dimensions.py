@@ -104,12 +104,13 @@ def test_a_symbol_without_a_unit_is_noted_once_and_left_incomplete(tmp_path: Pat
 
 
 def test_an_unreadable_unit_is_a_warning_at_the_unit(tmp_path: Path) -> None:
-    result = _lesson(tmp_path, _body("V=I\\cdot R", unit_of_r="volts-ish per blob"))
+    """`kohms per meter`: `kohm` reads, its plural does not (did you mean kohm·s?)."""
+    result = _lesson(tmp_path, _body("V=I\\cdot R", unit_of_r="kohms per meter"))
     [warning] = [d for d in result.record.diagnostics if d.code == "A421"]
-    assert warning.severity.value == "warning"
+    assert warning.severity.value == "warning" and "did you mean" in warning.message
     line = result.lesson_text.splitlines()[warning.line - 1]
-    start = line.index("volts-ish")
-    assert start < warning.column <= start + len("volts-ish per blob")
+    start = line.index("kohms")
+    assert start < warning.column <= start + len("kohms per meter")
     [dimensions] = _dimensions(result)
     assert dimensions["status"] == "incomplete"
 

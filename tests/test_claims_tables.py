@@ -26,8 +26,8 @@ TEXT = """Intro: 5 W and | not a table | 7 |.
         ("| 161.3", "kW"),
         ("| 2 |", "mm"),
         ("| 8 |", "mm"),
-        ("| 3 |", None),  # `layers` is an abstract word, not a unit
-        ("| 6 |", None),  # dB does not read
+        ("| 3 |", "layers"),  # a counted noun: dimensionless, named in messages
+        ("| 6 |", "dB"),  # a level: converts only to itself
         ("| 9 |", None),  # no unit in the header
         ("| 11", None),  # no delimiter row: not a table
         ("5 W", None),

@@ -148,7 +148,7 @@ def test_built_site_links_and_anchors_resolve(built: tuple[Path, docs.DocsTree, 
     assert 'href="../lessons/attention/#atlas-validation"' in report
     for status in ("all", "error", "warning", "pass"):
         assert f'id="atlas-status-{status}"' in report
-    assert '<tr data-status="warning"><td><a href="../lessons/attention/">' in report
+    assert '<tr data-status="pass"><td><a href="../lessons/attention/">' in report
     assert "atlas-row-claim" not in report  # the claims are on the lesson pages
 
 

@@ -206,12 +206,12 @@ def test_a_food_calorie_is_refused_as_ambiguous() -> None:
     [("kwh", "did you mean kWh?"), ("Nm", "N·m?"), ("psi", "another system")],
 )
 def test_a_word_meant_as_a_unit_is_a_problem_not_an_abstract_unit(text: str, message: str) -> None:
-    """One plain word is a lesson's own unit (`logits`), unless it is a unit the vocabulary
-    does not read: as abstract `kwh` it would be a dimension that hides the mistake."""
+    """One plain plural word is a counted noun (`logits`), unless it is a unit the vocabulary
+    does not read: as a count `kwh` would be a number that hides the mistake."""
     problem = parse_unit(text)
     assert isinstance(problem, UnitProblem) and message in problem.message
     assert problem.column == 0
-    assert spec("logits").kind == "abstract"
+    assert spec("logits").kind == "count"
 
 
 def test_electron_volt_is_exact() -> None:
@@ -231,7 +231,9 @@ def test_celsius_carries_its_offset() -> None:
         ("value units", "value", 1, "value units"),
         ("score units", "score", 1, "score units"),
         ("squared score units", "score", 2, "score units²"),
-        ("logits", "logit", 1, "logits"),
+        ("record", "record", 1, "record"),
+        ("units of f", "f", 1, "units of f"),
+        ("same units as x", "x", 1, "units of x"),
     ],
 )
 def test_abstract_units_are_named_dimensions_of_the_lesson(
@@ -297,12 +299,11 @@ def test_parentheses_without_a_space_are_part_of_the_unit() -> None:
     ("text", "message", "column"),
     [
         ("KB", "ambiguous", 0),
-        ("dB", "logarithmic", 0),
         ("V/(m", "ends too early", 4),
         ("kg·m/s^^2", "exponent", 7),
         ("m^x", "exponent", 2),
         ("m^1000", "too large", 2),
-        ("V bogus", "unknown unit 'bogus'", 2),
+        ("V mw", "did you mean mW or MW?", 2),
         ("V (at 300 K) junk", "unknown unit 'at'", 3),
         ("", "no unit", 0),
         ("V # comment", "unexpected '#'", 2),
@@ -321,10 +322,10 @@ def test_a_number_factor_scales_a_glossary_unit() -> None:
 
 
 def test_problem_columns_count_markdown_escapes() -> None:
-    text = "\\%/bogus"  # the escaped `%` is one character once read
+    text = "\\%/mw"  # the escaped `%` is one character once read
     result = parse_unit(text)
     assert isinstance(result, UnitProblem)
-    assert text[result.column :] == "bogus"
+    assert text[result.column :] == "mw"
 
 
 def test_overlong_and_deep_input_is_refused_not_crashed() -> None:

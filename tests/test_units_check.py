@@ -12,6 +12,7 @@ from atlas_build.units import (
     RELATION,
     SCALE,
     TERMS,
+    UNCERTAIN,
     UNKNOWN,
     Finding,
     UnitSpec,
@@ -86,6 +87,17 @@ def test_logarithm_of_a_dimensioned_ratio_is_reported_at_the_argument() -> None:
     assert finding.expr == N_A * N_D / n_i
     assert finding.side == "rhs"
     assert "argument of log must be dimensionless; it is 1/cm³" in finding.message
+
+
+def test_a_level_in_decibels_of_a_dimensioned_quantity_is_not_certain() -> None:
+    """`S = −174 + 10 log₁₀ B + NF` (B in Hz) is how link budgets are written: the level of
+    B in its table unit. Not an error; the same logarithm outside 10·log₁₀ still is."""
+    table = units(("S", "dBm"), ("B", "Hz"), ("NF", "dB"))
+    S, B, NF = sp.symbols("S B NF")
+    (finding,) = check(S, -174 + 10 * sp.log(B, 10) + NF, "=", table)
+    assert finding.kind == UNCERTAIN and not finding.is_error
+    assert "a level in decibels" in finding.message
+    assert kinds(check(S, sp.log(B) + NF, "=", table)) == [ARGUMENT]
 
 
 CIRCUIT = units(
@@ -209,15 +221,22 @@ def test_attention_weights_are_dimensionless_whatever_q_and_k_are() -> None:
     assert "not specified (real T_q × d_k array)" in findings[0].message
 
 
-def test_softmax_of_a_dimensioned_score_is_an_argument_finding() -> None:
+def test_softmax_of_a_descriptive_score_is_not_certain() -> None:
+    """`value units` leaves the unit open (it may be a pure number), so softmax of value²
+    is not checked, with that reason; softmax of volts is an argument error."""
     lesson = units(
         ("Q", "value units"), ("K", "value units"), ("A", "dimensionless"), ("d_k", "count")
     )
     pytest.importorskip("atlas_build.latex.functions")
     arg = Q_ * transposed(K_) / sp.sqrt(d_k)
     (finding,) = check(A_, softmax_rows(arg), "=", lesson)
-    assert finding.kind == ARGUMENT
-    assert finding.message.endswith("it is value units²")
+    assert finding.kind == UNCERTAIN and not finding.is_error
+    assert "it is value units²; value units describe a unit the lesson leaves open" in (
+        finding.message
+    )
+    physical = {**lesson, "Q": parse_spec("V"), "K": parse_spec("V")}
+    (finding,) = check(A_, softmax_rows(arg), "=", physical)
+    assert finding.kind == ARGUMENT and finding.message.endswith("it is V²")
 
 
 def test_unknown_symbols_are_reported_once_and_are_not_errors() -> None:
@@ -239,9 +258,12 @@ def test_powers_need_rational_exponents_on_dimensioned_bases() -> None:
     x = sp.Symbol("x")
     lesson = {**CIRCUIT, "x": parse_spec("dimensionless")}
     assert check(V, V ** sp.Rational(1, 2) * V ** sp.Rational(1, 2), "=", CIRCUIT) == []
-    (finding,) = check(V, V**x, "=", lesson)
+    (finding,) = check(V, V**x, "=", lesson)  # `(V_DD − V_t)^κ`: the unit depends on κ
+    assert finding.kind == UNCERTAIN and not finding.is_error
+    assert "its unit depends on the value of x" in finding.message
+    (finding,) = check(V, V**sp.pi, "=", CIRCUIT)
     assert finding.kind == EXPONENT
-    assert "rational exponent, not x" in finding.message
+    assert "rational exponent, not pi" in finding.message
     assert check(alpha, alpha**x, "=", lesson) == []  # a dimensionless base takes any power
     (finding,) = check(alpha, alpha**V, "=", CIRCUIT)
     assert finding.kind == EXPONENT and finding.expr == V
@@ -253,7 +275,9 @@ def test_numbers_zero_and_infinity() -> None:
     assert check(V, sp.S(0), "=", CIRCUIT) == []
     assert check(V, -sp.oo, "=", CIRCUIT) == []
     assert check(V, sp.pi * V, "=", CIRCUIT) == []
-    assert kinds(check(V, sp.S(3), "=", CIRCUIT)) == [RELATION]
+    (bare,) = check(V, sp.S(3), "=", CIRCUIT)  # `V = 3`: the 3 may be 3 V
+    assert bare.kind == UNCERTAIN and "bare number" in bare.message
+    assert kinds(check(V, alpha, "=", CIRCUIT)) == [RELATION]
 
 
 def test_inequalities_compare_and_proportionality_does_not() -> None:
@@ -362,10 +386,11 @@ def test_sides_in_units_of_one_dimension_are_consistent_and_say_their_ratio() ->
     assert side_ratio(sp.Symbol("x"), R * C, CIRCUIT) == 1  # an unknown unit: none either
 
 
-def test_terms_and_arguments_in_different_scales_are_errors() -> None:
-    """A sum (or exp) is evaluated as written, so mixed prefixes give wrong numbers."""
+def test_terms_and_arguments_in_different_scales_are_notes_not_errors() -> None:
+    """`1 − t_RFC/t_REFI` in ns and µs is right physics: a note of scale, never an error
+    (claims computing in the table's units take care of the factor)."""
     (finding,) = check(tau, tau + t, "=", CIRCUIT)
-    assert finding.kind == SCALE and finding.is_error
+    assert finding.kind == SCALE and not finding.is_error
     assert finding.message == "terms of a sum differ in scale: tau is s, t is ns"
     (finding,) = check(V, V * sp.exp(-t / tau), "=", CIRCUIT)
     assert finding.kind == SCALE and finding.expr == -t / tau

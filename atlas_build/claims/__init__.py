@@ -118,15 +118,27 @@ def evaluate(
     return evaluation
 
 
+def inferable(lesson: Lesson, specs: list[Any] | None = None) -> list[relations.Entry]:
+    """The relations inference may compute with: not one whose dimensions disagree (its
+    A420 says so; 20 °C − 4 K = 16 K holds in numbers and not in kelvin)."""
+    table = dimensions.lesson_units(lesson)
+    entries, _ = relations.inventory(
+        lesson, relations.claim_options(specs or []), dimensions.declared(table)
+    )
+    if not table:
+        return entries
+    return [
+        entry
+        for entry in entries
+        if entry.parsed is None or dimensions.check(entry.parsed, table)["status"] != "inconsistent"
+    ]
+
+
 def _inferred(lesson: Lesson, locator: Locator, given: coverage.Inputs) -> list[ClaimResult]:
     """Checks inferred from the lesson itself (`infer`), handed to coverage as outcomes of
     claims of their own, `inferred-N`; a number a written claim binds is the written
     claim's (an explicit claim on the same numbers wins)."""
-    table = dimensions.lesson_units(lesson)
-    entries, _ = relations.inventory(
-        lesson, relations.claim_options(given.specs), dimensions.declared(table)
-    )
-    inference = infer.run(lesson, locator, entries)
+    inference = infer.run(lesson, locator, inferable(lesson, given.specs))
     bound = {(start, end) for start, end, _ in given.spots}
     proved = {(c.anchor.start, c.anchor.end) for c in inference.checks if c.holds}
     outcomes = dict(given.outcomes)

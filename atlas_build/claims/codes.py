@@ -219,10 +219,10 @@ DIMENSION = define(
     "dimension-mismatch",
     Severity.ERROR,
     "The two sides of a relation, the terms of a sum, or the argument of exp/log/sin/softmax "
-    "do not have the dimensions the lesson's symbol table gives them, or terms (or an "
-    "argument) agree in dimension but not in scale, so numbers computed in the table's "
-    "units are off by a factor, or a °C value is multiplied or equated with kelvin "
-    "(docs/units.md).",
+    "do not have the dimensions the lesson's symbol table gives them, or a °C value is "
+    "multiplied or equated with kelvin (docs/units.md). Only a certain disagreement is "
+    "an error: units of one dimension and other sizes (ns and µs) agree, and one the "
+    "check cannot be sure of is A425.",
     example="`V_T = k_B T` with V_T in V, k_B in J/K and T in K: left side V, right side J",
     fix="Correct the relation (`V_T = k_B T / q`), or the unit in `Symbols and units`.",
     stage=STAGE,
@@ -251,5 +251,21 @@ NO_UNIT = define(
     "table, so the relations using them are only partly checked for dimensions.",
     example="`P = I V` with I and V in the table but not P",
     fix="Add the symbols, their meaning and unit to `Symbols and units`.",
+    stage=STAGE,
+)
+
+UNCERTAIN = define(
+    "A425",
+    "dimensions-uncertain",
+    Severity.INFO,
+    "Relations whose dimensions disagree in a way the check cannot be sure of are `not "
+    "checked`, never an error: through a descriptive unit (`value units`, `units of f`, `same "
+    "units as x`, one singular word such as `record`), a side that is a bare number whose "
+    "constant may carry the unit (`V_th = 0.7`), set notation, or the logarithm of a quantity "
+    "in a decibel level; said once per lesson, with each relation's reason in the report "
+    "(docs/units.md).",
+    example="`x_{t+1} = G(x_t, u_t)` with x in `record` and G in `function`",
+    fix="Nothing, unless a quantity has a physical unit: then write it (`m`, `V`), and the "
+    "relation is checked.",
     stage=STAGE,
 )

@@ -220,15 +220,19 @@ def _dimensions(
     table: dict[str, Any],
 ) -> list[Diagnostic]:
     """A420 at each relation whose dimensions disagree; one A422 naming the symbols the
-    symbol table gives no unit (only when the lesson has a symbol table at all)."""
+    symbol table gives no unit and one A425 naming the relations a disagreement in which
+    is not certain (both only when the lesson has a symbol table at all)."""
     found = []
     missing: dict[str, None] = {}
+    uncertain: list[relations.Entry] = []
     for entry in entries:
         if entry.parsed is None:  # `unchecked` exempts from verification, never from this
             entry.dimensions = {"status": "not checked", "message": "", "unknown": []}
             continue
         entry.dimensions = dimensions.check(entry.parsed, table)
         missing.update(dict.fromkeys(entry.dimensions["unknown"]))
+        if entry.dimensions["status"] == "not checked" and entry.dimensions["message"]:
+            uncertain.append(entry)
         if entry.dimensions["status"] == "inconsistent":
             what = "units disagree" if entry.dimensions.get("scale") else "dimensions disagree"
             message = (
@@ -243,7 +247,24 @@ def _dimensions(
             f"no unit in the symbol table for {names}: relations using them are only partly checked"
         )
         found.append(at(codes.NO_UNIT, locator.content(first), message))
+    if uncertain and lesson.glossaries:
+        found.append(_uncertain(uncertain, locator))
     return found
+
+
+def _uncertain(entries: list[relations.Entry], locator: Locator) -> Diagnostic:
+    """One A425 for the relations whose dimensions the check is not sure of."""
+    listed = "; ".join(
+        f"equation {entry.equation} relation {entry.relation} `{entry.source[:60]}`: "
+        f"{(entry.dimensions or {}).get('message', '')}"
+        for entry in entries[:3]
+    )
+    more = f" (and {len(entries) - 3} more)" if len(entries) > 3 else ""
+    message = (
+        f"{len(entries)} relation{'s' if len(entries) > 1 else ''} not checked for dimensions,"
+        f" since a disagreement in them is not certain: {listed}{more}"
+    )
+    return at(codes.UNCERTAIN, locator.content(entries[0].offset), message)
 
 
 def _contradicted(

@@ -11,7 +11,12 @@ dimensioned quantities are rational. Each relation gets a dimension status:
   out in the lesson's units: "left side V, right side V·K/J");
 - `incomplete`: some symbols have no unit, so the relation is only partly checked (those
   symbols are listed once per lesson, A422, never guessed);
-- `not checked`: the relation is unreadable.
+- `not checked`: the relation is unreadable, or a disagreement in it is not certain (`units.
+  certainty`: it runs through a descriptive unit such as `value units`, a side is a bare
+  number whose constant may carry the unit, or it is set notation), with that reason.
+
+An error is only what is certain: counts (`samples`, `jobs`, bits) are numbers, and terms
+of one dimension in units of other sizes (ns and µs) are right physics, not A420.
 """
 
 from __future__ import annotations
@@ -20,9 +25,13 @@ from collections.abc import Hashable, Mapping
 from functools import lru_cache
 from typing import Any
 
+import sympy
+from sympy.core.function import AppliedUndef
+
 from atlas_build import units
 from atlas_build.lesson import names as naming
 from atlas_build.lesson.model import Lesson
+from atlas_build.units.spec import UNIT
 
 STATUSES = ("consistent", "inconsistent", "incomplete", "not checked")
 
@@ -70,9 +79,9 @@ def unread_units(lesson: Lesson) -> dict[str, str]:
     table = lesson_units(lesson)
     found: dict[str, str] = {}
     for (_, unit), names in _pairs(lesson):
-        for name in names:
+        for name, (text, _) in zip(names, units.unit_parts(len(names), unit), strict=True):
             if name not in table:
-                found.setdefault(name, unit)
+                found.setdefault(name, text)
     return found
 
 
@@ -114,9 +123,12 @@ def _with_variants(
 
 
 def declared(table: dict[str, units.UnitSpec]) -> list[str]:
-    """Names the parser would read as constants that the lesson's table makes symbols
-    (`I` a current, not the imaginary unit; `e` a charge)."""
-    return sorted(name for name in ("pi", "e", "E", "I") if name in table)
+    """Names the parser would read as constants or functions that the lesson's table
+    makes symbols (`I` a current, not the imaginary unit; `e` a charge; `h` in W/(m²·K)
+    a quantity, so `h(A_b + η_f A_f)` multiplies as `a(b + c)` does, while `h(t)` is
+    still applied): the constants, and every name the table gives a physical unit."""
+    quantities = (name for name, spec in table.items() if spec.kind == UNIT)
+    return sorted({*(name for name in ("pi", "e", "E", "I") if name in table), *quantities})
 
 
 def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
@@ -127,7 +139,12 @@ def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
         message = f"cannot check: {type(error).__name__}: {error}"
         return {"status": "not checked", "message": message, "unknown": []}
     errors = units.errors(findings)
-    unknown = sorted({_unknown_name(f) for f in units.unknowns(findings)} - {""})
+    unknowns = units.unknowns(findings)
+    unknown = sorted({_unknown_name(f) for f in unknowns} - {""})
+    uncertain = units.uncertain(findings)
+    if uncertain and not errors:
+        reason = "; ".join(dict.fromkeys(f.message for f in uncertain[:3]))
+        return {"status": "not checked", "message": reason, "unknown": unknown}
     if errors:
         first = errors[0]
         found: dict[str, Any] = {
@@ -137,15 +154,23 @@ def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
             "right": first.right,
             "unknown": unknown,
         }
-        if all(f.kind in (units.SCALE, units.AFFINE) for f in errors):
-            found["scale"] = True  # one dimension, but a unit's size or zero disagrees
+        if all(f.kind == units.AFFINE for f in errors):
+            found["scale"] = True  # one dimension, but a temperature's zero disagrees
         return found
-    return {"status": "incomplete" if unknown else "consistent", "message": "", "unknown": unknown}
+    if not unknowns:
+        return {"status": "consistent", "message": "", "unknown": []}
+    constructs = [f.message for f in unknowns if not _unknown_name(f)]
+    message = "; ".join(dict.fromkeys(constructs[:3]))
+    return {"status": "incomplete", "message": message, "unknown": unknown}
 
 
 def _unknown_name(finding: units.Finding) -> str:
+    """The symbol or function a glossary could give a unit (`k`, `x[n]`, `P`); "" for a
+    construct no table entry is about (`\\cdots`, `⟹`, a unit that does not read), which
+    the relation's message names instead of A422's list of symbols."""
     expr = finding.expr
-    if expr is None:
-        return ""
-    name = getattr(expr, "name", None) or getattr(getattr(expr, "func", None), "__name__", None)
-    return str(name or expr)
+    if isinstance(expr, sympy.Symbol | sympy.Indexed):
+        return str(expr.name)
+    if isinstance(expr, AppliedUndef):
+        return type(expr).__name__
+    return ""

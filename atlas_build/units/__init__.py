@@ -18,12 +18,22 @@ from .findings import (
     RELATION,
     SCALE,
     TERMS,
+    UNCERTAIN,
     UNKNOWN,
     Finding,
     errors,
+    uncertain,
     unknowns,
 )
-from .glossary import GlossaryProblem, GlossaryUnits, units_from_glossary
+from .glossary import (
+    GlossaryProblem,
+    GlossaryUnits,
+    power_of,
+    resolve,
+    rooted,
+    unit_parts,
+    units_from_glossary,
+)
 from .mutate import ADD_TERM, DROP_DIVISOR, SQUARE_FACTOR, Mutant, mutants
 from .numbers import parse_number
 from .parse import parse_unit
@@ -44,6 +54,7 @@ __all__ = [
     "SCALE",
     "SQUARE_FACTOR",
     "TERMS",
+    "UNCERTAIN",
     "UNCOMPARED",
     "UNKNOWN",
     "Dimension",
@@ -67,14 +78,19 @@ __all__ = [
     "mutants",
     "parse_number",
     "parse_unit",
+    "power_of",
+    "resolve",
+    "rooted",
     "convertible",
     "same_dimension",
     "side_ratio",
     "symbol_names",
     "to_base",
     "unit_of",
+    "unit_parts",
     "units_from_glossary",
     "units_of",
+    "uncertain",
     "unknowns",
     "zero_mismatch",
 ]

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 import sympy
 
+from .certainty import AGREE, UNCERTAIN, bare_number, compare, why_uncertain
 from .dimension import Dimension
 from .findings import AFFINE, RELATION, UNKNOWN, Finding
 from .product import UnitProduct
@@ -14,6 +15,9 @@ from .walk import Place, Walker
 
 UNCOMPARED = frozenset({"propto", "∝"})
 """Operators whose sides need not share a dimension (`a ∝ b`); their parts are still checked."""
+
+SETS = frozenset({"in", "∈", "notin", "∉", "subset", "subseteq", "⊂", "⊆", "supset", "⊃"})
+"""Set notation (`W \\in \\mathbb R^{m×n}`): membership, not arithmetic, so not checked."""
 
 
 def check(
@@ -25,6 +29,9 @@ def check(
     relation, or that part of it, is then not checked); every other kind is an
     inconsistency. A side mismatch reads "left side V, right side V·K/J".
     """
+    if op in SETS:
+        message = f"set notation ({op}) states a membership, not arithmetic: not checked"
+        return [Finding(UNCERTAIN, message, None, None)]
     walker = Walker(units)
     try:
         left = walker.side(lhs, "lhs", _other(rhs, lhs, units))
@@ -35,7 +42,8 @@ def check(
     if op in UNCOMPARED:
         return walker.findings
     if isinstance(left, UnitProduct) and isinstance(right, UnitProduct):
-        if left.dimension == right.dimension and left.offset != right.offset:
+        verdict = compare(left, right)
+        if verdict == AGREE and left.offset != right.offset:
             message = (
                 f"left side {left.format()}, right side {right.format()}: a temperature on a "
                 "scale with another zero; convert it (θ + 273.15 K for °C)"
@@ -44,15 +52,50 @@ def check(
                 Finding(AFFINE, message, None, None, left=left.format(), right=right.format())
             )
             return walker.findings
-        if left.dimension != right.dimension:
-            shown_left, shown_right = left.format(), right.format()
-            if shown_left == shown_right:  # same text, different dimensions: say both in base units
-                shown_left, shown_right = str(left.dimension), str(right.dimension)
-            message = f"left side {shown_left}, right side {shown_right}"
-            walker.findings.append(
-                Finding(RELATION, message, None, None, left=shown_left, right=shown_right)
-            )
+        if verdict != AGREE:
+            walker.findings.append(_sides(lhs, rhs, left, right, verdict, units))
     return walker.findings
+
+
+def _sides(
+    lhs: sympy.Basic,
+    rhs: sympy.Basic,
+    left: UnitProduct,
+    right: UnitProduct,
+    verdict: str,
+    units: Mapping[str, UnitSpec],
+) -> Finding:
+    """The finding for two sides of different dimensions: an error only when certain."""
+    shown_left, shown_right = left.format(), right.format()
+    if shown_left == shown_right:  # same text, different dimensions: say both in base units
+        shown_left, shown_right = str(left.dimension), str(right.dimension)
+    message = f"left side {shown_left}, right side {shown_right}"
+    if verdict == UNCERTAIN:
+        return Finding(UNCERTAIN, f"{message}: {why_uncertain(left, right)}", None, None)
+    for side, value, other in ((lhs, left, right), (rhs, right, left)):
+        if bare_number(side, _pure_symbols(side, value, units)):
+            message += (
+                f": {_show_side(side)} is a bare number, whose constant may carry the unit"
+                f" {other.format()}, so the difference is not certain"
+            )
+            return Finding(UNCERTAIN, message, None, None)
+    return Finding(RELATION, message, None, None, left=shown_left, right=shown_right)
+
+
+def _pure_symbols(side: sympy.Basic, value: UnitProduct, units: Mapping[str, UnitSpec]) -> bool:
+    """Whether `side` is a pure number and so is every symbol in it."""
+    if compare(value) != AGREE:
+        return False
+    for symbol in side.free_symbols:
+        found = unit_of(symbol, units)
+        if found is not None and compare(found) != AGREE:
+            return False
+    return True
+
+
+def _show_side(side: sympy.Basic) -> str:
+    text = sympy.sstr(side)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def side_ratio(lhs: sympy.Basic, rhs: sympy.Basic, units: Mapping[str, UnitSpec]) -> sympy.Expr:
@@ -85,7 +128,10 @@ def zero_mismatch(
 
 def _other(other: sympy.Basic, side: sympy.Basic, units: Mapping[str, UnitSpec]) -> object:
     """The dimension of `other`, needed only to place blame within a sum on `side`."""
-    return dimension_of(other, units) if isinstance(side, sympy.Add) else None
+    if not isinstance(side, sympy.Add):
+        return None
+    dimension = dimension_of(other, units)
+    return dimension.checked if dimension is not None else None
 
 
 def unit_of(expr: sympy.Basic, units: Mapping[str, UnitSpec]) -> UnitProduct | None:

@@ -57,9 +57,15 @@ def exact(value: ValueLike) -> sympy.Expr:
     return parsed
 
 
+def _levels(units: UnitProduct) -> frozenset[str]:
+    return frozenset(atom.key for atom, _ in units.atoms() if atom.key.startswith("level:"))
+
+
 def same_dimension(a: UnitLike, b: UnitLike) -> bool:
-    """Whether the two units measure the same kind of quantity (MB and MiB do; MB and s not)."""
-    return units_of(a).dimension == units_of(b).dimension
+    """Whether the two units measure the same kind of quantity (MB and MiB do; MB and s not;
+    a level in dB is no ratio, and dBm no dB: a level converts only to itself)."""
+    first, second = units_of(a), units_of(b)
+    return first.dimension == second.dimension and _levels(first) == _levels(second)
 
 
 def convertible(a: UnitLike | None, b: UnitLike | None) -> bool:
@@ -84,5 +90,10 @@ def convert(value: ValueLike, from_unit: UnitLike, to_unit: UnitLike) -> sympy.E
     if source.dimension != target.dimension:
         raise UnitError(
             f"cannot convert {source} ({source.dimension}) to {target} ({target.dimension})"
+        )
+    if _levels(source) != _levels(target):
+        raise UnitError(
+            f"cannot convert {source} to {target}: a level in decibels is the logarithm of a"
+            " ratio, not the ratio"
         )
     return (to_base(value, source) - target.offset) / target.scale

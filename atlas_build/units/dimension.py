@@ -31,6 +31,12 @@ BASE_SYMBOLS: Mapping[str, str] = {
 }
 """How each physical base prints: the SI (or named) base unit of that dimension."""
 
+COUNTED = frozenset({"[information]"})
+"""Bases that count things: a bit is a binary digit, so information keeps its dimension for
+converting (a byte is 8 bits, and never a FLOP) but not for the dimension check, where a
+count is a number (IEC 80000-13): `C = B log₂(1 + S/N)` in bit/s against Hz, or `(n − 1)
+t_c` with n in bits, is right."""
+
 
 def rational(value: object) -> sympy.Rational:
     """An exact exponent from an int, `Fraction` or `sympy.Rational` (never from text)."""
@@ -101,6 +107,18 @@ class Dimension:
     def abstract(self) -> tuple[str, ...]:
         """The lesson-specific (non-physical) bases this dimension involves."""
         return tuple(name for name, _ in self._key if not name.startswith("["))
+
+    @property
+    def checked(self) -> Dimension:
+        """What the dimension check compares: this dimension without its counted bases."""
+        if not any(name in COUNTED for name, _ in self._key):
+            return self
+        return Dimension({name: p for name, p in self._key if name not in COUNTED})
+
+    @property
+    def descriptive(self) -> Dimension:
+        """The part made of the lesson's own descriptive bases (`value`, `gradient`)."""
+        return Dimension({name: p for name, p in self._key if not name.startswith("[")})
 
     def __mul__(self, other: Dimension) -> Dimension:
         merged = dict(self._key)

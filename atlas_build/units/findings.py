@@ -11,10 +11,15 @@ RELATION = "relation"  # the two sides differ
 TERMS = "terms"  # terms of a sum (or branches, or arguments of max/min) differ
 ARGUMENT = "argument"  # exp/log/sin/softmax... of a dimensioned argument
 EXPONENT = "exponent"  # symbolic or dimensioned exponent on a dimensioned base
-SCALE = "scale"  # one dimension, different units (µA and fF·cm²·V/(µm²·s)): numbers off by a factor
 AFFINE = "affine"  # a °C value multiplied, raised, added to another or set equal to kelvin
 UNKNOWN = "unknown"  # a symbol or function without a unit: part of the relation is not checked
-KINDS = (RELATION, TERMS, ARGUMENT, EXPONENT, SCALE, AFFINE, UNKNOWN)
+UNCERTAIN = "uncertain"  # a disagreement the tool cannot be sure of: the relation is not checked
+SCALE = "scale"  # one dimension, units of other sizes (ns and µs): a note, the physics is right
+KINDS = (RELATION, TERMS, ARGUMENT, EXPONENT, AFFINE, UNKNOWN, UNCERTAIN, SCALE)
+ERRORS = frozenset({RELATION, TERMS, ARGUMENT, EXPONENT, AFFINE})
+"""Kinds that are defects: both sides read from real units and they disagree. A
+disagreement through a descriptive unit (`value units`), a side that is a bare number
+which may carry the unit, or set notation is `uncertain`, never an error."""
 
 
 @dataclass(frozen=True)
@@ -39,8 +44,8 @@ class Finding:
 
     @property
     def is_error(self) -> bool:
-        """A real inconsistency (an `unknown` only means "not checked")."""
-        return self.kind != UNKNOWN
+        """A certain inconsistency (`ERRORS`); `unknown`, `uncertain` and `scale` are not."""
+        return self.kind in ERRORS
 
 
 def errors(findings: Iterable[Finding]) -> list[Finding]:
@@ -48,4 +53,10 @@ def errors(findings: Iterable[Finding]) -> list[Finding]:
 
 
 def unknowns(findings: Iterable[Finding]) -> list[Finding]:
-    return [finding for finding in findings if not finding.is_error]
+    """Symbols, functions or parts without a unit: the relation is only partly checked."""
+    return [finding for finding in findings if finding.kind == UNKNOWN]
+
+
+def uncertain(findings: Iterable[Finding]) -> list[Finding]:
+    """Disagreements the tool cannot be sure of: the relation is not checked, for a reason."""
+    return [finding for finding in findings if finding.kind == UNCERTAIN]

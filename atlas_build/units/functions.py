@@ -6,6 +6,13 @@ unknown result: its relation is "not checked", never guessed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import sympy
+
+if TYPE_CHECKING:
+    from .product import UnitProduct
+
 DIMENSIONLESS_IN = "dimensionless-in"  # arguments must be dimensionless; result dimensionless
 PRESERVE = "preserve"  # arguments share one dimension; the result has it
 SQUARE = "square"  # Var(x): dim(x)²
@@ -39,3 +46,49 @@ ROLES: dict[str, str] = {name: role for role, names in _TABLE.items() for name i
 def role_of(name: str) -> str | None:
     """The role of function `name` (exact name first, then lower case), or None."""
     return ROLES.get(name) or ROLES.get(name.lower())
+
+
+TRIGONOMETRIC = frozenset("sin cos tan cot sec csc".split())
+ANGLES = frozenset({"degree", "radian", "revolution", "arcminute", "arcsecond"})
+
+
+def angle_of(name: str, value: UnitProduct) -> bool:
+    """Whether `value` is an angle given to a trigonometric function: `sin θ` with θ in
+    degrees is right (the degree's factor π/180 is what sin takes an angle in)."""
+    if name.lower() not in TRIGONOMETRIC or not value.dimension.checked.is_dimensionless:
+        return False
+    angles = [(atom.key, power) for atom, power in value.atoms() if atom.key in ANGLES]
+    others = [atom for atom, _ in value.atoms() if atom.key not in ANGLES and atom.scale != 1]
+    return len(angles) == 1 and angles[0][1] == 1 and not others
+
+
+LOGARITHMS = frozenset("log ln lg log2 log10".split())
+LEVEL_CONVENTION = (
+    "a level in decibels takes a quantity in its table unit (10 log₁₀ B for B in Hz, beside"
+    " dBm/Hz), so this is not certain"
+)
+
+
+def logarithm(name: str) -> bool:
+    return name.lower() in LOGARITHMS
+
+
+def decibels(expr: sympy.Mul) -> int:
+    """1 for `10 log₁₀(…)` or `20 log₁₀(…)` (SymPy: 10·log(B)/log(10)), a level in
+    decibels: engineers write the logarithm of a quantity in its table unit there (`S =
+    −174 + 10 log₁₀ B + NF`), which is a convention, not a certain defect; else 0. A bare
+    `ln(N_A N_D)` stays an error."""
+    coefficient, _ = expr.as_coeff_Mul()
+    factors = sympy.Mul.make_args(expr)
+    logs = [f for f in factors if isinstance(f, sympy.log) and f.args != (sympy.Integer(10),)]
+    return int(abs(coefficient) in (10, 20) and len(logs) == 1)
+
+
+OPERANDS = frozenset("operand operands argument arguments input inputs".split())
+
+
+def preserving(units: UnitProduct | None) -> bool:
+    """Whether a function's table unit is `same units as the operands` (`fl(·)`, a rounding):
+    its result has its arguments' unit."""
+    atoms = list(units.atoms()) if units is not None else []
+    return len(atoms) == 1 and atoms[0][0].key.removeprefix("abstract:") in OPERANDS

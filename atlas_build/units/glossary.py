@@ -8,10 +8,14 @@ warning at that glossary line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from .parse import parse_unit
+import sympy
+
+from .parse import kind_of, parse_unit, reads_as_unit
+from .product import ONE, UnitProduct
 from .spec import UnitProblem, UnitSpec
 from .symbols import SymbolError, symbol_names
 
@@ -41,6 +45,47 @@ class GlossaryUnits:
     problems: list[GlossaryProblem] = field(default_factory=list)
 
 
+_POWER = re.compile(r"(?:\^\{?([23])\}?|([²³]))\s*$")
+
+
+def power_of(symbol_text: str) -> int:
+    """The power a symbol cell raises its symbol to (`σ_e²`, `x^2`: 2), else 1. A table
+    row `σ_e²` / `V²` gives the unit of σ_e², so σ_e itself is in V."""
+    found = _POWER.search(symbol_text)
+    if found is None:
+        return 1
+    return int(found.group(1) or "23"["²³".index(found.group(2))])
+
+
+def rooted(spec: UnitSpec, power: int) -> UnitSpec:
+    """`spec` as the unit of the symbol whose `power` it is the unit of (V² -> V)."""
+    if power == 1 or spec.units is None:
+        return spec
+    units = spec.units ** sympy.Rational(1, power)
+    return UnitSpec(spec.text, kind_of(units), units, spec.shape, spec.remark)
+
+
+def unit_parts(count: int, text: str) -> list[tuple[str, int]]:
+    """The unit text of each of `count` symbols one entry lists, with where it starts in
+    `text`: `C, RTT` with `bits/s, seconds` pairs them up, one unit per symbol, when the
+    column has as many units (each a unit as written, split at top-level `,` or `;`);
+    otherwise every symbol has the whole column (`T_q, T_k` with `counts`)."""
+    whole = [(text, 0)] * count
+    if count < 2:
+        return whole
+    parts: list[tuple[str, int]] = []
+    depth, start = 0, 0
+    for index, char in enumerate(text + ","):
+        depth += (char in "([{") - (char in ")]}")
+        if depth == 0 and char in ",;":
+            piece = text[start:index]
+            parts.append((piece.strip(), start + len(piece) - len(piece.lstrip())))
+            start = index + 1
+    if len(parts) != count or not all(part and reads_as_unit(part) for part, _ in parts):
+        return whole
+    return parts
+
+
 def units_from_glossary(
     entries: Iterable[tuple[str, str]], names: Callable[[str], list[str]] = symbol_names
 ) -> GlossaryUnits:
@@ -60,18 +105,21 @@ def units_from_glossary(
             message = f"{symbol_text!r} names no symbol"
             result.problems.append(GlossaryProblem(index, SYMBOL, message))
             continue
-        spec = parse_unit(unit_text)
-        if isinstance(spec, UnitProblem):
-            message = f"cannot read unit {unit_text!r}: {spec.message}"
-            result.problems.append(GlossaryProblem(index, UNIT, message, spec.column))
-            continue
-        for name in defined:
+        for name, (text, start) in zip(defined, unit_parts(len(defined), unit_text),
+                                       strict=True):  # fmt: skip
+            spec = parse_unit(text)
+            if isinstance(spec, UnitSpec):
+                spec = rooted(spec, power_of(symbol_text))
+            if isinstance(spec, UnitProblem):  # the whole column (paired units all read)
+                message = f"cannot read unit {text!r}: {spec.message}"
+                result.problems.append(GlossaryProblem(index, UNIT, message, start + spec.column))
+                break
             known = result.units.get(name)
             if known is None:
                 result.units[name] = spec
             elif known.dimension != spec.dimension:
                 message = (
-                    f"{name} is already given unit {known.text!r}; {unit_text!r} has another"
+                    f"{name} is already given unit {known.text!r}; {text!r} has another"
                     " dimension (the first is used)"
                 )
                 result.problems.append(GlossaryProblem(index, CONFLICT, message))
@@ -79,9 +127,41 @@ def units_from_glossary(
                 # one dimension, another size: claims compute in the first table's unit, so
                 # the second table's reader would read the worked numbers off by a factor
                 message = (
-                    f"{name} is already given unit {known.text!r}; {unit_text!r} is another "
+                    f"{name} is already given unit {known.text!r}; {text!r} is another "
                     f"size of that dimension (the first is used: the claims compute {name} "
                     f"in {known.text})"
                 )
                 result.problems.append(GlossaryProblem(index, CONFLICT, message))
+    result.units = resolve(result.units)
     return result
+
+
+def resolve(units: dict[str, UnitSpec]) -> dict[str, UnitSpec]:
+    """Each unit with its references to other symbols (`same units as x`) resolved."""
+    return {name: _resolved(spec, units) for name, spec in units.items()}
+
+
+def _resolved(spec: UnitSpec, units: dict[str, UnitSpec]) -> UnitSpec:
+    """`same units as x` (`units of x`) takes x's unit where the table gives x a real one;
+    otherwise it stays a descriptive unit of its own."""
+    if spec.units is None or spec.units.dimension.descriptive.is_dimensionless:
+        return spec
+    atoms, found = [], ONE
+    for atom, power in spec.units.atoms():
+        name = atom.key.removeprefix("abstract:")
+        try:
+            target = units.get(next(iter(symbol_names(name)), "")) if name != atom.key else None
+        except SymbolError:
+            target = None
+        if (
+            target is None
+            or target.units is None
+            or not target.units.dimension.descriptive.is_dimensionless
+        ):
+            atoms.append((atom, power))
+        else:
+            found = found * target.units**power
+    if found == ONE:
+        return spec
+    read = UnitProduct(atoms, spec.units.factor) * found
+    return UnitSpec(spec.text, kind_of(read), read, spec.shape, spec.remark)

@@ -10,11 +10,13 @@ tokens, `MAX_DEPTH` nested parentheses and exponents up to `MAX_EXPONENT`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import sympy
 
-from .product import ONE, UnitProduct, number
+from .dimension import Dimension
+from .product import ONE, UnitAtom, UnitProduct, number
 from .vocabulary import AMBIGUOUS, lookup, rate_numerator
 
 MAX_TOKENS = 64
@@ -26,13 +28,27 @@ SUPER_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"
 MULTIPLY = frozenset("·⋅∙*×")
 MINUS = frozenset("-−")
 
-_TOKEN = re.compile(
-    r"(?P<space>\s+)"
-    r"|(?P<word>°?[^\W\d_⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉]+(?:-hours?)?|°|℃|%)"  # kilowatt-hours
+_LETTERS = r"[^\W\d_⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉]+"
+_REST = (
     r"|(?P<number>\d+(?:\.\d+)?)"
     r"|(?P<super>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
     r"|(?P<op>[·⋅∙*×/^(){}+\-−])"
 )
+_TOKEN = re.compile(
+    rf"(?P<space>\s+)|(?P<word>°?{_LETTERS}(?:-hours?)?|°|℃|%)" + _REST  # kilowatt-hours
+)
+_GLOSSARY_TOKEN = re.compile(  # also `GPU-days`, `x_i` (`units of x_i`)
+    rf"(?P<space>\s+)|(?P<word>°?{_LETTERS}(?:_[^\W_]+)*(?:-{_LETTERS}(?:_[^\W_]+)*)*|°|℃|%)"
+    + _REST
+)
+UNIT_WORDS = frozenset({"unit", "units"})
+ARTICLES = frozenset({"the", "a", "an", "its", "their"})
+POWER_WORDS = {"squared": 2, "square": 2, "cubed": 3, "cubic": 3}
+CELSIUS = {"C": "°C", "Celsius": "°C", "celsius": "°C", "F": "°F", "Fahrenheit": "°F"}
+
+Nouns = Callable[[str], "UnitProduct | str | None"]
+"""The reader of words the vocabulary lacks, in a symbol table (`nouns.noun`): a unit, a
+message saying why the word does not read, or None for an English word."""
 
 
 class UnitSyntaxError(ValueError):
@@ -52,12 +68,13 @@ class Token:
     space_before: bool
 
 
-def tokenize(text: str) -> list[Token]:
+def tokenize(text: str, glossary: bool = False) -> list[Token]:
     tokens: list[Token] = []
     position = 0
     space = False
+    pattern = _GLOSSARY_TOKEN if glossary else _TOKEN
     while position < len(text):
-        match = _TOKEN.match(text, position)
+        match = pattern.match(text, position)
         if match is None:
             raise UnitSyntaxError(f"unexpected {text[position]!r} in a unit", position)
         kind = match.lastgroup or ""
@@ -73,9 +90,12 @@ def tokenize(text: str) -> list[Token]:
 
 
 class _Reader:
-    def __init__(self, text: str, spaces_multiply: bool, numbers: bool) -> None:
+    def __init__(
+        self, text: str, spaces_multiply: bool, numbers: bool, nouns: Nouns | None = None
+    ) -> None:
         self.text = text
-        self.tokens = tokenize(text)
+        self.nouns = nouns
+        self.tokens = tokenize(text, glossary=nouns is not None)
         self.position = 0
         self.depth = 0
         self.spaces_multiply = spaces_multiply
@@ -135,11 +155,16 @@ class _Reader:
     def product(self) -> UnitProduct:
         result = self.power()
         while (token := self.peek()) is not None:
-            if token.kind == "op" and token.text in MULTIPLY:
+            spaced = not (token.kind == "op" and token.text in MULTIPLY)
+            if not spaced:
                 self.take()
             elif not (self.spaces_multiply and token.space_before and self.starts_primary(token)):
                 break
-            result = result * self.power()
+            factor = self.power()
+            if spaced and self.nouns is not None and (_worded(result) or _worded(factor)):
+                # `see text`, `V peak`: words side by side are a phrase, not a product
+                raise self.error(f"unknown unit {token.text!r}", token)
+            result = result * factor
         return result
 
     def starts_primary(self, token: Token) -> bool:
@@ -148,8 +173,17 @@ class _Reader:
         return token.kind == "number" or (token.kind == "op" and token.text == "(")
 
     def power(self) -> UnitProduct:
+        token = self.peek()
+        if self.nouns is not None and token is not None and token.text in POWER_WORDS:
+            following = self.tokens[self.position + 1 : self.position + 2]
+            if following and following[0].kind == "word" and not self.is_divide(following[0]):
+                self.take()  # `square meters`, `squared gradient units`
+                return self.power() ** POWER_WORDS[token.text]
         base = self.primary()
         token = self.peek()
+        if self.nouns is not None and self.is_word(token, "squared", "cubed"):
+            self.take()  # `units of x squared`, `meters cubed`
+            return base ** POWER_WORDS[self.tokens[self.position - 1].text]
         if token is not None and token.kind == "super":
             self.take()
             return base ** self.exponent_value(token.text.translate(SUPER_DIGITS), token)
@@ -212,6 +246,8 @@ class _Reader:
         if token.kind == "word":
             if (rate := self.rate(token)) is not None:
                 return rate
+            if self.nouns is not None:
+                return self.glossary_word(token, self.nouns)
             if token.text in AMBIGUOUS:
                 raise self.error(f"{token.text!r}: {AMBIGUOUS[token.text]}", token)
             found = lookup(token.text)
@@ -220,14 +256,83 @@ class _Reader:
             return found
         raise self.error(f"unexpected {token.text!r}", token)
 
+    def is_word(self, token: Token | None, *words: str) -> bool:
+        return token is not None and token.kind == "word" and token.text.lower() in words
 
-def read_unit(text: str, *, spaces_multiply: bool = True, numbers: bool = True) -> UnitProduct:
+    def glossary_word(self, token: Token, nouns: Nouns) -> UnitProduct:
+        """A word of a symbol table's unit column (`nouns`): a unit, `units of f`, `same
+        units as x`, `value units`, `degrees C`, a level or a counted noun."""
+        word, following = token.text, self.peek()
+        if word.lower() in UNIT_WORDS and self.is_word(following, "of"):
+            self.take()
+            return self.named(token)
+        if word.lower() == "same":
+            if self.is_word(self.peek(), *UNIT_WORDS):
+                self.take()
+            if not self.is_word(self.peek(), "as"):
+                raise self.error("expected 'as' after 'same'", self.peek())
+            self.take()
+            return self.named(token)
+        if word in AMBIGUOUS and isinstance(nouns(word), str):  # not dB, a level here
+            raise self.error(f"{word!r}: {AMBIGUOUS[word]}", token)
+        found = lookup(word)
+        if found is None and following is not None and self.is_word(following, *UNIT_WORDS):
+            after = self.tokens[self.position + 1 : self.position + 2]
+            if not (after and self.is_word(after[0], "of")):
+                self.take()  # `value units`, `loss units per parameter unit`
+                return descriptive(word.lower(), f"{word} {following.text}")
+        if found is None and "-" in word:
+            found = ONE
+            for part in word.split("-"):
+                found = found * self.glossary_word(Token("word", part, token.column, False), nouns)
+        if found is None:
+            read = nouns(word)
+            if isinstance(read, str):
+                raise self.error(read, token)
+            if read is None:
+                raise self.error(f"unknown unit {word!r}", token)
+            found = read
+        unit_after = self.peek()
+        if unit_after is not None and unit_after.text in CELSIUS and unit_after.space_before:
+            if [atom.key for atom, _ in found.atoms()] == ["degree"]:
+                self.take()  # `degrees C`: not degrees times coulombs
+                return lookup(CELSIUS[unit_after.text]) or found
+        return found
+
+    def named(self, start: Token) -> UnitProduct:
+        """The symbol after `units of` or `same units as` (an article skipped): the
+        lesson's unit of that symbol, descriptive until the glossary resolves it."""
+        if self.is_word(self.peek(), *ARTICLES):
+            self.take()
+        name = self.peek()
+        if name is None or name.kind != "word":
+            raise self.error("expected the name of a symbol", name)
+        self.take()
+        return descriptive(name.text, f"units of {name.text}")
+
+
+def _worded(units: UnitProduct) -> bool:
+    """Whether `units` holds a counted noun or a descriptive unit (not a unit's symbol)."""
+    return any(atom.key.startswith(("noun:", "abstract:")) for atom, _ in units.atoms())
+
+
+def descriptive(name: str, text: str, power: int = 1) -> UnitProduct:
+    """The lesson's own unit `name` (`value`, `f`), written as `text` (`value units`): an
+    abstract base, `Dimension.descriptive` (docs/units.md, "Descriptive units")."""
+    atom = UnitAtom("abstract:" + name, text, Dimension.base(name))
+    return UnitProduct([(atom, power)])
+
+
+def read_unit(
+    text: str, *, spaces_multiply: bool = True, numbers: bool = True, nouns: Nouns | None = None
+) -> UnitProduct:
     """The unit product `text` writes, or `UnitSyntaxError` with the column at fault.
 
     `spaces_multiply=False` (prose) ends a unit at a space unless `per` follows;
-    `numbers=False` refuses numeric factors such as the `1` of `1/s`.
+    `numbers=False` refuses numeric factors such as the `1` of `1/s`; `nouns` (a symbol
+    table's column) reads the words the vocabulary lacks (`nouns.noun`).
     """
-    reader = _Reader(text, spaces_multiply, numbers)
+    reader = _Reader(text, spaces_multiply, numbers, nouns)
     if not reader.tokens:
         raise UnitSyntaxError("no unit", 0)
     result = reader.unit()

@@ -19,6 +19,7 @@ from sympy.core.function import AppliedUndef
 
 from . import functions as roles
 from .check import UNCOMPARED, check, dimension_of
+from .findings import SCALE, errors
 from .spec import UnitSpec
 
 DROP_DIVISOR = "drop-divisor"
@@ -66,7 +67,7 @@ def _checked_nodes(expr: sympy.Basic, units: Mapping[str, UnitSpec]) -> Iterator
 
 def _dimensioned(expr: sympy.Basic, units: Mapping[str, UnitSpec]) -> bool:
     dimension = dimension_of(expr, units)
-    return dimension is not None and not dimension.is_dimensionless
+    return dimension is not None and not dimension.checked.is_dimensionless
 
 
 def _side_edits(
@@ -99,9 +100,9 @@ def _foreign(
     names = sorted(str(s) for s in relation.free_symbols) + sorted(units)
     for name in names:
         other = dimension_of(sympy.Symbol(name), units)
-        if other is not None and other != dimension:
+        if other is not None and other.checked != dimension.checked:
             return sympy.Symbol(name)
-    return None if dimension.is_dimensionless else sympy.Integer(1)
+    return None if dimension.checked.is_dimensionless else sympy.Integer(1)
 
 
 def mutants(
@@ -109,10 +110,12 @@ def mutants(
 ) -> list[Mutant]:
     """Every dimension-breaking edit of `lhs op rhs` this module knows, without duplicates.
 
-    Only a relation that checks clean and whole (no finding, no unknown) is edited:
-    then every edited node's dimension is known and reaches a comparison.
+    Only a relation that checks clean and whole (no finding but notes of scale, no
+    unknown) is edited: then every edited node's dimension is known and reaches a
+    comparison. An edit is kept only when `check` reports it as an error: one the check
+    cannot be sure of (through a descriptive unit) proves nothing.
     """
-    if op in UNCOMPARED or check(lhs, rhs, op, units):
+    if op in UNCOMPARED or [f for f in check(lhs, rhs, op, units) if f.kind != SCALE]:
         return []
     found: list[Mutant] = []
     seen = {(lhs, rhs)}
@@ -121,7 +124,8 @@ def mutants(
     def add(kind: str, description: str, new_lhs: sympy.Basic, new_rhs: sympy.Basic) -> None:
         if (new_lhs, new_rhs) not in seen:
             seen.add((new_lhs, new_rhs))
-            found.append(Mutant(kind, description, new_lhs, new_rhs))
+            if errors(check(new_lhs, new_rhs, op, units)):
+                found.append(Mutant(kind, description, new_lhs, new_rhs))
 
     for name, side in (("left", lhs), ("right", rhs)):
         for kind, description, edited in _side_edits(side, units):

@@ -2,8 +2,10 @@
 
 Order of reading: a trailing remark is split off (`V (at 300 K)`, `dimensionless,
 between 0 and 1`); then the text is a dimensionless or count word, a shape note
-(`real T_q × d_k array`), a lesson-specific abstract unit (`score units`,
-`squared score units`, `coordinates`), or a unit expression read by `grammar`.
+(`real T_q × d_k array`), or a unit expression read by `grammar` with the words of a
+unit column (`nouns`: `jobs/s`, `dBm`, `value units`, `same units as x`); failing that, a
+phrase of English words (`positive integer count`, `V peak`), which describes rather than
+fails, unless a word in it is meant as a unit and does not read (`mw`, `feet`).
 """
 
 from __future__ import annotations
@@ -11,10 +13,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .dimension import Dimension
-from .grammar import UnitSyntaxError, read_unit
-from .product import ONE, UnitAtom, UnitProduct
-from .prose import unit_attempt
+from .grammar import UnitSyntaxError, descriptive, read_unit
+from .nouns import FUNCTION_WORDS, counted, is_counted, is_plural, noun
+from .product import ONE, UnitProduct
 from .spec import ABSTRACT, COUNT, DIMENSIONLESS, UNIT, UNSPECIFIED, UnitProblem, UnitSpec
 from .vocabulary import AMBIGUOUS, COUNT_WORDS, lookup
 
@@ -27,15 +28,16 @@ ELEMENT_WORDS = frozenset("real complex integer integers float boolean binary nu
 CONTAINERS = frozenset(
     "array arrays vector vectors matrix matrices tensor tensors scalar scalars list lists".split()
 )
-ABSTRACT_POWERS = {"squared": 2, "square": 2, "cubed": 3, "cubic": 3}
+COUNTING_WORDS = frozenset(
+    "count counts number numbers integer integers index indices whole natural".split()
+)
+"""Words that make a descriptive phrase a count (`positive integer count`)."""
+BINARY_PHRASES = frozenset({"zero or one", "0 or 1", "true or false", "yes or no", "flag"})
 
 _SPACES = str.maketrans({"\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u2007": " "})
 _SHAPE = re.compile(r"[\w.]+(?:\s*(?:×|\bx\b)\s*[\w.]+)+")
 _HYPHEN_SHAPE = re.compile(
     r"\b([\w.]+)-(?:coordinate|element|dimensional|dim|component|entry|entries)\b"
-)
-_ABSTRACT = re.compile(
-    r"(?:(squared|square|cubed|cubic)\s+)?([^\W\d][\w-]*(?:\s+[^\W\d][\w-]*)*?)\s+units?"
 )
 _WORD = re.compile(r"[^\W\d_][^\W\d_-]*(?:-[^\W\d_]+)*")
 
@@ -84,27 +86,15 @@ def _matching(text: str, start: int) -> int | None:
     return None
 
 
-def singular(word: str) -> str:
-    """`coordinates` -> `coordinate`, `entries` -> `entry`; short words are left alone."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
-def abstract_unit(name: str, text: str, power: int = 1) -> UnitProduct:
-    """A lesson's own base dimension `name`, written as `text` (`score units`)."""
-    atom = UnitAtom("abstract:" + name, text, Dimension.base(name))
-    return UnitProduct([(atom, power)])
-
-
-def _kind(units: UnitProduct) -> str:
+def kind_of(units: UnitProduct) -> str:
+    """`unit`, `abstract`, `count` or `dimensionless`, for a unit read from a column."""
     if not units.dimension.is_dimensionless:
         return ABSTRACT if units.dimension.abstract else UNIT
     atoms = [atom for atom, _ in units.atoms()]
+    if any(atom.key.startswith("level:") for atom in atoms):
+        return DIMENSIONLESS  # dB, dBm: a logarithm of a ratio
     if units.factor == 1 and all(a.dimension.is_dimensionless and a.scale == 1 for a in atoms):
-        return COUNT if atoms else DIMENSIONLESS  # counts, FLOPs, tokens
+        return COUNT if atoms else DIMENSIONLESS  # counts, FLOPs, tokens, samples
     return DIMENSIONLESS
 
 
@@ -119,11 +109,11 @@ def _element(words: list[str]) -> tuple[str, UnitProduct | None, str | None]:
         return DIMENSIONLESS, ONE, rest
     try:
         units = read_unit(" ".join(words))
-        return _kind(units), units, None
+        return kind_of(units), units, None
     except UnitSyntaxError:
         found = lookup(words[0])
         if found is not None:
-            return _kind(found), found, rest
+            return kind_of(found), found, rest
     return UNSPECIFIED, None, " ".join(words)
 
 
@@ -150,28 +140,97 @@ def _shape_note(core: str, text: str, remark: str | None) -> UnitSpec | None:
     return UnitSpec(text, kind, units, shape, "; ".join(notes) or None)
 
 
-def _abstract(core: str, text: str, remark: str | None) -> UnitSpec | UnitProblem | None:
-    """`score units`, or one plain word (`logits`); a word meant as a unit that the
-    vocabulary does not read (`kwh`, `Nm`, `psi`: `unit_attempt`) is a problem, never a
-    made-up dimension that would hide it."""
-    match = _ABSTRACT.fullmatch(core)
-    if match is not None:
-        power_word, name = match.groups()
-        power = ABSTRACT_POWERS[power_word.lower()] if power_word else 1
-        written = core[match.start(2) :]
-        units = abstract_unit("_".join(name.lower().split()), written, power)
-        return UnitSpec(text, ABSTRACT, units, remark=remark)
-    if _WORD.fullmatch(core) and core not in AMBIGUOUS:
-        if (why := unit_attempt(core)) is not None:
-            return UnitProblem(text, f"not a unit of the vocabulary: {why}", 0)
-        units = abstract_unit(singular(core.lower()), core)
-        return UnitSpec(text, ABSTRACT, units, remark=remark)
-    return None
+def _phrase(core: str, text: str, remark: str | None) -> UnitSpec | UnitProblem | None:
+    """A column of English words that is no unit expression (`positive integer count`,
+    `zero or one`, `sum of samples units`): what it describes, never a problem, unless a
+    word in it is meant as a unit that does not read (`noun`: `mw`, `psi`, `feet`)."""
+    words = core.split()
+    if not all(_WORD.fullmatch(word) for word in words):
+        return None
+    for word in words:
+        read = noun(word) if lookup(word) is None or word in AMBIGUOUS else None
+        if isinstance(read, str):
+            found = re.search(rf"(?<!\w){re.escape(word)}", core)
+            return UnitProblem(text, read, found.start() if found else 0)
+    for cut in range(len(words) - 1, 0, -1):  # `V peak`, `mV pp`: a unit, then words
+        try:
+            head = read_unit(" ".join(words[:cut]))
+        except UnitSyntaxError:
+            continue
+        note = "; ".join(part for part in (" ".join(words[cut:]), remark) if part)
+        return UnitSpec(text, kind_of(head), head, remark=note)
+    lower = [word.lower() for word in words]
+    note = "; ".join(part for part in (core, remark) if part)
+    if " ".join(lower) in BINARY_PHRASES:
+        return UnitSpec(text, DIMENSIONLESS, ONE, remark=note)
+    if COUNTING_WORDS & set(lower):
+        return UnitSpec(text, COUNT, ONE, remark=note)
+    named = [word for word in lower if word not in FUNCTION_WORDS | {"unit", "units"}]
+    units = descriptive("_".join(named or lower), core)
+    return UnitSpec(text, ABSTRACT, units, remark=remark)
+
+
+_OVER = re.compile(r"\s*/\s*|\s+per\s+")
+
+
+def _compound(core: str) -> UnitProduct | None:
+    """A rate of things named in several words: `drive writes/day`, `page faults per
+    second`. Each side of `/` (or `per`) reads as a unit, or is plain nouns (no unit, no
+    `unit`, no English function word), one counted thing; else None (`events per unit
+    time` stays a phrase)."""
+    parts = _OVER.split(core)
+    if len(parts) < 2:
+        return None
+    result: UnitProduct | None = None
+    for part in parts:
+        try:
+            read = read_unit(part, nouns=noun)
+        except UnitSyntaxError:
+            words = part.split()
+            if not words or not all(_WORD.fullmatch(w) and _plain_noun(w) for w in words):
+                return None
+            read = counted(part)
+        result = read if result is None else result / read
+    return result
+
+
+def _plain_noun(word: str) -> bool:
+    lower = word.lower()
+    return (
+        lookup(word) is None
+        and lower not in FUNCTION_WORDS | {"unit", "units"}
+        and isinstance(noun(word), UnitProduct)
+    )
+
+
+def _read(core: str) -> UnitProduct:
+    """The column as a unit expression; a lone singular noun (`record`, `function`) is a
+    descriptive unit, a plural one (`samples`) or one in a compound (`/instruction`) a
+    counted thing."""
+    units = read_unit(core, nouns=noun)
+    if is_counted(units) and not is_plural(core):
+        name = core.lower()
+        return descriptive(name, core)
+    return units
+
+
+def parse_unit(text: str) -> UnitSpec | UnitProblem:
+    """Read a unit column; a `UnitProblem` (with column) when it cannot be read."""
+    return _parse(text, True)
+
+
+def reads_as_unit(text: str) -> bool:
+    """Whether `text` is a unit as written, without the reading of English phrases (`V`,
+    `jobs/s`, `same units as x`; not `typically small`): one of the units of an entry
+    that lists several symbols (`C, RTT` with `bits/s, seconds`)."""
+    read = _parse(text, False)
+    if not isinstance(read, UnitSpec) or read.remark is not None:
+        return False
+    return not (read.kind == ABSTRACT and len(text.split()) == 1)  # `s, approximate`
 
 
 @lru_cache(maxsize=4096)
-def parse_unit(text: str) -> UnitSpec | UnitProblem:
-    """Read a unit column; a `UnitProblem` (with column) when it cannot be read."""
+def _parse(text: str, phrases: bool) -> UnitSpec | UnitProblem:
     if len(text) > MAX_TEXT:
         return UnitProblem(text, f"unit text longer than {MAX_TEXT} characters", 0)
     clean, columns = _unescape(text)
@@ -180,7 +239,7 @@ def parse_unit(text: str) -> UnitSpec | UnitProblem:
     if not core:
         return UnitProblem(text, "no unit given", 0)
     lower = core.lower()
-    if lower in DIMENSIONLESS_WORDS:
+    if lower in DIMENSIONLESS_WORDS or lower in BINARY_PHRASES:
         return UnitSpec(text, DIMENSIONLESS, ONE, remark=remark)
     if lower in COUNT_WORDS:
         return UnitSpec(text, COUNT, read_unit(core), remark=remark)
@@ -188,14 +247,18 @@ def parse_unit(text: str) -> UnitSpec | UnitProblem:
     if shaped is not None:
         return shaped
     try:
-        units = read_unit(core)
+        units = _read(core)
     except UnitSyntaxError as error:
-        abstract = _abstract(core, text, remark)
-        if isinstance(abstract, UnitProblem):
-            return UnitProblem(text, abstract.message, columns[lead] if lead < len(columns) else 0)
-        if abstract is not None:
-            return abstract
+        compound = _compound(core)
+        if compound is not None:
+            return UnitSpec(text, kind_of(compound), compound, remark=remark)
+        phrase = _phrase(core, text, remark) if phrases else None
+        if isinstance(phrase, UnitProblem):
+            at = lead + phrase.column
+            return UnitProblem(text, phrase.message, columns[at] if at < len(columns) else 0)
+        if phrase is not None:
+            return phrase
         at = lead + error.column
         column = columns[at] if at < len(columns) else len(text)
         return UnitProblem(text, error.message, column)
-    return UnitSpec(text, _kind(units), units, remark=remark)
+    return UnitSpec(text, kind_of(units), units, remark=remark)

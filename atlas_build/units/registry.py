@@ -25,8 +25,10 @@ EXTRA_DEFINITIONS = (
     "flop = [flop] = FLOP",
     "token = [token]",
     "transfer = [transfer]",
+    "symbol_rate = transfer / second",
 )
-"""Units pint lacks: arithmetic work, tokens and transfers (MT/s), all counts (see ROOTS)."""
+"""Units pint lacks: arithmetic work, tokens and transfers (MT/s), all counts (see ROOTS), and
+the symbol rate (`Gbaud`: pint's own baud is a bit per second, which a PAM4 link is not)."""
 
 ROOTS: dict[str, tuple[str | None, sympy.Rational]] = {
     "meter": ("[length]", sympy.Rational(1)),

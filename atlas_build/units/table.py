@@ -30,7 +30,13 @@ def names() -> list[str]:
     from . import vocabulary as v
 
     found = {"second", "count"}
-    entries = [*v.SYMBOLS.values(), *v.NAMES.values(), *v.PER_SECOND.values(), *v.RATES.values()]
+    entries = [
+        *v.SYMBOLS.values(),
+        *v.NAMES.values(),
+        *v.PER_SECOND.values(),
+        *v.RATES.values(),
+        *v.GLOSSARY_NAMES.values(),
+    ]
     for name, family in entries:
         found.add(name)
         prefixes = [*v.PREFIX_SYMBOLS.get(family, {}).values(), *v.PREFIX_NAMES.get(family, [])]

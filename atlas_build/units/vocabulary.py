@@ -170,6 +170,24 @@ NAMES: dict[str, tuple[str, str]] = {
 }
 """Unit names, lower case; each also in the plural (below) and with its family's prefix names."""
 
+GLOSSARY_NAMES: dict[str, tuple[str, str]] = {
+    "degree": ("degree", NONE),  # an angle; prose keeps "4 degrees of freedom" a count
+    "year": ("year", NONE),  # failures/year: a count noun here would hide a time
+    "yr": ("year", NONE),
+    "week": ("week", NONE),
+    "month": ("month", NONE),
+    "micron": ("micrometer", NONE),
+    "angstrom": ("angstrom", NONE),
+    "baud": ("symbol_rate", LARGE),  # symbols per second (Gbaud), counted like MT/s
+    "Bd": ("symbol_rate", LARGE),
+    "rpm": ("revolutions_per_minute", NONE),
+    "RPM": ("revolutions_per_minute", NONE),
+}
+"""Units read only in a symbol table's unit column (`nouns.glossary_word`), never after a
+number in prose: there an unknown word is a counted noun (`samples/s`), so a physical unit
+it would otherwise swallow must be named. Symbols (`Bd`) are case-sensitive; names take
+plurals; `baud` and `Bd` take the large prefixes (`Gbaud`, `GBd`, `megabaud`)."""
+
 INVARIANT_PLURALS = {"siemens", "hertz", "percent"}
 PLURALS = {"henry": "henries"}
 

@@ -20,8 +20,10 @@ from sympy.core.function import AppliedUndef
 
 from . import functions as roles
 from .affine import combine, interval, is_point, problem_units, settle, split_weight
-from .findings import AFFINE, ARGUMENT, EXPONENT, SCALE, TERMS, UNKNOWN, Finding
+from .certainty import AGREE, DIFFER, compare, why_uncertain
+from .findings import AFFINE, ARGUMENT, EXPONENT, SCALE, TERMS, UNCERTAIN, UNKNOWN, Finding
 from .grammar import UnitSyntaxError, read_unit
+from .nouns import noun
 from .product import ONE, UnitProduct
 from .spec import UnitSpec
 
@@ -74,7 +76,7 @@ def lookup(
     """The glossary unit of `name`.
 
     An indexed `a[j]` is found as `a_j`, then `a`, then any `a_i` of the same family;
-    a symbol `p_j` not in the glossary is found as its family's `p_i`.
+    a symbol `p_j` (or `p_1`) not in the glossary is found as its family's `p_i`.
     """
     if indices:
         pieces = [str(index) for index in indices]
@@ -85,8 +87,8 @@ def lookup(
     if name in units:
         return units[name]
     base, _, sub = name.rpartition("_")
-    if base and 0 < len(sub) <= 2 and set(sub) <= INDEX_LETTERS:
-        return _family(units, base)
+    if base and 0 < len(sub) <= 2 and (set(sub) <= INDEX_LETTERS or sub.isdigit()):
+        return _family(units, base)  # `x_1`, `x_j` of the table's `x_i`
     return None
 
 
@@ -110,6 +112,7 @@ class Walker:
         self.findings: list[Finding] = []
         self._unknown: set[str] = set()
         self._depth = 0
+        self._levels = 0  # inside 10·log₁₀(…) or 20·log₁₀(…): a level in decibels
 
     def error(self, kind: str, message: str, expr: sympy.Basic, place: Place, **extra: str) -> None:
         self.findings.append(
@@ -157,7 +160,12 @@ class Walker:
         if isinstance(expr, sympy.Add):
             return self._terms(expr, list(expr.args), [place] * len(expr.args), SUM)
         if isinstance(expr, sympy.Mul):
-            values = [self.value(arg, place) for arg in expr.args]
+            level = roles.decibels(expr)
+            self._levels += level
+            try:
+                values = [self.value(arg, place) for arg in expr.args]
+            finally:
+                self._levels -= level
             negation = len(expr.args) == 2 and sympy.S.NegativeOne in expr.args
             if not negation:
                 for arg, value in zip(expr.args, values, strict=True):
@@ -214,7 +222,7 @@ class Walker:
         value, unit = expr.args[0], expr.args[1]
         text = unit.name if isinstance(unit, sympy.Symbol) else str(unit)
         try:
-            units = read_unit(text)
+            units = read_unit(text, nouns=noun)  # `\mathrm{dB}`, `\text{bytes/rank}`
         except UnitSyntaxError as error:
             message = f"cannot read the unit {text!r}: {error.message}"
             self.unknown(f"unit:{text}", message, expr, place)
@@ -252,43 +260,63 @@ class Walker:
         known = [(k, v) for k, v in enumerate(values) if isinstance(v, UnitProduct)]
         groups: dict[object, list[int]] = {}
         for k, value in known:
-            groups.setdefault(value.dimension, []).append(k)
-        if len(groups) == 1 and len({value.scale for _, value in known}) > 1:
-            first_k, leading = known[0]
-            for k, value in known[1:]:
-                if value.scale != leading.scale:
-                    message = (
-                        f"{what} differ in scale: {_show(terms[k])} is {_format(value)},"
-                        f" {_show(terms[first_k])} is {_format(leading)}"
-                        + _percent_hint(value, leading)
-                    )
-                    self.error(SCALE, message, terms[k], places[k],
-                               left=_format(value), right=_format(leading))  # fmt: skip
-            return None
+            groups.setdefault(value.dimension.checked, []).append(k)
         if len(groups) > 1:
             preferred = groups.get(prefer)
             reference = max(groups.values(), key=lambda group: (len(group), group is preferred))
             first = values[reference[0]]
             for k, value in known:
-                if k not in reference:
-                    message = (
-                        f"{what} differ: {_show(terms[k])} is {_format(value)},"
-                        f" {_show(terms[reference[0]])} is {_format(first)}"
-                    )
-                    self.error(
-                        TERMS,
-                        message,
-                        terms[k],
-                        places[k],
-                        left=_format(value),
-                        right=_format(first),
-                    )
+                if k not in reference and isinstance(first, UnitProduct):
+                    self._disagree(TERMS, what, terms, (k, reference[0]), (value, first),
+                                   places[k])  # fmt: skip
             return None
+        if len({value.scale for _, value in known}) > 1:
+            self._scales(what, terms, known, places)
         if any(value is None for value in values):
             return None
         if not known:
             return ANY
         return self._zero(expr, terms, weights, known, places, what)
+
+    def _disagree(
+        self,
+        kind: str,
+        what: str,
+        terms: Sequence[sympy.Basic],
+        at: tuple[int, int],
+        units: tuple[UnitProduct, UnitProduct],
+        place: Place,
+    ) -> None:
+        """Terms (or arguments, branches) of two dimensions: an error, or not certain."""
+        (k, j), (value, first) = at, units
+        verdict = compare(value, first)
+        shown = f"{_show(terms[k])} is {_format(value)}, {_show(terms[j])} is {_format(first)}"
+        if verdict == UNCERTAIN:
+            message = f"{what} differ: {shown}; {why_uncertain(value, first)}"
+            self.error(UNCERTAIN, message, terms[k], place)
+        elif verdict == DIFFER:
+            self.error(kind, f"{what} differ: {shown}", terms[k], place,
+                       left=_format(value), right=_format(first))  # fmt: skip
+
+    def _scales(
+        self,
+        what: str,
+        terms: Sequence[sympy.Basic],
+        known: Sequence[tuple[int, UnitProduct]],
+        places: Sequence[Place],
+    ) -> None:
+        """Terms of one dimension in units of other sizes (ns and µs): right physics, so a
+        note, not an error; claims computing in the table's units take care of the factor."""
+        first_k, leading = known[0]
+        for k, value in known[1:]:
+            if value.scale != leading.scale:
+                message = (
+                    f"{what} differ in scale: {_show(terms[k])} is {_format(value)},"
+                    f" {_show(terms[first_k])} is {_format(leading)}"
+                    + _percent_hint(value, leading)
+                )
+                self.error(SCALE, message, terms[k], places[k],
+                           left=_format(value), right=_format(leading))  # fmt: skip
 
     def _zero(
         self,
@@ -315,14 +343,11 @@ class Walker:
         base_value = self.value(base, place)
         self._scaled_affine(base, base_value, place, "raised to a power")
         exponent_value = self.value(exponent, place)
-        if (
-            isinstance(exponent_value, UnitProduct)
-            and not exponent_value.dimension.is_dimensionless
-        ):
+        if isinstance(exponent_value, UnitProduct) and compare(exponent_value) != AGREE:
             message = (
                 f"the exponent {_show(exponent)} must be dimensionless; it is {exponent_value}"
             )
-            self.error(EXPONENT, message, exponent, place)
+            self._pure(EXPONENT, message, exponent_value, exponent, place)
             return None
         if not isinstance(base_value, UnitProduct):
             return base_value
@@ -332,21 +357,38 @@ class Walker:
             power = sympy.Rational(exact.numerator, exact.denominator)
         if isinstance(power, sympy.Rational):
             return settle(base_value**power)
-        if base_value.dimension.is_dimensionless:
+        if compare(base_value) == AGREE:
             return ONE
+        if exponent.free_symbols:  # (V_DD − V_t)^κ: an empirical law's unit depends on κ
+            message = (
+                f"{_show(base)} is {base_value}, raised to {_show(exponent)}: its unit depends"
+                f" on the value of {_show(exponent)}, so it is not certain"
+            )
+            self.error(UNCERTAIN, message, expr, place)
+            return None
         message = (
             f"{_show(base)} is {base_value}: a power of a dimensioned quantity needs a"
             f" rational exponent, not {_show(exponent)}"
         )
-        self.error(EXPONENT, message, expr, place)
+        self._pure(EXPONENT, message, base_value, expr, place)
         return None
+
+    def _pure(
+        self, kind: str, message: str, value: UnitProduct, expr: sympy.Basic, place: Place
+    ) -> None:
+        """`value` should be a pure number and is not: an error, or not certain when a
+        descriptive unit makes it so."""
+        if compare(value) == UNCERTAIN:
+            self.error(UNCERTAIN, f"{message}; {why_uncertain(value)}", expr, place)
+        else:
+            self.error(kind, message, expr, place, left=value.format())
 
     def _derivative(self, expr: sympy.Derivative, place: Place) -> Value:
         result = self.value(expr.expr, place)
         for variable, count in expr.variable_count:
             step = self.value(variable, place)
             if isinstance(step, UnitProduct) and not isinstance(count, sympy.Integer):
-                if not step.dimension.is_dimensionless:
+                if not step.dimension.checked.is_dimensionless:
                     message = f"derivative order {count} of a dimensioned variable"
                     self.error(EXPONENT, message, expr, place)
                     return None
@@ -361,7 +403,7 @@ class Walker:
 
     def _repeated_product(self, expr: sympy.Product, place: Place) -> Value:
         body = self.value(expr.function, place)
-        if not isinstance(body, UnitProduct) or body.dimension.is_dimensionless:
+        if not isinstance(body, UnitProduct) or body.dimension.checked.is_dimensionless:
             return ONE if isinstance(body, UnitProduct) else body
         key = _show(expr)
         self.unknown(key, f"a product over a range of {body} terms has no fixed unit", expr, place)
@@ -372,6 +414,8 @@ class Walker:
         args = list(expr.args)
         role = roles.role_of(name)
         if isinstance(expr, AppliedUndef) and name in self.units and role is None:
+            if roles.preserving(self.units[name].units):  # fl(·): same units as the operands
+                return self._terms(expr, args, [place] * len(args), f"arguments of {name}")
             for arg in args:
                 self.value(arg, place)
             return self._spec(self.units[name], name, expr, place)  # f(x) with f's own unit
@@ -385,18 +429,26 @@ class Walker:
             return ONE if role == roles.RATIO and result is not None else result
         values = [self.value(arg, place) for arg in args]
         if role == roles.DIMENSIONLESS_IN:
+            level: Value = ONE
             for arg, value in zip(args, values, strict=True):
-                if isinstance(value, UnitProduct) and not value.dimension.is_dimensionless:
+                if not isinstance(value, UnitProduct) or roles.angle_of(name, value):
+                    continue  # sin θ with θ in degrees: an angle is what sin takes
+                if compare(value) != AGREE:
                     message = f"the argument of {name} must be dimensionless; it is {value}"
-                    self.error(ARGUMENT, message, arg, place, left=value.format())
-                elif isinstance(value, UnitProduct) and value.scale != 1:
+                    if self._levels and roles.logarithm(name) and compare(value) == DIFFER:
+                        message += f"; {roles.LEVEL_CONVENTION}"
+                        self.error(UNCERTAIN, message, arg, place)
+                        level = None  # 10 log₁₀ B is in dB(Hz): no unit to compare further
+                    else:
+                        self._pure(ARGUMENT, message, value, arg, place)
+                elif value.scale != 1:
                     message = (
                         f"the argument of {name} is {value}, a pure number only up to the "
                         f"factor {sympy.sstr(sympy.nsimplify(value.scale))}: write its units "
                         "so that they cancel"
                     )
                     self.error(SCALE, message, arg, place, left=value.format())
-            return ONE
+            return level
         if role == roles.DIMENSIONLESS_OUT:
             return ONE
         if role == roles.SQUARE:

@@ -43,27 +43,59 @@ CONFLICT = define(
 )
 
 
+def _size(spec: units.UnitSpec) -> tuple[object, ...] | None:
+    return (spec.dimension, spec.scale, spec.offset) if spec.units is not None else None
+
+
+def _conflict(known: units.UnitSpec, read: units.UnitSpec) -> bool:
+    """Two units of one symbol that would put its numbers off by a factor. Not when either
+    is descriptive (`time units`: what it stands for is open), nor when the first names
+    the second in its remark (`seconds (or hours)` then `h`; `bytes/s (GB/s)` then `GB/s`)."""
+    sizes = _size(known), _size(read)
+    if sizes[0] == sizes[1] or None in sizes:
+        return False
+    if any(not spec.units.dimension.descriptive.is_dimensionless for spec in (known, read)
+           if spec.units is not None):  # fmt: skip
+        return False
+    return not any(_names(spec.remark, other) for spec, other in ((known, read), (read, known)))
+
+
+def _names(remark: str | None, other: units.UnitSpec) -> bool:
+    """Whether a remark (`or hours`, `GB/s`, `d_km in km`) names a unit of `other`'s size."""
+    if not remark:
+        return False
+    words = remark.replace(",", " ").split()
+    for start in range(len(words)):
+        for end in range(len(words), start, -1):
+            read = units.parse_unit(" ".join(words[start:end]))
+            if isinstance(read, units.UnitSpec) and read.remark is None:
+                if read.kind == "unit" and _size(read) == _size(other):
+                    return True
+    return False
+
+
 @RULES.rule("units", order=42)
 def check(subject: LessonSubject) -> Iterator[Diagnostic]:
-    first: dict[str, tuple[str, object]] = {}
+    first: dict[str, tuple[str, units.UnitSpec]] = {}
     for glossary in subject.lesson.glossaries:
         for entry in glossary.entries:
             if not entry.names or not entry.unit.strip():
                 continue
-            read = units.parse_unit(entry.unit)
-            if isinstance(read, units.UnitProblem):
-                column = read.column if isinstance(read.column, int) else 0
-                where = subject.at(entry.unit_offset + max(0, column))
-                message = f"unit {entry.unit!r} of {entry.symbol!r}: {read.message}"
-                yield at(UNREADABLE, where, message)
-                continue
-            size = (read.dimension, read.scale, read.offset) if read.units is not None else None
-            for name in entry.names:
-                known = first.setdefault(name, (entry.unit, size))
-                if known[1] != size and None not in (known[1], size):
+            parts = units.unit_parts(len(entry.names), entry.unit)
+            for name, (text, start) in zip(entry.names, parts, strict=True):
+                read = units.parse_unit(text)
+                if isinstance(read, units.UnitProblem):
+                    column = read.column if isinstance(read.column, int) else 0
+                    where = subject.at(entry.unit_offset + start + max(0, column))
+                    message = f"unit {entry.unit!r} of {entry.symbol!r}: {read.message}"
+                    yield at(UNREADABLE, where, message)
+                    break
+                read = units.rooted(read, units.power_of(entry.symbol))  # `σ_e²` / `V²`
+                known = first.setdefault(name, (text, read))
+                if _conflict(known[1], read):
                     message = (
                         f"{entry.symbol!r} is already given unit {known[0]!r}; claims compute "
-                        f"it in {known[0]!r}, not {entry.unit!r}"
+                        f"it in {known[0]!r}, not {text!r}"
                     )
-                    yield at(CONFLICT, subject.at(entry.unit_offset), message)
+                    yield at(CONFLICT, subject.at(entry.unit_offset + start), message)
                     break
