@@ -178,7 +178,9 @@ def _check(
 
 def cmd_check(args: argparse.Namespace) -> int:
     report, _ = _check(args)
-    output = render(report, args.format, verbose=args.verbose)
+    from atlas_build import catalog
+
+    output = render(report, args.format, verbose=args.verbose, codes=catalog.codes())
     if args.output:
         from atlas_build.atomic import write_bytes
 
@@ -438,8 +440,8 @@ def cmd_selftest(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     """Document diagnostic codes (`A201`, `content-hash-mismatch`) and claim kinds
     (`formula`); with no name, every code, then the claim kinds' names."""
+    from atlas_build.catalog import codes as registry
     from atlas_build.claims.kinddocs import DOCS
-    from atlas_build.diagnostics import registry
 
     codes = registry()
     status = EXIT_OK

@@ -2,8 +2,8 @@
 
 Every stage (load, integrity, lesson model, claims, site) reports problems as
 `Diagnostic` values; every output format is a view of a list of them. Codes are
-declared once with `define()` next to the rule that emits them, so the reference
-page and `atlas-build explain CODE` are generated from the same registry.
+declared once with `define()` next to the rule that emits them; `catalog.py`, above
+the stages, collects them for the reference page, SARIF and `atlas-build explain CODE`.
 """
 
 from __future__ import annotations
@@ -58,16 +58,9 @@ def define(
     return entry
 
 
-def registry() -> dict[str, Code]:
-    """All codes, after importing every stage so each rule has registered its codes."""
-    # Stages import lazily for speed; documenting codes needs every one of them.
-    import atlas_build.authoring.frontmatter
-    import atlas_build.claims
-    import atlas_build.integrity
-    import atlas_build.lesson
-    import atlas_build.load.schema
-    import atlas_build.site.codes  # noqa: F401
-
+def defined() -> dict[str, Code]:
+    """The codes registered so far, sorted: only the stages imported yet have registered
+    theirs (`catalog.codes()` imports them all)."""
     return dict(sorted(_REGISTRY.items()))
 
 

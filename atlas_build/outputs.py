@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from atlas_build import cache as caching
 from atlas_build import paths, pipeline, published
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at
-from atlas_build.site.codes import OUTPUT_LINK
+from atlas_build.outputcodes import OUTPUT_LINK
 
 if TYPE_CHECKING:
     from atlas_build.authoring.emit import Rendered

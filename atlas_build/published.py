@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from atlas_build import load, paths
 from atlas_build.diagnostics import Diagnostic, Location, at
+from atlas_build.outputcodes import PUBLISHED_TWICE
 from atlas_build.report import RecordReport
-from atlas_build.site.codes import PUBLISHED_TWICE
 
 if TYPE_CHECKING:
     from atlas_build.pipeline import Checked

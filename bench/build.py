@@ -128,7 +128,7 @@ VARIATIONS = {"kv-cache": vary_kv, "softmax-temperature": vary_softmax}
 def generate(count: int, target: Path, seed: int = 0) -> None:
     """Write `count` lessons under target/ as variants of the lessons in content/."""
     sys.path.insert(0, str(ROOT))
-    from atlas_build.authoring.records import dumps, refresh
+    from atlas_build.load.records import dumps, refresh
 
     rng = random.Random(seed)
     sources = sorted(path for path in (ROOT / "content").iterdir() if path.is_dir())

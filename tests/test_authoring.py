@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from atlas_build import cli, load
-from atlas_build.authoring import frontmatter
+from atlas_build.load import frontmatter
 from atlas_build.recordhash import record_hash
 
 REPO = Path(__file__).resolve().parent.parent

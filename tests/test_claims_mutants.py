@@ -300,7 +300,7 @@ def run_mutant(
 ) -> Callable[[Mutant | None], Outcome]:
     """Build and check one mutant (None: the unmutated seed); each is run once per module."""
     from atlas_build import pipeline
-    from atlas_build.authoring.records import refresh
+    from atlas_build.load.records import refresh
 
     @functools.cache
     def run(mutant: Mutant | None) -> Outcome:
@@ -478,7 +478,7 @@ def test_console_script_reports_a_mutant_at_its_line_and_column(run_mutant, run_
 def test_equivalent_rewrites_still_pass(fast_variance, tmp_path):
     """Same values written differently (ASCII minus signs, `5.0` for 5) are not failures."""
     from atlas_build import pipeline
-    from atlas_build.authoring.records import refresh
+    from atlas_build.load.records import refresh
 
     record = json.loads(json.dumps(SEED))
     content = record["content"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from atlas_build import __version__
-from atlas_build.diagnostics import registry
+from atlas_build.catalog import codes as registry
 
 REPO = Path(__file__).resolve().parent.parent
 SPINE_CODES = {

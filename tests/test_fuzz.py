@@ -220,7 +220,7 @@ def run(target: str, files: dict[str, bytes | str]) -> dict[str, Any]:
 
 
 def _refreshed(record: dict[str, Any]) -> dict[str, Any]:
-    from atlas_build.authoring import records
+    from atlas_build.load import records
 
     return records.refresh(record)[0]
 
@@ -544,7 +544,7 @@ def test_fuzz_record_text(data: bytes) -> None:
 
 
 def _record_for(body: str) -> dict[str, Any]:
-    from atlas_build.authoring import records
+    from atlas_build.load import records
 
     return records.compose(dict(METADATA), body)
 

@@ -12,8 +12,8 @@ import pytest
 from test_claims_kinds import position, write_lesson
 
 from atlas_build import pipeline
+from atlas_build.latex import mathml
 from atlas_build.mathlimits import MAX_FORMULA, MAX_TOTAL
-from atlas_build.site import mathml
 
 CHAIN = "\\def\\a{xxxxxxxxxxxxxxxx}" + "".join(
     f"\\def\\{b}{{\\{a}\\{a}\\{a}\\{a}\\{a}\\{a}\\{a}\\{a}}}"

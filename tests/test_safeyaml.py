@@ -209,7 +209,7 @@ def test_an_error_on_its_own_line_is_where_pyyaml_says(text, needle) -> None:
 
 
 def test_front_matter_errors_are_located_in_the_lesson_file() -> None:
-    from atlas_build.authoring.frontmatter import read_lesson
+    from atlas_build.load.frontmatter import read_lesson
 
     text = '---\nid: x\ntitle: "Free fall\nversion: "1.0"\n---\n# Free fall\n'
     [problem] = read_lesson(text, "lesson.md").diagnostics

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from test_site_render import assert_inert, page_of, write_lesson
 
 from atlas_build import lesson
-from atlas_build.site import markup, mathml, mathtext, structures
+from atlas_build.latex import mathml
+from atlas_build.site import markup, mathtext, structures
 from atlas_build.site.structures.symbolmath import symbol_latex
 
 SUBJECTS = Path(__file__).resolve().parent / "lesson_subjects"

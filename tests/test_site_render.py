@@ -11,7 +11,8 @@ import pytest
 
 from atlas_build import pipeline
 from atlas_build.canonical import canonicalize, sections
-from atlas_build.site import docs, markup, mathml, panels, sanitize
+from atlas_build.latex import mathml
+from atlas_build.site import docs, markup, panels, sanitize
 from atlas_build.site.html import inline_for_markdown
 
 FRONT = """---

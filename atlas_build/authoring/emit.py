@@ -17,8 +17,8 @@ from typing import Any
 
 from atlas_build import paths
 from atlas_build.atomic import write_bytes
-from atlas_build.authoring import records
 from atlas_build.lesson.model import Lesson
+from atlas_build.load import records
 from atlas_build.model import LessonRecord
 
 

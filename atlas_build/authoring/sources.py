@@ -25,11 +25,18 @@ import yaml
 
 from atlas_build import paths
 from atlas_build.atomic import write_bytes, write_text
-from atlas_build.authoring import frontmatter, records
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at
-from atlas_build.load import CLAIMS_FILE, LESSON_FILE, RECORD_FILE, UNREADABLE, jsonfile
+from atlas_build.load import (
+    CLAIMS_FILE,
+    LESSON_FILE,
+    RECORD_FILE,
+    UNREADABLE,
+    frontmatter,
+    jsonfile,
+    records,
+)
 from atlas_build.model import COMPUTED_FIELDS
-from atlas_build.site.codes import AUTHOR_FILE, OUTPUT_LINK
+from atlas_build.outputcodes import AUTHOR_FILE, OUTPUT_LINK
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 

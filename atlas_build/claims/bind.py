@@ -416,6 +416,7 @@ class Binder:
                 written: numbers.Item = written,
                 computed: Any = computed,
                 allowed: Any = allowed,
+                interval: bool = self._difference(base),
             ) -> Verdict:
                 return compare(
                     written,
@@ -424,7 +425,7 @@ class Binder:
                     unit=unit,
                     relation=options.get("relation"),
                     approximate=rounded,
-                    interval=self._difference(base),
+                    interval=interval,
                 )
 
             converts = not presumed or convertible(getattr(at_number, "unit", None), unit)

@@ -265,7 +265,7 @@ def _katex_refusal(latex: str) -> str | None:
     """Why KaTeX (the renderer the site uses) will not render `latex`, or None if it does.
     Imported here: only an equation the dialect cannot read pays for it."""
     try:
-        from atlas_build.site.mathml import MathError, render
+        from atlas_build.latex.mathml import MathError, render
     except ImportError:  # no renderer to ask: keep the warning
         return "the renderer is not installed"
     try:

@@ -242,7 +242,7 @@ def read(found: Found, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Source:
         failed.diagnostics.extend(problems)
         return failed
     if path.suffix == ".md":
-        from atlas_build.authoring import frontmatter
+        from atlas_build.load import frontmatter
 
         source = frontmatter.read_lesson(text, name)
     else:
@@ -277,7 +277,7 @@ def identity(path: Path, raw: bytes) -> str | None:
     try:
         text = raw.decode("utf-8")
         if path.suffix == ".md":
-            from atlas_build.authoring.frontmatter import MAX_FRONT_MATTER, split
+            from atlas_build.load.frontmatter import MAX_FRONT_MATTER, split
 
             parts = split(text)
             data = safeyaml.load(parts[0], max_bytes=MAX_FRONT_MATTER).data if parts else None

@@ -4,11 +4,11 @@ lesson's coverage rides in the run's property bag."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
-from atlas_build import diagnostics
-from atlas_build.diagnostics import Severity
+from atlas_build.diagnostics import Code, Severity
 from atlas_build.report import coverage
 from atlas_build.report.escape import json_text
 from atlas_build.report.model import RecordReport, Report
@@ -42,8 +42,7 @@ def _lesson(record: RecordReport) -> dict[str, Any]:
     }
 
 
-def render(report: Report) -> str:
-    codes = diagnostics.registry()
+def render(report: Report, codes: Mapping[str, Code]) -> str:
     used = sorted({d.code for record in report.records for d in record.diagnostics})
     rules = []
     for code in used:

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from atlas_build import load, pipeline
-from atlas_build.authoring import frontmatter, records
 from atlas_build.diagnostics import Severity
+from atlas_build.load import frontmatter, records
 from atlas_build.ruler import INTERNAL
 from atlas_build.selftest.dimensions import dimension_mutants
 from atlas_build.selftest.mutants import Mutant, every_number, generate

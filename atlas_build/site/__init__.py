@@ -1,8 +1,8 @@
 """The site stage: lessons, reports and figures -> a MkDocs docs tree -> a static site.
 
 Everything is generated here before MkDocs runs (MkDocs only lays the pages out with
-the theme), so `mkdocs.yml` stays plain. Entry points load lazily: importing
-`atlas_build.site.codes` (to register the stage's diagnostic codes) must stay cheap.
+the theme), so `mkdocs.yml` stays plain. Entry points load lazily, so that importing one
+small module of the stage stays cheap. The stage's codes are in `outputcodes`.
 """
 
 from __future__ import annotations

@@ -25,12 +25,13 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from atlas_build import outputcodes as codes
 from atlas_build import pipeline
 from atlas_build.cache import Cache
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at
 from atlas_build.report import Report
 from atlas_build.report.text import line
-from atlas_build.site import codes, docs, incremental, linkcheck, mkconfig, mutation, state
+from atlas_build.site import docs, incremental, linkcheck, mkconfig, mutation, state
 from atlas_build.site.publish import remove_stale, seed_spare, spare_path, staging, swap
 from atlas_build.text import plural
 

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from atlas_build import outputcodes as codes
 from atlas_build import paths, pipeline, published
 from atlas_build.atomic import write_bytes
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at
 from atlas_build.report import Report
 from atlas_build.site import (
-    codes,
     indexes,
     lesson,
     mutation,

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atlas_build import canonical, paths
+from atlas_build import outputcodes as codes
 from atlas_build.cache import Cache
 from atlas_build.diagnostics import Diagnostic, Location, at
 from atlas_build.lesson import build as build_model
@@ -21,7 +22,7 @@ from atlas_build.lesson.model import Lesson
 from atlas_build.model import LessonRecord
 from atlas_build.report import RecordReport
 from atlas_build.report import coverage as coverage_words
-from atlas_build.site import codes, figures, markup, mathtext, panels, structures
+from atlas_build.site import figures, markup, mathtext, panels, structures
 from atlas_build.site.html import badge, block, esc, front_matter, heading, href
 from atlas_build.source import Source
 from atlas_build.text import plural

@@ -24,7 +24,7 @@ from markdown_it.token import Token
 
 from atlas_build import markdown
 from atlas_build.canonical import line_starts
-from atlas_build.site import mathml
+from atlas_build.latex import mathml
 from atlas_build.site.sanitize import clean, trusted_id, untrusted
 from atlas_build.text import slugify
 

@@ -1,4 +1,4 @@
-"""The diagnostic code reference, generated from `diagnostics.registry()` like a linter's rules.
+"""The diagnostic code reference, generated from `catalog.codes()` like a linter's rules.
 
 One entry per code (anchor `#A201`), grouped by the stage that emits it, with what
 it means, an example and how to fix it. The report and validation panels link each
@@ -7,11 +7,8 @@ finding's code here. Summaries and fixes are markdown (backticks mark commands).
 
 from __future__ import annotations
 
-import importlib
-
-from atlas_build import markdown
-from atlas_build.diagnostics import Code, registry
-from atlas_build.site import codes as _site_codes
+from atlas_build import catalog, markdown
+from atlas_build.diagnostics import Code
 from atlas_build.site.html import badge, block, esc, front_matter, heading
 from atlas_build.site.sanitize import clean
 
@@ -29,27 +26,8 @@ def _inline(text: str) -> str:
     return clean(markdown.parser().renderInline(text))
 
 
-STAGE_MODULES = (
-    "atlas_build.load",
-    "atlas_build.authoring.frontmatter",
-    "atlas_build.integrity",
-    "atlas_build.lesson",
-    "atlas_build.claims",
-    "atlas_build.ruler",
-)
-
-
-def all_codes() -> list[Code]:
-    """Every registered code. Stages register theirs on import, and the pipeline imports
-    them lazily (in worker processes, with --jobs), so import them all here first."""
-    for module in STAGE_MODULES:
-        importlib.import_module(module)
-    assert _site_codes.STAGE
-    return list(registry().values())
-
-
 def page() -> str:
-    found = all_codes()
+    found = list(catalog.codes().values())
     stages: dict[str, list[Code]] = {}
     for code in found:
         stages.setdefault(code.stage, []).append(code)

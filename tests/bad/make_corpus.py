@@ -10,7 +10,7 @@ Every case is a lesson folder `tests/bad/<case>/` holding its input files
 
 Records start from the seed (content/attention/record.json) with the minimal edit;
 where the case is about something else than the computed fields, the record is
-re-hashed (atlas_build.authoring.records.refresh / with_record_hash) so that each case
+re-hashed (atlas_build.load.records.refresh / with_record_hash) so that each case
 shows its own code and no stale-hash noise. Expected locations are computed here from
 the written text, independently of atlas-build. Cases too big or too environment-
 specific to commit (10,000 nested braces, a 100 MB file, symlinks, and a lesson.md that is
@@ -36,9 +36,9 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))
 
-from atlas_build.authoring import records  # noqa: E402
 from atlas_build.authoring.sources import front_matter  # noqa: E402
 from atlas_build.canonical import canonicalize  # noqa: E402
+from atlas_build.load import records  # noqa: E402
 from atlas_build.model import COMPUTED_FIELDS  # noqa: E402
 
 SEED: dict[str, Any] = json.loads((REPO / "content/attention/record.json").read_text("utf-8"))

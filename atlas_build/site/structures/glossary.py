@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from html import unescape
 
+from atlas_build.latex import mathml
 from atlas_build.lesson.model import Glossary, GlossaryEntry
-from atlas_build.site import mathml
 from atlas_build.site.mathtext import plain
 from atlas_build.site.sanitize import clean
 from atlas_build.site.structures.parts import Parts, Replacement, consecutive, scroll_box

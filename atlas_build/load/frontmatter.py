@@ -15,8 +15,8 @@ import re
 from typing import Any
 
 from atlas_build import safeyaml
-from atlas_build.authoring import records
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at, define
+from atlas_build.load import records
 from atlas_build.load.jsonfile import NON_FINITE
 from atlas_build.load.schema import SCHEMA, lone_surrogates, not_unicode
 from atlas_build.model import COMPUTED_FIELDS

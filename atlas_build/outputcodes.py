@@ -1,5 +1,9 @@
-"""Diagnostic codes of the site stage and of the commands that write files (A5xx); kept
-import-light so `registry()` can load it."""
+"""Codes of what atlas-build writes: the site (A501-A506, A510: math that does not render,
+a page that would carry script, an unsafe mkdocs.yml, a bad selftest file) and the writes
+every command shares (A507-A509: an output path that is a link, an author's file, two
+lessons at one address). The site, the pipeline and the authoring commands emit them, so
+they live in this leaf and not in any one of those layers.
+"""
 
 from __future__ import annotations
 
@@ -66,6 +70,18 @@ CONFIG = define(
     stage=STAGE,
 )
 
+SELFTEST_FILE = define(
+    "A510",
+    "selftest-file-invalid",
+    Severity.WARNING,
+    "The `build --selftest` file, or a value in it, cannot be used: it is not a regular "
+    "file, is too large, is not selftest JSON, or holds a value that is not what selftest "
+    "writes. The Selftest page leaves that out and says so.",
+    example='"killed": 1e4000, or build/selftest.json -> /dev/zero',
+    fix="Write the file again with `atlas-build selftest --format json`.",
+    stage=STAGE,
+)
+
 OUTPUT = "output"  # build, import and new: where they may write
 OUTPUT_LINK = define(
     "A507",
@@ -98,15 +114,4 @@ PUBLISHED_TWICE = define(
     example="content/kv-cache/ and content/KV Cache/ whose id is kv-cache",
     fix="Rename one folder or change one id.",
     stage=OUTPUT,
-)
-SELFTEST_FILE = define(
-    "A510",
-    "selftest-file-invalid",
-    Severity.WARNING,
-    "The `build --selftest` file, or a value in it, cannot be used: it is not a regular "
-    "file, is too large, is not selftest JSON, or holds a value that is not what selftest "
-    "writes. The Selftest page leaves that out and says so.",
-    example='"killed": 1e4000, or build/selftest.json -> /dev/zero',
-    fix="Write the file again with `atlas-build selftest --format json`.",
-    stage=STAGE,
 )
