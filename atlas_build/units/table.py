@@ -6,16 +6,15 @@ Building pint's registry took about 1 s of every process that checked a lesson (
 rationals (integers in, never text through SymPy); pint stays the source of truth: a unit
 outside the table is resolved by pint as before, and `tests/test_units_table.py` fails
 when the table and pint disagree on any entry or the vocabulary gains a unit the table
-lacks. Regenerate with `python -m atlas_build.units.table`.
+lacks. Regenerate with `python -m atlas_build.units.tablegen` (apart from this reader, which
+the registry imports, so that reading the table never imports the vocabulary).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from functools import cache
 from importlib import resources
-from pathlib import Path
 
 import sympy
 
@@ -23,25 +22,6 @@ from .dimension import Dimension
 
 FILE = "units.json"
 Resolved = tuple[Dimension, sympy.Rational, sympy.Rational]
-
-
-def names() -> list[str]:
-    """Every canonical name `vocabulary.lookup` can hand to pint, prefixed ones included."""
-    from . import vocabulary as v
-
-    found = {"second", "count"}
-    entries = [
-        *v.SYMBOLS.values(),
-        *v.NAMES.values(),
-        *v.PER_SECOND.values(),
-        *v.RATES.values(),
-        *v.GLOSSARY_NAMES.values(),
-    ]
-    for name, family in entries:
-        found.add(name)
-        prefixes = [*v.PREFIX_SYMBOLS.get(family, {}).values(), *v.PREFIX_NAMES.get(family, [])]
-        found.update(prefix + name for prefix in prefixes)
-    return sorted(found)
 
 
 def _pair(value: sympy.Rational) -> list[int]:
@@ -76,23 +56,3 @@ def table() -> dict[str, object]:
     """The shipped entries by name (decoded one at a time, when asked for)."""
     data = json.loads((resources.files("atlas_build.units") / FILE).read_bytes())
     return data if isinstance(data, dict) else {}
-
-
-def generate() -> dict[str, object]:
-    """The table as pint resolves it now."""
-    from .registry import resolve_with_pint
-
-    return {name: encode(resolve_with_pint(name)) for name in names()}
-
-
-def main() -> int:
-    target = Path(__file__).with_name(FILE)
-    entries = sorted(generate().items())
-    text = "{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in entries) + "\n}\n"
-    target.write_text(text, encoding="utf-8")
-    print(f"wrote {len(names())} units to {target}", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
