@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import sympy
 
 from atlas_build.claims import numbers
 from atlas_build.claims.arithmetic import approximate_values, judge
@@ -142,6 +143,28 @@ def test_an_unmarked_log_may_be_common_or_natural() -> None:
     assert _status("so log(1000) = 3 decades") == "verified"
     assert _status("so log(2.718281828) ≈ 1.0000") == "verified"
     assert _status("so log(1000) = 4 decades") == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("right", "wrong"),
+    [
+        # a coefficient before a logarithm multiplies it (it was left out: 2 log₁₀(100) = 4
+        # read as log₁₀(100) = 4, a false error)
+        ("so 2 log₁₀(100) = 4 here", "so 2 log₁₀(100) = 5 here"),
+        ("Return loss is −20 log10(0.2) ≈ 14.0 dB", "Return loss is −20 log10(0.2) ≈ 15.0 dB"),
+        ("a loss of −10 log10(0.96) ≈ 0.18 dB", "a loss of −10 log10(0.96) ≈ 0.28 dB"),
+        ("so x = 10 ln(2) = 6.93 s", "so x = 10 ln(2) = 6.83 s"),
+        ("and log2(8) = 3 here", "and log2(8) = 4 here"),
+    ],
+)
+def test_a_coefficient_times_a_logarithm(right: str, wrong: str) -> None:
+    assert (_status(right), _status(wrong)) == ("verified", "wrong")
+
+
+def test_log10_with_its_argument_is_no_natural_log_of_ten() -> None:
+    """`log10(0.343)` is the common logarithm of 0.343, not ln(10) times (0.343)."""
+    assert _one("RL = −20 log10(0.343) ≈ 9.3 dB").operands[-1].value == sympy.Rational(343, 1000)
+    assert _status("so 2 ln 3 = 2.197 and more") == "verified"
 
 
 def _blind(tmp_path: Path, slug: str) -> tuple[Path, dict[str, object]]:

@@ -246,10 +246,13 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
         return _wrong(item, value, unit)
     if (item.level or is_level(result.unit)) and not all(written):
         # a level of bare working (`ln 2 ≈ −1.59 dB`): the number itself, or its 10·log10
-        # (power) or 20·log10 (amplitude) level; which one cannot be told, so no error
+        # (power) or 20·log10 (amplitude) level; which one cannot be told, so no error,
+        # unless the working is the level itself (`−20 log10(0.2) ≈ 14.0 dB`)
         for value in _levels(measure.value):
             if _agrees(result, approx, value, spread):
                 return Judgement("verified")
+        if _LOGARITHM.search(item.working):
+            return _wrong(item, measure.value, result.unit or "")
         return Judgement("unclear")
     if not any(written) and result.unit is None:
         if _agrees(result, approx, measure.value, spread):
@@ -272,6 +275,9 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
     if _digits_agree(result, approx, measure.value, spread):
         return Judgement("unclear")
     return _wrong(item, measure.value, "")
+
+
+_LOGARITHM = re.compile(r"(?<![\d.])[12]0\s*[×·*⋅]?\s*(?:log|lg)")  # 10·log10(…), 20 log10(…)
 
 
 def _levels(value: sympy.Expr) -> list[sympy.Expr]:

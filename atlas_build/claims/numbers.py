@@ -62,8 +62,9 @@ MAGNITUDES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}  # the 
 _MAGNITUDE = re.compile(_WS + "(" + "|".join(MAGNITUDES) + r")(?!\w)")
 _PERCENT = re.compile(_WS + r"?[Pp]er(?:" + _WS + r")?cent(?!\w)")
 _VERSION_TAIL = re.compile(r"\.[0-9]")
-_FUNC = re.compile(r"(ln|log|√)" + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])")
-_ONE_SPACE_FUNC = re.compile(_WS + r"(?=(?:ln|log)" + _WS + r"?[0-9])")
+_BASED_LOG = r"(?!(?:10|2)" + _WS + r"?\()"  # `log10(0.2)` is a base-10 call, not ln(10)·(0.2)
+_FUNC = re.compile(r"(ln|log" + _BASED_LOG + r"|√)" + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])")
+_ONE_SPACE_FUNC = re.compile(_WS + r"(?=(?:ln|log" + _BASED_LOG + r")" + _WS + r"?[0-9])")
 _EXP_FN = re.compile(r"e\^(\{)?([+\-−]?)(?=[0-9])")
 _EXP_SUPER = re.compile(r"e(" + _SUPER + r"{1,2}+)(?![0-9⁰¹²³⁴⁵⁶⁷⁸⁹])")
 _CLOSE_PAREN = re.compile(_WS + r"*\)")
@@ -89,7 +90,10 @@ _OPEN = re.compile(r"\\?([\[(])" + _WS + "*")
 _CLOSE = {"[": re.compile(_WS + r"*\\?\]"), "(": re.compile(_WS + r"*\\?\)")}
 _LIST_SEP = re.compile(_WS + r"*[,;](" + _WS + "*)")
 _ADD = re.compile(_WS + r"*([+\-−])" + _WS + "*")
-_MUL = re.compile(_WS + r"*(×|\\?\*|·|⋅|/|÷)" + _WS + "*")
+_MUL = re.compile(
+    _WS + r"*(×|\\?\*|·|⋅|/|÷)" + _WS + "*"
+    r"|" + _WS + r"+()(?=(?:log10|log₁₀|log2|log₂|lg|log|ln)" + _WS + r"?\()"
+)  # and a coefficient before a logarithm: `20 log₁₀(5)` is 20 × log₁₀(5)
 _LPAREN = re.compile(r"\(" + _WS + "*")
 _RELATION = re.compile("[=≈]")
 _MORE = re.compile(
@@ -260,7 +264,8 @@ def _literal(
 ) -> _Literal | None:
     """An unsigned literal at ``i``: decimal with exponent, fraction, power or ln/log/√/e^
     (and, inside worked arithmetic, ``π`` and ``2π``); a whole number may end in a vulgar
-    fraction (`6½`), which may also stand alone (`¾`)."""
+    fraction (`6½`), which may also stand alone (`¾`); 0s and 1s ending in ``₂`` are a
+    binary numeral (`0111₂` is 7)."""
     if i < end and text[i] in VULGAR:
         return _Literal(VULGAR[text[i]], i + 1, None, 0)
     if i >= end or text[i] not in _DIGITS:
@@ -273,6 +278,8 @@ def _literal(
         frac, j = point.group(1), point.end()
     if len(digits) + len(frac) > MAX_DIGITS or _VERSION_TAIL.match(text, j, end):
         return None  # "1.2.3" is a version string, not a number
+    if not frac and j < end and text[j] == "₂" and set(digits) <= {"0", "1"}:
+        return _Literal(sympy.Integer(int(digits, 2)), j + 1, None, 0)  # `0111₂` is 7
     value: sympy.Expr = sympy.Rational(int(digits + frac), 10 ** len(frac))
     if sci := _E_EXP.match(text, j, end) or _X10.match(text, j, end):
         exponent = _int(sci.group(1) or sci.group(2))
@@ -526,7 +533,7 @@ class _Expression:
                 del self.operands[mark[0] :]
                 self.operations = mark[1]
                 break
-            symbol = op.group(1)
+            symbol = op.group(1) or "×"  # a coefficient before a logarithm multiplies it
             if symbol in "+-−":
                 value = value + right[0] if symbol == "+" else value - right[0]
             else:
@@ -806,6 +813,8 @@ def _partial(text: str, k: int, low: int) -> bool:
     before, spaced = text[i - 1], i < k
     if before in _BINARY or before in ")]}":
         return True
+    if spaced and before.isdigit() and _CALL.match(text, k):
+        return True  # `2 log₁₀(100)` read from `log₁₀`: the coefficient is left out
     if before in "([":
         return bool(_CALLED.search(text[max(0, i - 8) : i - 1]))
     if before not in "+-−":
