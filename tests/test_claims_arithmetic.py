@@ -161,6 +161,27 @@ def test_a_coefficient_times_a_logarithm(right: str, wrong: str) -> None:
     assert (_status(right), _status(wrong)) == ("verified", "wrong")
 
 
+@pytest.mark.parametrize(
+    ("right", "wrong"),
+    [
+        # a dB result of bare working: the number itself, or the power or amplitude level
+        # of a ratio; when none of the three agrees the statement is wrong
+        ("Fiber loss is 0.35 × 20 = 7.0 dB; so", "Fiber loss is 0.35 × 20 = 7.1 dB; so"),
+        ("a margin of −12 − (−18) = 6.0 dB here", "a margin of −12 − (−18) = 6.1 dB here"),
+        ("the gain 2 × 5 = 10 dB here", "the gain 2 × 5 = 11 dB here"),
+        # a level against a reference (dBm) of a negative number cannot be a level
+        ("power is −3 − 9.0 = −12.0 dBm, ok", "power is −3 − 9.0 = −12.1 dBm, ok"),
+    ],
+)
+def test_a_decibel_result_none_of_whose_readings_agrees_is_wrong(right: str, wrong: str) -> None:
+    assert (_status(right), _status(wrong)) == ("verified", "wrong")
+
+
+def test_a_level_against_a_reference_is_not_guessed() -> None:
+    assert _status("so ln 2 ≈ −1.59 dB here") == "verified"  # the power level of ln 2
+    assert _status("so 0.1 × 10 = 30 dBm") == "unclear"  # 1 W is 30 dBm: the unit is unsaid
+
+
 def test_log10_with_its_argument_is_no_natural_log_of_ten() -> None:
     """`log10(0.343)` is the common logarithm of 0.343, not ln(10) times (0.343)."""
     assert _one("RL = −20 log10(0.343) ≈ 9.3 dB").operands[-1].value == sympy.Rational(343, 1000)

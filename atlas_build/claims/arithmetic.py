@@ -248,12 +248,13 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
         # a level of bare working (`ln 2 ≈ −1.59 dB`): the number itself, or its 10·log10
         # (power) or 20·log10 (amplitude) level; which one cannot be told, so no error,
         # unless the working is the level itself (`−20 log10(0.2) ≈ 14.0 dB`)
-        for value in _levels(measure.value):
-            if _agrees(result, approx, value, spread):
+        for value, moved in _levels(measure.value, spread):
+            if _agrees(result, approx, value, moved):
                 return Judgement("verified")
-        if _LOGARITHM.search(item.working):
+        relative = (item.level or result.unit or "") == "dB"  # no reference level to guess
+        if relative or _LOGARITHM.search(item.working) or not measure.value.is_positive:
             return _wrong(item, measure.value, result.unit or "")
-        return Judgement("unclear")
+        return Judgement("unclear")  # `0.1 W × 10 = 30 dBm`: a level against 1 mW
     if not any(written) and result.unit is None:
         if _agrees(result, approx, measure.value, spread):
             return Judgement("verified")
@@ -280,10 +281,15 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
 _LOGARITHM = re.compile(r"(?<![\d.])[12]0\s*[×·*⋅]?\s*(?:log|lg)")  # 10·log10(…), 20 log10(…)
 
 
-def _levels(value: sympy.Expr) -> list[sympy.Expr]:
-    levels = [value]
+def _levels(value: sympy.Expr, spread: sympy.Expr) -> list[tuple[sympy.Expr, sympy.Expr]]:
+    """The number a level's working gives, read as the level itself or as the power
+    (10·log10) or amplitude (20·log10) level of a ratio, each with how far the operands'
+    rounding moves it (d(10·log10 v) = 10/ln 10 · dv/v)."""
+    levels = [(value, spread)]
     if value.is_positive:
-        levels += [10 * sympy.log(value, 10), 20 * sympy.log(value, 10)]
+        for times in (10, 20):
+            moved = times / sympy.log(10) * spread / value
+            levels.append((times * sympy.log(value, 10), moved))
     return levels
 
 
