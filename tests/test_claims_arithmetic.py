@@ -131,7 +131,7 @@ def test_partial_reads_are_not_judged(text: str) -> None:
 def test_a_level_in_db_of_bare_working_is_its_power_or_amplitude_level() -> None:
     assert _status("the limit is ln 2 ≈ −1.59 dB") == "verified"
     assert _status("a gain of 2 × 50 ≈ 40 dB") == "verified"
-    assert _status("a gain of 2 × 50 ≈ 41 dB") == "unclear"
+    assert _status("a gain of 2 × 50 ≈ 41 dB") == "wrong"  # neither 20 dB nor 40 dB nor 100
 
 
 def test_all_dimensions_written_and_disagreeing_is_wrong() -> None:
