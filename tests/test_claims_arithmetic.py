@@ -268,3 +268,17 @@ def test_a_conversion_is_not_read_out_of_a_product() -> None:
 
 def test_a_longer_conversion_may_come_from_an_unrounded_value() -> None:
     assert [s for _, s in _steps("the flow 0.0249 kg/s ≈ 24.93 g/s")] == ["verified"]
+
+
+def test_a_round_value_hedged_elsewhere_does_not_make_every_operand_rounded() -> None:
+    """`about 1` somewhere said nothing of the 1 in `(1 + 10⁴)`: 1.0002 MHz passed."""
+    text = "a gain of about 1 at first. So 100 Hz × (1 + 10⁴) ≈ {} MHz in all."
+    assert _status(text.format("1.0001")) == "verified"
+    assert _status(text.format("1.0002")) == "wrong"
+    hedged = "The die dissipates about 116 W. So 40/116 ≈ 0.345 K/W in all."
+    assert _status(hedged) == "verified"  # 116 may be 115.9: a distinctive hedged value
+
+
+def test_a_wrong_result_in_another_unit_is_shown_in_that_unit() -> None:
+    verdict = judge(_one("the limit is 5×10⁶/(2π × 4) ≈ 198 kHz here"))
+    assert verdict.status == "wrong" and "198.944 kHz" in verdict.message

@@ -61,7 +61,19 @@ def approximate_values(items: list[numbers.Item], content: str) -> Rounded:
             item.approx or _HEDGE.search(content, max(0, item.start - 16), item.start)
         ):
             found.add(item.value)
-    return frozenset(found)
+    return frozenset(value for value in found if _distinctive(value))
+
+
+def _distinctive(value: sympy.Expr) -> bool:
+    """Whether a value has two significant digits or more (116, 0.9656, 45): one such value
+    hedged in one place is likely the same quantity where it is an operand; `about 1` or
+    `≈ 10` elsewhere says nothing of the 1 in `(1 + 10⁴)`."""
+    try:
+        text = f"{abs(float(value)):.12g}"
+    except (TypeError, ValueError):
+        return False
+    mantissa = text.split("e")[0].replace(".", "").strip("0")
+    return len(mantissa) >= 2
 
 
 _HEDGE = re.compile(r"(?:about|approximately|roughly|nearly|around|some)\s+$", re.IGNORECASE)
@@ -275,6 +287,8 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
             return Judgement("verified")
     if _digits_agree(result, approx, measure.value, spread):
         return Judgement("unclear")
+    if converted is not None and result.unit:  # shown in the result's unit
+        return _wrong(item, converted, f"{result.unit} (its bare numbers in base units)")
     return _wrong(item, measure.value, "")
 
 
