@@ -30,7 +30,7 @@ from atlas_build.outputcodes import OUTPUT_LINK
 
 if TYPE_CHECKING:
     from atlas_build.authoring.emit import Rendered
-    from atlas_build.site.lesson import LessonPage
+    from atlas_build.site.pages.lesson import LessonPage
 
 
 @dataclass
@@ -63,7 +63,7 @@ def make(
         record, source.data, lesson, paths.publish_slug(source.slug, record.id)
     )
     if site and (allow_errors or not checked.report.count(Severity.ERROR)):
-        from atlas_build.site import docs
+        from atlas_build.site.pages import docs
 
         try:
             made.page = docs.render_page(checked, slugs, options)

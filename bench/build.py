@@ -327,7 +327,7 @@ def measure(
     report_bytes = 0
     if site and not serve_only:
         sys.path.insert(0, str(ROOT))
-        from atlas_build.site.build import mkdocs_config
+        from atlas_build.site.mkdocs.build import mkdocs_config
 
         out, site_dir = work / "build", work / "site"
         spare = work / ".site.old-spare"

@@ -244,7 +244,7 @@ def lesson_pages() -> list[str]:
     """The generated page (markdown with raw HTML, what MkDocs reads) of every lesson in
     content/: the tests of the parsers the site driver speeds up read them."""
     from atlas_build import pipeline
-    from atlas_build.site import docs
+    from atlas_build.site.pages import docs
 
     options = pipeline.Options(jobs=1)
     _, checked = pipeline.check([str(Path(__file__).resolve().parent.parent / "content")], options)

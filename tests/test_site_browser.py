@@ -28,7 +28,7 @@ import pytest
 
 from atlas_build import lesson, pipeline
 from atlas_build.lesson.model import Lesson
-from atlas_build.site import build
+from atlas_build.site.mkdocs import build
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")

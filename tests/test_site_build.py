@@ -18,7 +18,9 @@ from atlas_build import outputs, pipeline
 from atlas_build.cache import Cache
 from atlas_build.catalog import codes as registry
 from atlas_build.report import coverage as coverage_words
-from atlas_build.site import build, cli, docs, linkcheck
+from atlas_build.site import cli
+from atlas_build.site.mkdocs import build, docsfolder, linkcheck
+from atlas_build.site.pages import docs
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / "mkdocs.yml"
@@ -55,7 +57,7 @@ def test_docs_tree_has_every_page(built: tuple[Path, docs.DocsTree, Path]) -> No
     assert expected <= set(tree.files)
     assert any(re.fullmatch(r"topics/[a-z0-9-]+/index\.md", path) for path in tree.files)
     on_disk = {p.relative_to(docs_dir).as_posix() for p in docs_dir.rglob("*") if p.is_file()}
-    assert on_disk == set(tree.files) | {docs.MARKER}
+    assert on_disk == set(tree.files) | {docsfolder.MARKER}
     attention = tree.text("lessons/attention/index.md")
     assert attention.startswith('---\ntitle: "Self-attention"\n')
     heading = '\n### <span id="scaled-dot-product-attention"></span>Scaled dot-product attention'
@@ -454,7 +456,7 @@ def test_report_is_a_summary_that_grows_by_a_small_row() -> None:
     from atlas_build import outputcodes as codes
     from atlas_build.diagnostics import Location, at
     from atlas_build.report import RecordReport, Report
-    from atlas_build.site import indexes, summary
+    from atlas_build.site.pages import indexes, summary
 
     def entries(count: int, claims: int) -> list[indexes.Entry]:
         found = []

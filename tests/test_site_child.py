@@ -1,5 +1,5 @@
-"""The MkDocs child a build starts before checking (site/build.py `MkDocs`) and the page
-entries it reads in shards (site/pagestore.py `Batch`).
+"""The MkDocs child a build starts before checking (site/mkdocs/build.py `MkDocs`) and the page
+entries it reads in shards (site/mkdocs/pagestore.py `Batch`).
 
 Proven here: a child never asked to build ends when closed, leaving no process and no
 scratch folder; one started before its docs folder exists builds once the folder is
@@ -18,7 +18,8 @@ import pytest
 from test_site_incremental import CONFIG, _build, _content, _edit
 
 from atlas_build.cache import Cache
-from atlas_build.site import build, incremental, pagestore
+from atlas_build.site.mkdocs import build, incremental, pagestore
+from atlas_build.site.mkdocs.stats import Stats
 
 
 def test_a_child_never_asked_ends_with_nothing_left(tmp_path: Path) -> None:
@@ -58,7 +59,7 @@ def test_a_configuration_error_is_reported_once_after_the_request(tmp_path: Path
 
 def _batch_reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     counts: dict[str, int] = {}
-    original = incremental.pagestore.get
+    original = pagestore.get
     original_batch = pagestore.Batch.get
 
     def single(store: Cache, key: str) -> pagestore.Entry | None:
@@ -70,12 +71,12 @@ def _batch_reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         counts["batch"] = counts.get("batch", 0) + (found is not None)
         return found
 
-    monkeypatch.setattr(incremental.pagestore, "get", single)
+    monkeypatch.setattr(pagestore, "get", single)
     monkeypatch.setattr(pagestore.Batch, "get", batched)
     return counts
 
 
-def _in_process(work: Path, cache: Path, docs: Path) -> incremental.Stats:
+def _in_process(work: Path, cache: Path, docs: Path) -> Stats:
     """The docs folder laid out again in this process (where the counters are)."""
     config = work / "in-process.yml"
     config.write_text(build.mkdocs_config(CONFIG, docs, work / "laid-out"), encoding="utf-8")
@@ -125,7 +126,7 @@ def test_a_child_dies_with_a_build_killed_with_sigkill(tmp_path: Path) -> None:
     script = (
         "import subprocess, sys, time\n"
         "from pathlib import Path\n"
-        "from atlas_build.site.build import MkDocs\n"
+        "from atlas_build.site.mkdocs.build import MkDocs\n"
         f"child = MkDocs(Path({str(CONFIG)!r}), Path({str(tmp_path / 'docs')!r}),\n"
         f"               Path({str(tmp_path / 'site')!r}), {str(tmp_path / 'cache')!r})\n"
         "holder = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from atlas_build import engine
-from atlas_build.site import figures
+from atlas_build.site.pages import figures
 
 CLAIMS = """lesson: atlas-lesson-figures
 claims:
@@ -72,7 +72,7 @@ def test_figures_are_deterministic_across_processes(tmp_path: Path) -> None:
     again = {f.name: f.svg for f in _figures(tmp_path)[0]}
     assert first == again
     script = (
-        "import sys, hashlib; from atlas_build.site import figures; "
+        "import sys, hashlib; from atlas_build.site.pages import figures; "
         "found, _ = figures.lesson_figures(sys.argv[1], [], 'figure'); "
         "print(' '.join(hashlib.sha256(f.svg).hexdigest() for f in found))"
     )

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atlas_build.site import htmlfeed
+from atlas_build.site.mkdocs.speedups import htmlfeed
 
 PARSERS = [HTMLParser, markdown.htmlparser.htmlparser.HTMLParser]  # the search plugin's, MkDocs'
 

@@ -17,7 +17,9 @@ from test_site_render import write_lesson
 
 from atlas_build import pipeline
 from atlas_build.cache import Cache
-from atlas_build.site import build, docs, incremental, pagestore, publish, state
+from atlas_build.site.mkdocs import build, docsfolder, incremental, pagestore, publish, state
+from atlas_build.site.mkdocs.stats import Stats
+from atlas_build.site.pages import docs
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / "mkdocs.yml"
@@ -130,13 +132,13 @@ def _docs_site(tmp_path: Path, content: Path) -> tuple[Path, Path]:
     """The docs tree of `content` and a config building it into tmp_path/out."""
     options = pipeline.Options()
     report, checked = pipeline.check([str(content)], options)
-    docs.write_tree(docs.generate_docs(report, checked, options=options), tmp_path / "docs")
+    docsfolder.write_tree(docs.generate_docs(report, checked, options=options), tmp_path / "docs")
     config = tmp_path / "mkdocs.yml"
     config.write_text(build.mkdocs_config(CONFIG, tmp_path / "docs", tmp_path / "out"))
     return tmp_path / "docs", config
 
 
-def _run(config: Path, cache: Path, site: Path) -> incremental.Stats:
+def _run(config: Path, cache: Path, site: Path) -> Stats:
     shutil.rmtree(site, ignore_errors=True)
     return incremental.build(config, str(cache), stream=io.StringIO())
 
@@ -236,7 +238,7 @@ def test_unchanged_build_is_answered_before_checking(tmp_path: Path, run_cli) ->
     """`uptodate` (for `atlas-build build`): the last report and status while lessons,
     options and outputs are as the last build left them; None as soon as any changed."""
     from atlas_build import cli
-    from atlas_build.site import uptodate
+    from atlas_build.site.mkdocs import uptodate
 
     content = _content(tmp_path)
     argv = ["build", str(content), "--out", str(tmp_path / "out"), "--site-dir",
@@ -273,7 +275,7 @@ def test_other_mkdocs_versions_get_a_plain_build(
 ) -> None:
     """The driver wraps MkDocs internals of the versions it was tested on; any other version
     is built by MkDocs as it is, with the same result."""
-    from atlas_build.site import mkcontext
+    from atlas_build.site.mkdocs import mkcontext
 
     content, cache, site = _content(tmp_path), tmp_path / "cache", tmp_path / "out"
     _, config = _docs_site(tmp_path, content)
@@ -287,7 +289,7 @@ def test_other_mkdocs_versions_get_a_plain_build(
 def test_preview_rebuilds_equal_a_cold_build(tmp_path: Path) -> None:
     """`serve` lays out in process, keeping pages and the theme's templates between saves:
     after edits its site is still the cold build's, byte for byte."""
-    from atlas_build.site import serve
+    from atlas_build.site.mkdocs import serve
 
     content, scratch = _content(tmp_path), tmp_path / "scratch"
     scratch.mkdir()
@@ -331,7 +333,7 @@ def test_a_memo_lays_out_without_reading_page_entries_again(
     cache, one by one or in shards, and its site is the same, byte for byte."""
     content, cache, site = _content(tmp_path), tmp_path / "cache", tmp_path / "out"
     _, config = _docs_site(tmp_path, content)
-    memo: incremental.Pages = {}
+    memo: pagestore.Pages = {}
     first = incremental.build(config, str(cache), stream=io.StringIO(), memo=memo)
     assert len(first.rendered) == 10 and memo
     built = _tree(site)
@@ -376,7 +378,7 @@ def test_the_theme_listing_key_does_not_follow_links_in_a_custom_dir(tmp_path: P
     key nor enter it (the theme's template loader does not follow them either)."""
     from types import SimpleNamespace
 
-    from atlas_build.site import mkcontext
+    from atlas_build.site.mkdocs import mkcontext
 
     custom = tmp_path / "custom"
     (custom / "partials").mkdir(parents=True)
@@ -410,7 +412,7 @@ def test_pages_mkdocs_lays_out_are_scanned_for_links_as_they_are_made(
     """The link check of a build reads the ids and links of the pages MkDocs laid out from
     the cache (`linkcheck.note`) and scans none itself (the theme's 404 page, which MkDocs
     makes from a template, is not checked), with the same findings as a plain scan."""
-    from atlas_build.site import linkcheck
+    from atlas_build.site.mkdocs import linkcheck
 
     code, log = _build(_content(tmp_path), tmp_path, tmp_path / "cache")
     assert code == 0, log

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from atlas_build.site import mkconfig
+from atlas_build.site.mkdocs import mkconfig
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -16,8 +16,8 @@ from test_site_render import assert_inert
 
 from atlas_build.authoring.sources import new_lesson
 from atlas_build.report import RecordReport
-from atlas_build.site import mutation
-from atlas_build.site.indexes import Entry
+from atlas_build.site.pages import mutation
+from atlas_build.site.pages.indexes import Entry
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = str(Path(sys.executable).parent / "atlas-build")

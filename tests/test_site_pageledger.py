@@ -1,4 +1,4 @@
-"""The page ledger (atlas_build/site/pageledger.py): pages the docs folder holds are not read.
+"""The page ledger (atlas_build/site/pages/pageledger.py): pages the docs folder holds are not read.
 
 Proven here: after an edit, the pages of untouched lessons are not read from the cache,
 and the site equals a cold build; a docs page or figure edited, deleted or replaced by a
@@ -17,7 +17,7 @@ import pytest
 from test_site_incremental import _build, _cold, _content, _edit, _tree
 
 from atlas_build.cache import Cache
-from atlas_build.site import pageledger
+from atlas_build.site.pages import pageledger
 
 
 def test_an_edit_reads_only_the_edited_page(

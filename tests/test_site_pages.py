@@ -20,8 +20,8 @@ from test_site_render import assert_inert, page_of, write_lesson
 
 from atlas_build import lesson
 from atlas_build.latex import mathml
-from atlas_build.site import markup, mathtext, structures
-from atlas_build.site.structures.symbolmath import symbol_latex
+from atlas_build.site.pages import markup, mathtext, structures
+from atlas_build.site.pages.structures.symbolmath import symbol_latex
 
 SUBJECTS = Path(__file__).resolve().parent / "lesson_subjects"
 CSS = Path(__file__).resolve().parent.parent / "atlas_build" / "site" / "assets" / "atlas.css"

@@ -1,4 +1,4 @@
-"""Pages laid out in several processes before MkDocs runs (atlas_build/site/prerender.py).
+"""Pages laid out in several processes before MkDocs runs (atlas_build/site/mkdocs/prerender.py).
 
 Proven here: a docs folder laid out with two processes equals one laid out by one, byte
 for byte, and the build itself lays out no page of it; a page that warns is not stored
@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 from test_site_incremental import CONFIG, UNSTABLE
 
-from atlas_build.site import build, incremental, prerender
+from atlas_build.site.mkdocs import build, incremental, prerender
+from atlas_build.site.mkdocs.prepared import prepare
+from atlas_build.site.mkdocs.stats import Stats
 
 NAV = ("index.md", "topics/index.md", "report/index.md", "selftest/index.md", "codes/index.md")
 
@@ -33,7 +35,7 @@ def _docs(root: Path, pages: int, body: str = "") -> Path:
     return docs
 
 
-def _lay_out(root: Path, docs: Path, jobs: int) -> tuple[incremental.Stats, str, Path]:
+def _lay_out(root: Path, docs: Path, jobs: int) -> tuple[Stats, str, Path]:
     site = root / f"site-{jobs}"
     config = root / f"mkdocs-{jobs}.yml"
     config.write_text(build.mkdocs_config(CONFIG, docs, site), encoding="utf-8")
@@ -87,7 +89,7 @@ def test_the_docs_tree_given_lists_what_the_folder_does(tmp_path: Path) -> None:
     docs = _docs(tmp_path, 20)
     config = tmp_path / "mkdocs.yml"
     config.write_text(build.mkdocs_config(CONFIG, docs, tmp_path / "site"), encoding="utf-8")
-    prepared = incremental.prepare(config, str(tmp_path / "cache"))
+    prepared = prepare(config, str(tmp_path / "cache"))
     sources = {
         p.relative_to(docs).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
         for p in docs.rglob("*.md")

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atlas_build.site import rawblocks
+from atlas_build.site.mkdocs.speedups import rawblocks
 
 EXTENSIONS = ["attr_list", "toc"]  # mkdocs.yml's
 

@@ -12,8 +12,8 @@ import pytest
 from atlas_build import pipeline
 from atlas_build.canonical import canonicalize, sections
 from atlas_build.latex import mathml
-from atlas_build.site import docs, markup, panels, sanitize
-from atlas_build.site.html import inline_for_markdown
+from atlas_build.site.pages import docs, markup, panels, sanitize
+from atlas_build.site.pages.html import inline_for_markdown
 
 FRONT = """---
 schemaVersion: 1
@@ -285,7 +285,7 @@ def test_a_claims_checks_are_counted_in_words() -> None:
 
 
 def test_an_inferred_check_says_so_and_shows_its_bindings() -> None:
-    from atlas_build.site import panels
+    from atlas_build.site.pages import panels
 
     claim = {
         "id": "inferred-1",

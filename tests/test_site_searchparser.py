@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from material.plugins.search import plugin as search
 
-from atlas_build.site import htmlfeed, searchparser
+from atlas_build.site.mkdocs.speedups import htmlfeed, searchparser
 
 
 def _sections(cls: type[Any], html: str, fed: bool = False) -> list[tuple[Any, ...]]:

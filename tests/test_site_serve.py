@@ -20,7 +20,7 @@ import pytest
 from test_site_render import write_lesson
 
 from atlas_build import pipeline
-from atlas_build.site import serve
+from atlas_build.site.mkdocs import serve
 
 REPO = Path(__file__).resolve().parent.parent
 CLI = str(Path(sys.executable).parent / "atlas-build")
@@ -117,7 +117,7 @@ def test_serve_lays_out_a_first_build_in_processes(
 ) -> None:
     """The first build of a preview lays out its new pages in -j processes, as `build`
     does (a save, with one page new, stays in process: fewer than `prerender.LEAST`)."""
-    from atlas_build.site import prerender
+    from atlas_build.site.mkdocs import prerender
 
     monkeypatch.setattr(prerender, "LEAST", 2)
     content = tmp_path / "content"

@@ -21,7 +21,7 @@ import pytest
 
 from atlas_build import pipeline
 from atlas_build.authoring.sources import new_lesson
-from atlas_build.site import docs
+from atlas_build.site.pages import docs
 
 SEED = Path(__file__).resolve().parent.parent / "content" / "attention" / "record.json"
 BUILD = ("build", "content/", "--no-cache", "-j", "1")

@@ -17,7 +17,7 @@ from atlas_build import pipeline
 from atlas_build.report import Report
 
 if TYPE_CHECKING:
-    from atlas_build.site.build import MkDocs
+    from atlas_build.site.mkdocs.build import MkDocs
 
 DEFAULT_CONFIG = "mkdocs.yml"  # kept here so building the CLI parser imports nothing heavy
 
@@ -73,7 +73,7 @@ def start_mkdocs(args: argparse.Namespace, options: pipeline.Options) -> MkDocs 
     or no configuration to load)."""
     if getattr(args, "no_site", False) or options.cache_dir is None:
         return None
-    from atlas_build.site.build import MkDocs, SiteError
+    from atlas_build.site.mkdocs.build import MkDocs, SiteError
 
     try:
         return MkDocs(Path(args.mkdocs_config), _docs_dir(args), Path(args.site_dir),
@@ -95,7 +95,7 @@ def run_build(
     """
     if getattr(args, "no_site", False):
         return 0
-    from atlas_build.site.build import build_site
+    from atlas_build.site.mkdocs.build import build_site
 
     options = options or pipeline.Options()
     if report is None or checked is None:
@@ -153,7 +153,7 @@ def serve_options(args: argparse.Namespace) -> pipeline.Options:
 
 
 def run_serve(args: argparse.Namespace, options: pipeline.Options | None = None) -> int:
-    from atlas_build.site.serve import serve
+    from atlas_build.site.mkdocs.serve import serve
 
     try:
         return serve(

@@ -5,7 +5,7 @@ the link check succeed is that directory swapped in (rename the old site away,
 rename the new one in, delete the old). A failure or an interrupt at any point
 before the swap leaves the previous site exactly as it was.
 
-MkDocs runs in a child process (`python -m atlas_build.site.child`, which is
+MkDocs runs in a child process (`python -m atlas_build.site.mkdocs.child`, which is
 `mkdocs build --strict` with pages whose inputs did not change taken from the cache)
 with a small config that `INHERIT`s the repository's `mkdocs.yml` and points it at the
 generated docs tree; every WARNING or ERROR line it prints fails the build. When
@@ -31,8 +31,10 @@ from atlas_build.cache import Cache
 from atlas_build.diagnostics import Diagnostic, Location, Severity, at
 from atlas_build.report import Report
 from atlas_build.report.text import line
-from atlas_build.site import docs, incremental, linkcheck, mkconfig, mutation, state
-from atlas_build.site.publish import remove_stale, seed_spare, spare_path, staging, swap
+from atlas_build.site.mkdocs import docsfolder, linkcheck, mkconfig, protocol, state, tree
+from atlas_build.site.mkdocs.publish import remove_stale, seed_spare, spare_path, staging, swap
+from atlas_build.site.mkdocs.stats import Stats
+from atlas_build.site.pages import docs, mutation
 from atlas_build.text import plural
 
 DEFAULT_CONFIG = "mkdocs.yml"
@@ -106,14 +108,14 @@ def mkdocs_config(config: Path, docs_dir: Path, target: Path) -> str:
 
 
 class MkDocs:
-    """MkDocs in a child process (`python -m atlas_build.site.child --wait`), started
+    """MkDocs in a child process (`python -m atlas_build.site.mkdocs.child`), started
     before the site is asked of it: it loads the configuration, compiles the theme's
     templates and reads the page entries of the last build while the parent is still
     checking lessons (a second of the child's start-up, measured at 1,000 lessons, off
     the time an edit takes), then builds when `run` hands it the staging folder.
 
-    Its output is MkDocs' WARNING and ERROR lines; `close` ends a child that was never
-    asked to build (nothing is left running), and removes the scratch folder."""
+    They talk in `protocol` messages; `close` ends a child that was never asked to build
+    (nothing is left running), and removes the scratch folder."""
 
     def __init__(
         self,
@@ -133,7 +135,7 @@ class MkDocs:
         self.scratch = Path(tempfile.mkdtemp(prefix="atlas-mkdocs-"))
         child = self.scratch / "mkdocs.yml"
         child.write_text(mkdocs_config(config, docs_dir, site_dir), encoding="utf-8")
-        command = [sys.executable, "-P", "-m", "atlas_build.site.child", "--wait"]
+        command = [sys.executable, "-P", "-m", "atlas_build.site.mkdocs.child"]
         command += ["--parent", str(os.getpid())]
         command += ["--config-file", str(child)]
         command += ["--cache-dir", cache_dir] if cache_dir else []
@@ -156,29 +158,29 @@ class MkDocs:
         self,
         target: Path,
         *,
-        stats: incremental.Stats | None = None,
-        known: dict[str, object] | None = None,
+        stats: Stats | None = None,
+        files: tree.Files | None = None,
+        sources: dict[str, str] | None = None,
     ) -> list[str]:
-        """Build into `target`; MkDocs' warnings and errors (empty on a clean build)."""
+        """Build into `target`; MkDocs' warnings and errors (empty on a clean build).
+        `files`: what `target` holds (`tree`); `sources`: sha256 of the docs files."""
         assert self.process is not None, "a child builds once"
         process, self.process = self.process, None
-        written = self.scratch / "stats.json"
-        request = {**(known or {}), "site_dir": str(target.resolve()), "stats": str(written)}
+        request = protocol.Request(str(target.resolve()), files or {}, sources or {})
         try:
-            out, err = process.communicate(json.dumps(request) + "\n")
+            out, err = process.communicate(protocol.dump(request))
         except BaseException:
             process.kill()
             process.wait()
             raise
-        if stats is not None and written.is_file():
-            found = incremental.Stats.from_json(json.loads(written.read_text(encoding="utf-8")))
-            stats.__dict__.update(found.__dict__)
-        output = (out + err).splitlines()
-        problems = [
-            text.strip() for text in output if text.lstrip().startswith(("WARNING", "ERROR"))
-        ]
+        problems, done = _answers(out)
+        if done is not None and stats is not None:
+            stats.__dict__.update(done.stats.__dict__)
         if process.returncode != 0 and not problems:
-            problems = [text for text in output if text.strip()][-5:] or ["mkdocs build failed"]
+            problems = [text for text in err.splitlines() if text.strip()][-5:]
+            problems = problems or ["mkdocs build failed"]
+        elif done is None and not problems:
+            problems = [_SILENT]
         return problems
 
     def close(self) -> None:
@@ -192,14 +194,42 @@ class MkDocs:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
+_SILENT = protocol.Problem("ERROR", "the child ended without saying what it built").text
+
+
+def _answers(out: str) -> tuple[list[str], protocol.Done | None]:
+    """The child's problems as `mkdocs build` prints them, and its `Done`; a line that is
+    not one of its messages is a problem too, named as such."""
+    problems: list[str] = []
+    done = None
+    for text in out.splitlines():
+        if not text.strip():
+            continue
+        try:
+            message = protocol.parse(text)
+        except protocol.ProtocolError as error:
+            shown = text if len(text) <= 120 else text[:117] + "..."
+            message = protocol.Problem(
+                "ERROR", f"malformed message from the child ({error}): {shown}"
+            )
+        if isinstance(message, protocol.Problem):
+            problems.append(message.text)
+        elif isinstance(message, protocol.Done):
+            done = message
+        else:
+            problems.append(protocol.Problem("ERROR", "the child sent a request").text)
+    return problems, done
+
+
 def run_mkdocs(
     config: Path,
     docs_dir: Path,
     target: Path,
     *,
     cache_dir: str | None = None,
-    stats: incremental.Stats | None = None,
-    known: dict[str, object] | None = None,
+    stats: Stats | None = None,
+    files: tree.Files | None = None,
+    sources: dict[str, str] | None = None,
     started: MkDocs | None = None,
     jobs: int = 1,
     trust: bool = False,
@@ -207,14 +237,15 @@ def run_mkdocs(
     """Build with MkDocs; returns its warnings and errors (empty on a clean build).
 
     With a `cache_dir`, pages whose inputs did not change are reused (`incremental`);
-    `known` (`files` and `sources`) says which files `target` already holds, and `stats`
-    receives which pages were rendered and the files of the new site. `started`: a child
-    started earlier for the same configuration, docs and cache (else one is started);
-    `jobs`: processes that lay out pages missing from the cache (`prerender`)."""
+    `files` says which files `target` already holds, `sources` the sha256 of the docs
+    files, and `stats` receives which pages were rendered and the files of the new site.
+    `started`: a child started earlier for the same configuration, docs and cache (else
+    one is started); `jobs`: processes that lay out pages missing from the cache
+    (`prerender`)."""
     child = started if started is not None and started.serves(config, docs_dir, cache_dir) else None
     child = child or MkDocs(config, docs_dir, target, cache_dir, jobs, trust)
     try:
-        return child.run(target, stats=stats, known=known)
+        return child.run(target, stats=stats, files=files, sources=sources)
     finally:
         child.close()
 
@@ -266,7 +297,7 @@ def build_site(
     them, and links the lessons break are reported as warnings. The site stage's own
     findings (LaTeX errors, ...) are added to `report` and printed as
     `path:line:col: severity code message`. `selftest`: a `selftest --format json`
-    file for the Selftest page (read as untrusted input, see `site.mutation`); `child`: a
+    file for the Selftest page (read as untrusted input, see `pages.mutation`); `child`: a
     MkDocs child started for this build (`run_mkdocs`; the caller closes it);
     `trust_config`: the configuration may run code (`mkconfig`: hooks, plugins).
     """
@@ -295,9 +326,9 @@ def build_site(
         return 1
     store = Cache(options.cache_dir if options else None)
     lessons = plural(len(tree.pages), "lesson page")
-    stats = incremental.Stats()
+    stats = Stats()
     try:
-        docs.write_tree(tree, docs_path)
+        docsfolder.write_tree(tree, docs_path)
         tree.settle()
         recorded = state.load(store, site_path)
         sources = tree.sources()
@@ -312,11 +343,11 @@ def build_site(
         remove_stale(site_path)
         spare = spare_path(site_path) if store.enabled else None
         with staging(site_path, spare) as (staged, recycled):
-            known = {"files": recorded.spare if recycled else {}, "sources": sources}
             cache_dir = str(store.root) if store.root is not None else None
             problems = run_mkdocs(
-                Path(config), docs_path, staged, cache_dir=cache_dir, stats=stats, known=known,
-                started=child, jobs=options.jobs if options else 1, trust=trust_config,
+                Path(config), docs_path, staged, cache_dir=cache_dir, stats=stats,
+                files=recorded.spare if recycled else {}, sources=sources, started=child,
+                jobs=options.jobs if options else 1, trust=trust_config,
             )  # fmt: skip
             for problem in problems:
                 print(f"{config}: error {codes.MKDOCS.code} {problem}", file=out)
@@ -349,7 +380,7 @@ def build_site(
         if store.enabled:
             made = None if broken else built_from
             state.save(store, site_path, state.Recorded(made, stats.files, spares))
-    except (SiteError, docs.DocsDirError, OSError) as error:
+    except (SiteError, docsfolder.DocsDirError, OSError) as error:
         print(f"atlas-build: site not built: {error}; {site_path}/ left as it was", file=out)
         return 1
     took = time.perf_counter() - started
@@ -357,7 +388,7 @@ def build_site(
     return 0
 
 
-def rendered(stats: incremental.Stats) -> str:
+def rendered(stats: Stats) -> str:
     """What MkDocs did, for the build log: which pages it laid out again."""
     total = len(stats.rendered) + stats.reused
     if not total:  # MkDocs of a version the driver does not wrap: a plain build

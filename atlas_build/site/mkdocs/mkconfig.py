@@ -78,7 +78,7 @@ MARKDOWN_SHORT = frozenset(
 MAX_INHERIT = 8
 MAX_BYTES = 1 << 20
 MAX_THEME_FILES = 10_000
-THEME_DIR = Path(__file__).resolve().parent / "theme"
+THEME_DIR = Path(__file__).resolve().parent.parent / "theme"  # site/theme, package data
 """atlas-build's own Material overrides: its templates are trusted, a repository's are not."""
 
 

@@ -16,14 +16,20 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from atlas_build.cache import digest
-from atlas_build.site import state
+from atlas_build.site.mkdocs import state
 
-SUPPORTED = {"mkdocs": (1, 6), "mkdocs-material": (9, 8)}  # major.minor the driver was tested on
+SUPPORTED = {  # major.minor the driver was tested on; pyproject.toml pins the same
+    "mkdocs": (1, 6),
+    "mkdocs-material": (9, 8),
+    "Markdown": (3, 11),
+}
 
 
 def supported() -> bool:
-    """MkDocs and the theme are versions whose internals `incremental` was written against
-    (it wraps functions private to `mkdocs.commands.build`); others get a plain build."""
+    """MkDocs, the theme and Python-Markdown are versions whose internals the speed-ups were
+    written against (`speedups.patches` wraps functions private to `mkdocs.commands.build`,
+    `speedups.searchparser` replaces Material's search parser, `speedups.rawblocks` steps
+    over Python-Markdown's raw-HTML parser state); others get a plain build."""
     import importlib.metadata
 
     for name, wanted in SUPPORTED.items():

@@ -33,6 +33,10 @@ class Entry:
     anchors: list[str]
 
 
+Pages = dict[str, Entry]
+"""Page entries by key that a long-lived process (`serve`) keeps between builds."""
+
+
 def put(store: Cache, key: str, html: bytes | None, entry_search: list[dict[str, Any]],
         anchors: set[str]) -> Entry:  # fmt: skip
     """Store a rendered page (its HTML under its own digest) and return its entry."""

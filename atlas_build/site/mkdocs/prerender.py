@@ -5,7 +5,7 @@ most of the site stage (about 55 ms a page here), on one core. Each page's HTML,
 entries and ids depend only on its markdown and the site around it (`incremental`), so
 pages can be laid out in any process: `run` forks `jobs` workers from the child that
 has the configuration and theme loaded, each lays out its share of the pages missing
-from the cache with MkDocs' own per-page steps (`incremental._Session` with `only`) into
+from the cache with MkDocs' own per-page steps (`speedups.patches.Session` with `only`) into
 a scratch folder and stores them like any page, and the build that follows finds every
 page in the cache. The build, not the workers, writes the site, the search index, the
 sitemap and the 404 page, so the output is the one a single process makes, byte for
@@ -23,14 +23,16 @@ from pathlib import Path
 from typing import Any
 
 from atlas_build.cache import digest
-from atlas_build.site import incremental, pagestore, tree
+from atlas_build.site.mkdocs import mkcontext, pagestore, tree
+from atlas_build.site.mkdocs.prepared import Prepared
+from atlas_build.site.mkdocs.speedups.patches import Session, patched
 from atlas_build.workers import pool
 
 LEAST = 16  # fewer missing pages than this are laid out by the build itself
-_FORKED: tuple[incremental.Prepared, dict[str, str]] | None = None
+_FORKED: tuple[Prepared, dict[str, str]] | None = None
 
 
-def missing(prepared: incremental.Prepared, sources: dict[str, str]) -> list[str]:
+def missing(prepared: Prepared, sources: dict[str, str]) -> list[str]:
     """Pages of the docs folder with no entry in the cache (never the untitled nav pages,
     which every build lays out). With `sources`, the docs tree the parent wrote, its files
     are not listed again; either way this is an estimate, and the build decides by its own
@@ -47,7 +49,7 @@ def missing(prepared: incremental.Prepared, sources: dict[str, str]) -> list[str
         files = Files(made)
     else:
         files = get_files(config)
-    always = set(incremental.mkcontext.untitled(config.nav))
+    always = set(mkcontext.untitled(config.nav))
     found: list[str] = []
     for file in files.documentation_pages():
         uri = file.src_uri
@@ -69,7 +71,7 @@ def missing(prepared: incremental.Prepared, sources: dict[str, str]) -> list[str
     return found
 
 
-def run(prepared: incremental.Prepared, sources: dict[str, str], jobs: int) -> int:
+def run(prepared: Prepared, sources: dict[str, str], jobs: int) -> int:
     """Lay out the missing pages in `jobs` processes; how many were missing (0 when too
     few to be worth the processes, or when the build cannot reuse pages anyway)."""
     global _FORKED
@@ -104,10 +106,10 @@ def _lay_out(uris: list[str]) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="atlas-prerender-"))
     config: Any = prepared.config
     config["site_dir"] = str(scratch)
-    session = incremental._Session(prepared, tree.Tree(scratch, {}), sources, only=set(uris))
+    session = Session(prepared, tree.Tree(scratch, {}), sources, only=set(uris))
     session.batch = None  # this process's notes would be lost: the build reads the store
     try:
-        with incremental._wrapped(session):
+        with patched(session):
             mkdocs_build.build(config)
     except MkDocsException:
         pass  # strict mode counts a warning: that page was not stored, the build reports it

@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from atlas_build.site import tree
+from atlas_build.site.mkdocs import tree
 
 STALE_AFTER = 6 * 3600.0  # seconds; younger staging folders may belong to a running build
 

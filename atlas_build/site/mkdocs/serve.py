@@ -36,10 +36,12 @@ from atlas_build import load, outputs, pipeline
 from atlas_build.diagnostics import Severity
 from atlas_build.report import Report
 from atlas_build.report.text import line
-from atlas_build.site import docs, incremental, tree
-from atlas_build.site.build import config_problems, mkdocs_config, rendered
-from atlas_build.site.lesson import LessonPage
-from atlas_build.site.publish import spare_path, staging, swap
+from atlas_build.site.mkdocs import docsfolder, incremental, pagestore, tree
+from atlas_build.site.mkdocs.build import config_problems, mkdocs_config, rendered
+from atlas_build.site.mkdocs.publish import spare_path, staging, swap
+from atlas_build.site.mkdocs.stats import Stats
+from atlas_build.site.pages import docs
+from atlas_build.site.pages.lesson import LessonPage
 from atlas_build.text import plural
 
 if TYPE_CHECKING:
@@ -102,8 +104,8 @@ class Preview:
         self.seen: dict[str, tuple[int, int]] = {}
         self.pages: dict[str, LessonPage] = {}  # this process's pages, by key
         self.checks = pipeline.Memo()  # this process's lesson reports and ids
-        self.laid_out: incremental.Pages = {}  # and what MkDocs made of each page
-        self.written: docs.Written = {}  # the docs files as this process wrote them
+        self.laid_out: pagestore.Pages = {}  # and what MkDocs made of each page
+        self.written: docsfolder.Written = {}  # the docs files as this process wrote them
         self.rounds = 0
 
     def _changed(self) -> list[str]:
@@ -145,14 +147,14 @@ class Preview:
             file=self.out,
         )
 
-    def _lay_out(self, report: Report, checked: list[pipeline.Checked]) -> incremental.Stats | None:
+    def _lay_out(self, report: Report, checked: list[pipeline.Checked]) -> Stats | None:
         from mkdocs.exceptions import MkDocsException
 
         docs_tree = docs.generate_docs(report, checked, options=self.options, memo=self.pages)
         for diagnostic in docs_tree.diagnostics:
             print(line(diagnostic), file=self.out)
         sources = docs_tree.sources()
-        docs.write_tree(docs_tree, self.docs_dir, written=self.written, sources=sources)
+        docsfolder.write_tree(docs_tree, self.docs_dir, written=self.written, sources=sources)
         refused = config_problems(self.config, self.trust)  # the file is watched: read anew
         for diagnostic in refused:
             print(line(diagnostic), file=self.out)
@@ -221,7 +223,7 @@ def serve(
         preview = Preview(paths, docs_dir, config, scratch, options, stream, trust)
         try:
             preview()
-        except docs.DocsDirError as error:
+        except docsfolder.DocsDirError as error:
             print(f"atlas-build: error: {error}", file=stream)
             return 2
         pipeline.warm()

@@ -12,7 +12,6 @@ itself but its stamps.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 import json
 import os
@@ -25,7 +24,7 @@ import yaml
 
 from atlas_build import __version__
 from atlas_build.cache import Cache, digest, fingerprint
-from atlas_build.site import tree
+from atlas_build.site.mkdocs import tree
 
 NAMESPACE = "site-state"
 LIBRARIES = (
@@ -43,23 +42,27 @@ LIBRARIES = (
     "pyyaml_env_tag",
     "mergedeep",
 )
-DRIVER = (
-    "incremental.py",
-    "mkcontext.py",
-    "pagestore.py",
-    "prerender.py",
-    "tree.py",
-)  # what runs MkDocs and keeps its pages
+DRIVER = Path(__file__).resolve().parent  # site/mkdocs/: every module of it shapes a page
 MAX_INHERIT = 16
+
+
+def driver_digest(folder: Path) -> str:
+    """Every module under `folder` (the driver, speed-ups included), by path and bytes: a
+    module added or changed there keys cached pages anew without being listed anywhere.
+    The pages' own modules need not enter: what they make is the markdown, whose bytes
+    key each page (`speedups.patches.Session._key`)."""
+    modules = sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+    parts: list[bytes | str] = []
+    for module in modules:
+        parts += [module.relative_to(folder).as_posix(), module.read_bytes()]
+    return digest(*parts)
 
 
 @cache
 def environment() -> str:
     """atlas_build's version and MkDocs driver, Python's version, and the versions of MkDocs,
     the theme and the markdown libraries: what a rendered page depends on besides its files."""
-    parts: list[bytes | str] = [__version__, sys.version]
-    here = Path(__file__).resolve().parent
-    parts += [(here / name).read_bytes() for name in DRIVER]
+    parts: list[bytes | str] = [__version__, sys.version, driver_digest(DRIVER)]
     for name in LIBRARIES:
         try:
             parts.append(f"{name}=={importlib.metadata.version(name)}")
@@ -115,11 +118,6 @@ def config_digest(config: Path) -> str:
         parent = _inherit(node)
         current = (current.parent / parent) if parent else None
     return digest(*parts)
-
-
-def digests(files: dict[str, bytes]) -> dict[str, str]:
-    """sha256 of every file of the docs tree: MkDocs' sources."""
-    return {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
 
 
 def inputs(sources: dict[str, str], config: Path) -> str:

@@ -4,7 +4,7 @@ Creating and deleting the ~1,000 folders of a large site costs seconds on a disk
 discards freed blocks (measured here: `rmdir` of a 1,000-lesson site's folders took
 3.3 s, unlinking its 2,400 files 0.05 s). So a build does not start from an empty
 folder: it lays the new site out in the site before the current one (kept beside it
-after the previous swap, see `build.swap`), rewriting only the files whose bytes must
+after the previous swap, see `publish.swap`), rewriting only the files whose bytes must
 change and deleting those that are no longer part of the site.
 
 That folder is in the working tree, so it is untrusted: links, special files and files
@@ -58,19 +58,20 @@ def scan(root: Path, *, clean: bool = False) -> tuple[dict[str, Stamp], bool]:
 
 def valid_files(data: Any) -> Files:
     """A files record read back from the cache, or {} when it is not one."""
-    if not isinstance(data, dict):
-        return {}
-    for name, item in data.items():
-        if not (
-            isinstance(name, str)
-            and isinstance(item, list)
-            and len(item) == 4
-            and all(isinstance(part, int) and not isinstance(part, bool) for part in item[:3])
-            and isinstance(item[3], str)
-            and _SHA256.fullmatch(item[3])
-        ):
-            return {}
-    return data
+    return data if is_files(data) else {}
+
+
+def is_files(data: Any) -> bool:
+    """`data` is a files record: path -> [inode, size, change time, sha256]."""
+    return isinstance(data, dict) and all(
+        isinstance(name, str)
+        and isinstance(item, list)
+        and len(item) == 4
+        and all(isinstance(part, int) and not isinstance(part, bool) for part in item[:3])
+        and isinstance(item[3], str)
+        and _SHA256.fullmatch(item[3])
+        for name, item in data.items()
+    )
 
 
 def matches(files: Files, root: Path) -> bool:

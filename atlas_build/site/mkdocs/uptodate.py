@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from atlas_build.cache import Cache, default_dir, digest, fingerprint
-from atlas_build.site import state, tree
+from atlas_build.site.mkdocs import state, tree
 
 NAMESPACE = "build-state"
 IGNORED = {"run", "quiet", "jobs", "lock_timeout"}  # change how a build runs, not what it makes

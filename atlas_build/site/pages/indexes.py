@@ -14,9 +14,9 @@ import functools
 from dataclasses import dataclass
 
 from atlas_build.report import RecordReport, Report
-from atlas_build.site import panels
-from atlas_build.site.html import badge, block, esc, front_matter, heading, href
-from atlas_build.site.pageledger import PageHead
+from atlas_build.site.pages import panels
+from atlas_build.site.pages.html import badge, block, esc, front_matter, heading, href
+from atlas_build.site.pages.pageledger import PageHead
 from atlas_build.text import plural, slugify
 
 HOME_PER_TOPIC = 25

@@ -22,8 +22,8 @@ from atlas_build.lesson.model import Lesson
 from atlas_build.model import LessonRecord
 from atlas_build.report import RecordReport
 from atlas_build.report import coverage as coverage_words
-from atlas_build.site import figures, markup, mathtext, panels, structures
-from atlas_build.site.html import badge, block, esc, front_matter, heading, href
+from atlas_build.site.pages import figures, markup, mathtext, panels, structures
+from atlas_build.site.pages.html import badge, block, esc, front_matter, heading, href
 from atlas_build.source import Source
 from atlas_build.text import plural
 

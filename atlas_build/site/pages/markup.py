@@ -25,7 +25,7 @@ from markdown_it.token import Token
 from atlas_build import markdown
 from atlas_build.canonical import line_starts
 from atlas_build.latex import mathml
-from atlas_build.site.sanitize import clean, trusted_id, untrusted
+from atlas_build.site.pages.sanitize import clean, trusted_id, untrusted
 from atlas_build.text import slugify
 
 _OPEN, _CLOSE = 0x100000, 0x108000

@@ -23,8 +23,8 @@ from atlas_build import paths
 from atlas_build.diagnostics import Diagnostic, Location, at
 from atlas_build.load import jsonfile
 from atlas_build.outputcodes import SELFTEST_FILE
-from atlas_build.site.html import badge, block, esc, front_matter
-from atlas_build.site.indexes import Entry, lesson_link
+from atlas_build.site.pages.html import badge, block, esc, front_matter
+from atlas_build.site.pages.indexes import Entry, lesson_link
 from atlas_build.source import pointer_segment
 
 HERE = "selftest"

@@ -17,8 +17,8 @@ from pydantic import ValidationError
 from atlas_build.diagnostics import Diagnostic
 from atlas_build.model import LessonRecord
 from atlas_build.report import RecordReport
-from atlas_build.site.lesson import LessonPage
-from atlas_build.site.markup import Heading
+from atlas_build.site.pages.lesson import LessonPage
+from atlas_build.site.pages.markup import Heading
 
 
 def dump(page: LessonPage) -> bytes:

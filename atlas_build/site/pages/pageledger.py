@@ -23,7 +23,7 @@ from atlas_build.cache import Cache, digest
 from atlas_build.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
-    from atlas_build.site.lesson import LessonPage
+    from atlas_build.site.pages.lesson import LessonPage
 
 NAMESPACE = "page-ledger"
 _HEAD = ("slug", "title", "topic", "category", "description", "contentHash")

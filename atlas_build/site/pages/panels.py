@@ -23,7 +23,7 @@ from atlas_build.report.coverage import (
     quizzes_text,
     relations_text,
 )
-from atlas_build.site.html import badge, esc
+from atlas_build.site.pages.html import badge, esc
 from atlas_build.text import plural
 
 STATUSES = ("error", "fail", "warning", "info", "pass", "skipped")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from atlas_build import catalog, markdown
 from atlas_build.diagnostics import Code
-from atlas_build.site.html import badge, block, esc, front_matter, heading
-from atlas_build.site.sanitize import clean
+from atlas_build.site.pages.html import badge, block, esc, front_matter, heading
+from atlas_build.site.pages.sanitize import clean
 
 STAGE_TITLES = {
     "load": "Loading",

@@ -21,9 +21,9 @@ from typing import Any
 
 from atlas_build.diagnostics import Severity
 from atlas_build.report import Report
-from atlas_build.site import panels
-from atlas_build.site.html import badge, block, esc, front_matter, href
-from atlas_build.site.indexes import Entry, lesson_link
+from atlas_build.site.pages import panels
+from atlas_build.site.pages.html import badge, block, esc, front_matter, href
+from atlas_build.site.pages.indexes import Entry, lesson_link
 from atlas_build.text import plural
 
 HERE = "report"

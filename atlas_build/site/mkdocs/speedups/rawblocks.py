@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from atlas_build.site.htmlfeed import TAG
+from atlas_build.site.mkdocs.speedups.htmlfeed import TAG
 
 # Elements whose content HTMLParser (in one Python version or another) reads as text
 _OPAQUE = frozenset(

@@ -13,9 +13,9 @@ up with the model renders as before.
 from __future__ import annotations
 
 from atlas_build.lesson.model import Lesson
-from atlas_build.site.markup import Part
-from atlas_build.site.structures import glossary, notes, quiz, specs
-from atlas_build.site.structures.parts import Parts, Replacement, apply
+from atlas_build.site.pages.markup import Part
+from atlas_build.site.pages.structures import glossary, notes, quiz, specs
+from atlas_build.site.pages.structures.parts import Parts, Replacement, apply
 
 __all__ = ["arrange"]
 

@@ -8,10 +8,10 @@ from html import unescape
 
 from atlas_build.latex import mathml
 from atlas_build.lesson.model import Glossary, GlossaryEntry
-from atlas_build.site.mathtext import plain
-from atlas_build.site.sanitize import clean
-from atlas_build.site.structures.parts import Parts, Replacement, consecutive, scroll_box
-from atlas_build.site.structures.symbolmath import symbol_latex
+from atlas_build.site.pages.mathtext import plain
+from atlas_build.site.pages.sanitize import clean
+from atlas_build.site.pages.structures.parts import Parts, Replacement, consecutive, scroll_box
+from atlas_build.site.pages.structures.symbolmath import symbol_latex
 
 HEADERS = ("Symbol", "Meaning", "Unit")
 

@@ -7,8 +7,8 @@ import re
 
 from atlas_build.lesson import shapes
 from atlas_build.lesson.model import Assumption
-from atlas_build.site.html import esc
-from atlas_build.site.structures.parts import Parts, Replacement
+from atlas_build.site.pages.html import esc
+from atlas_build.site.pages.structures.parts import Parts, Replacement
 
 _LEADING = re.compile(r"(?P<word>[A-Z][a-z]+)[:.]?\s+(?P<rest>\S.*)", re.DOTALL)
 

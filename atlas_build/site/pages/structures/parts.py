@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 
 from atlas_build.canonical import line_starts
-from atlas_build.site.html import esc
-from atlas_build.site.markup import Part
+from atlas_build.site.pages.html import esc
+from atlas_build.site.pages.markup import Part
 
 _PARAGRAPH = re.compile(r"<p>(?P<inner>.*)</p>\s*", re.DOTALL)
 

@@ -8,7 +8,7 @@ link's fragment names an element inside it, so the validation panel's links stil
 from __future__ import annotations
 
 from atlas_build.lesson.model import Quiz
-from atlas_build.site.structures.parts import Parts, Replacement, consecutive
+from atlas_build.site.pages.structures.parts import Parts, Replacement, consecutive
 
 SUMMARY = "Show answer"
 

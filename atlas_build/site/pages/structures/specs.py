@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from atlas_build.lesson.model import Specification
-from atlas_build.site.structures.parts import Parts, Replacement, consecutive, scroll_box
+from atlas_build.site.pages.structures.parts import Parts, Replacement, consecutive, scroll_box
 
 _ROLE = re.compile(r"(?P<name>.*\S)\s+(?P<role>[A-Za-z]+)", re.DOTALL)
 _ROLES = frozenset({"input", "inputs", "output", "outputs"})
