@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from types import MappingProxyType
 
-from .vocabulary import GREEK_NAMES
+from atlas_build import notation
 
 _SYMBOLS = {
     "×": "\\times",
@@ -106,20 +106,16 @@ _SYMBOLS = {
     "″": "''",
     "‴": "'''",
     "°": "^{\\circ}",
-    "ℓ": "\\ell",
-    "ℏ": "\\hbar",
-    "ℎ": "h",
-    "µ": "\\mu",
-    "ϵ": "\\epsilon",
-    "ε": "\\epsilon",
-    "ϕ": "\\phi",
-    "φ": "\\phi",
-    "ϑ": "\\vartheta",
-    "ς": "\\varsigma",
-    "ϱ": "\\varrho",
-    "ϖ": "\\varpi",
     "ᵀ": "^{\\top}",
 }
+
+
+def _latex(name: str) -> str:
+    """A letter's name as LaTeX: `alpha` is `\\alpha`, `h` stays `h`."""
+    return name if len(name) == 1 else f"\\{name}"
+
+
+_SYMBOLS |= {char: _latex(name) for char, name in notation.LETTERLIKE.items()}
 
 SUPERSCRIPTS: MappingProxyType[str, str] = MappingProxyType(
     dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ", "0123456789+-=()ni", strict=True))
@@ -128,25 +124,12 @@ SUBSCRIPTS: MappingProxyType[str, str] = MappingProxyType(
     dict(zip("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥ", "0123456789+-=()aeoxhklmnpstijruv", strict=True))
 )
 
-COMBINING: MappingProxyType[str, str] = MappingProxyType(
-    {
-        "\u0302": "hat",
-        "\u0303": "tilde",
-        "\u0304": "bar",
-        "\u0305": "bar",
-        "\u0307": "dot",
-        "\u0308": "ddot",
-        "\u030c": "check",
-        "\u0306": "breve",
-        "\u20d7": "vec",
-    }
-)
-"""Combining accents after a letter: ``x̂`` is ``\\hat{x}``."""
+COMBINING = notation.COMBINING
+"""Combining accents after a letter: ``x̂`` is ``\\hat{x}`` (the table the glossary reads too)."""
 
 SPACES = frozenset("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a")
 SPACES |= frozenset("\u202f\u205f\u3000\u200b\u200c\u200d\u2060\ufeff")
 
-_GREEK_AS_LATIN = dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΧο", "ABEZHIKMNOPTXo", strict=True))
 _STYLES = (("DOUBLE-STRUCK", "mathbb"), ("FRAKTUR", "mathfrak"), ("SCRIPT", "mathcal"))
 
 
@@ -154,19 +137,18 @@ def expand(ch: str) -> str | None:
     """The LaTeX that the character ``ch`` stands for, or ``None`` if it has none."""
     if ch in _SYMBOLS:
         return _SYMBOLS[ch]
-    if ch in _GREEK_AS_LATIN:
-        return _GREEK_AS_LATIN[ch]
+    greek = notation.greek_name(ch)
+    if greek is not None:
+        return _latex(greek)
     name = unicodedata.name(ch, "")
-    if name.startswith("GREEK ") and " LETTER " in name:
-        return _greek(name)
     plain = unicodedata.normalize("NFKC", ch)
     if len(plain) == 1 and plain != ch and plain.isascii() and plain.isalnum():
         for marker, font in _STYLES:
             if marker in name:
                 return f"\\{font}{{{plain}}}"
         return plain
-    if len(plain) == 1 and plain != ch and unicodedata.name(plain, "").startswith("GREEK "):
-        return _greek(unicodedata.name(plain))
+    if len(plain) == 1 and plain != ch and (greek := notation.greek_name(plain)) is not None:
+        return _latex(greek)
     decomposed = unicodedata.normalize("NFD", ch)
     base, marks = decomposed[:1], decomposed[1:]
     if base.isascii() and base.isalpha() and marks and all(m in COMBINING for m in marks):
@@ -175,18 +157,3 @@ def expand(ch: str) -> str | None:
             latex = f"\\{COMBINING[mark]}{{{latex}}}"
         return latex
     return None
-
-
-def _greek(name: str) -> str | None:
-    """``GREEK SMALL LETTER ALPHA`` -> ``\\alpha``; capitals without a command are Latin."""
-    words = name.split()
-    letter = words[-1].lower()
-    if letter in ("lamda",):
-        letter = "lambda"
-    capital = "CAPITAL" in words
-    if capital:
-        latin = _GREEK_AS_LATIN.get(unicodedata.lookup(name), None)
-        if latin is not None:
-            return latin
-        letter = letter.capitalize()
-    return f"\\{letter}" if letter in GREEK_NAMES else None

@@ -11,118 +11,31 @@ from __future__ import annotations
 
 import unicodedata
 
-GREEK = frozenset(
-    (
-        "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa varkappa"
-        " lambda mu nu xi omicron pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi"
-        " psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega"
-    ).split()
-)
-"""Greek letter names as LaTeX commands spell them (and as SymPy symbols are named)."""
+from atlas_build import notation
 
-_VARIANTS = {
-    "varepsilon": "epsilon",
-    "vartheta": "theta",
-    "varkappa": "kappa",
-    "varphi": "phi",
-    "varpi": "pi",
-    "varrho": "rho",
-    "varsigma": "sigma",
-}
+GREEK = frozenset(notation.GREEK_LETTERS) | {"omicron"}
+"""Greek letter names as LaTeX commands spell them (and as SymPy symbols are named), and
+`omicron`, which LaTeX writes `o` but a glossary may spell out."""
+
+_VARIANTS = notation.GREEK_VARIANTS
 _STYLE_SYNONYMS = {"scr": "cal"}
 
-ACCENTS = {
-    "hat": "hat",
-    "widehat": "hat",
-    "tilde": "tilde",
-    "widetilde": "tilde",
-    "bar": "bar",
-    "overline": "bar",
-    "dot": "dot",
-    "ddot": "ddot",
-    "vec": "vec",
-    "overrightarrow": "vec",
-    "check": "check",
-    "breve": "breve",
-    "acute": "acute",
-    "grave": "grave",
-    "mathring": "ring",
-}
+ACCENTS = notation.ACCENTS
 """LaTeX accent command -> the suffix its symbol carries (`\\hat{x}` -> `x_hat`)."""
 
-COMBINING = {
-    "\u0300": "grave",
-    "\u0301": "acute",
-    "\u0302": "hat",
-    "\u0303": "tilde",
-    "\u0304": "bar",
-    "\u0305": "bar",
-    "\u0306": "breve",
-    "\u0307": "dot",
-    "\u0308": "ddot",
-    "\u030a": "ring",
-    "\u030c": "check",
-    "\u20d1": "vec",
-    "\u20d7": "vec",
-}
+COMBINING = notation.COMBINING_SUFFIXES
 """Unicode combining marks written over a glossary letter -> the same suffixes."""
 
-# Greek capitals LaTeX has no command for are written with the Latin letter.
-_LATIN_LOOKALIKE = {
-    "ALPHA": "A",
-    "BETA": "B",
-    "EPSILON": "E",
-    "ZETA": "Z",
-    "ETA": "H",
-    "IOTA": "I",
-    "KAPPA": "K",
-    "MU": "M",
-    "NU": "N",
-    "OMICRON": "O",
-    "RHO": "P",
-    "TAU": "T",
-    "CHI": "X",
-}
-_GREEK_SPECIAL = {
-    "\u00b5": "mu",  # MICRO SIGN
-    "\u03c2": "sigma",  # final sigma
-    "\u03d0": "beta",
-    "\u03d1": "theta",
-    "\u03d5": "phi",
-    "\u03d6": "pi",
-    "\u03f0": "kappa",
-    "\u03f1": "rho",
-    "\u03f5": "epsilon",
-    "\u03f4": "Theta",
-    "\u03d2": "Upsilon",
-    "\u2113": "ell",  # SCRIPT SMALL L, LaTeX \ell
-    "\u210f": "hbar",
-    "\u210e": "h",  # PLANCK CONSTANT, the italic h
-    "\u0127": "hbar",  # LATIN SMALL LETTER H WITH STROKE, written for the reduced constant
-}
 _STYLES = (("DOUBLE-STRUCK", "bb"), ("FRAKTUR", "frak"), ("BLACK-LETTER", "frak"))
 
 
-SUBSCRIPT_SIGNS = {"□": "square", "∞": "infty", "∥": "parallel", "⊥": "perp"}
-"""Signs a subscript may hold, named as the LaTeX parser names their commands:
-`R_□` is `R_{\\square}`, `R_square`; `x_∞` is `x_infty`."""
+SUBSCRIPT_SIGNS = notation.SUBSCRIPT_SIGNS
 
 
 def greek_name(char: str) -> str | None:
     """`τ` -> `tau`, `Δ` -> `Delta`, `ϵ`/`ε` -> `epsilon`; None for other characters."""
-    if char in _GREEK_SPECIAL:
-        return _GREEK_SPECIAL[char]
-    name = unicodedata.name(char, "")
-    for case in ("SMALL", "CAPITAL"):
-        prefix = f"GREEK {case} LETTER "
-        if name.startswith(prefix):
-            letter = name[len(prefix) :].replace("LAMDA", "LAMBDA")
-            if " " in letter:
-                return None
-            if case == "SMALL":
-                return "o" if letter == "OMICRON" else letter.lower()
-            return _LATIN_LOOKALIKE.get(letter, letter.capitalize())
-    return None
+    name = notation.greek_name(char)
+    return None if name is None else notation.plain_letter(name)
 
 
 def letter(char: str) -> tuple[str, str] | None:

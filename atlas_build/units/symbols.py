@@ -11,34 +11,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from atlas_build import notation
+
 from .grammar import UnitSyntaxError
 
 MAX_SYMBOL = 64
 
-GREEK_FIXES = {
-    "lamda": "lambda",
-    "final sigma": "sigma",
-    "lunate epsilon symbol": "epsilon",
-    "phi symbol": "phi",
-    "theta symbol": "theta",
-    "rho symbol": "rho",
-    "pi symbol": "pi",
-    "kappa symbol": "kappa",
-    "beta symbol": "beta",
-}
-"""Unicode's spelling of a Greek letter (lower case) -> the convention's name."""
-
-ACCENTS = {
-    "\u0302": "hat",
-    "\u0303": "tilde",
-    "\u0304": "bar",
-    "\u0305": "bar",
-    "\u0307": "dot",
-    "\u0308": "ddot",
-    "\u20d7": "vec",
-    "\u030c": "check",
-}
-"""Combining marks (after NFD) -> accent suffixes: `x̂` -> `x_hat`."""
+ACCENTS = notation.COMBINING_SUFFIXES
+"""Combining marks (after NFD) -> accent suffixes: `x̂` -> `x_hat` (the parser's table)."""
 
 STYLE_SUFFIXES = (("DOUBLE-STRUCK", "bb"), ("FRAKTUR", "frak"), ("BLACK-LETTER", "frak"))
 STYLE_SUFFIXES_SCRIPT = ("SCRIPT", "cal")
@@ -54,9 +34,13 @@ MARKS = {
     "⁺": "plus",
     "⁻": "minus",
 }
-SCRIPT_MARKS = {"*": "star", "\\ast": "star", "\\star": "star", "\\dagger": "dagger", "+": "plus"}
-SCRIPT_MARKS["-"] = "minus"
-SPECIAL = {"ℏ": "hbar", "ℓ": "ell", "µ": "mu", "∂": "partial"}
+SCRIPT_MARKS = {
+    f"\\{text}" if text.isalpha() else text: suffix
+    for text, suffix in notation.SCRIPT_MARKS.items()
+}
+"""A superscript that names (`x^*`, `x^{\\dagger}`) -> the name's suffix."""
+SPECIAL = {char: notation.plain_letter(name) for char, name in notation.LETTERLIKE.items()}
+SPECIAL["∂"] = "partial"
 
 
 class SymbolError(UnitSyntaxError):
@@ -64,15 +48,9 @@ class SymbolError(UnitSyntaxError):
 
 
 def _greek(char: str) -> str | None:
-    name = unicodedata.name(char, "")
-    if not name.startswith("GREEK ") or " LETTER " not in name and "SYMBOL" not in name:
-        return None
-    capital = "CAPITAL" in name
-    letter = name.split(" LETTER ", 1)[1] if " LETTER " in name else name[6:]
-    letter = GREEK_FIXES.get(letter.lower(), letter.lower())
-    if " " in letter:
-        return None
-    return letter.capitalize() if capital else letter
+    """`τ` -> `tau`, `ϑ` -> `theta`, `Α` -> `A`: the parser's letter, variants folded."""
+    name = notation.greek_name(char)
+    return None if name is None else notation.plain_letter(name)
 
 
 def _styled(char: str) -> str | None:
@@ -105,7 +83,7 @@ def _script(char: str) -> tuple[str, str] | None:
     return None
 
 
-SUBSCRIPT_SIGNS = {"□": "square", "∞": "infty", "∥": "parallel", "⊥": "perp"}
+SUBSCRIPT_SIGNS = notation.SUBSCRIPT_SIGNS
 SUB_OPERATORS = {"+": "+", "-": "-", "−": "-", "/": "/"}
 """Operators an index expression in a subscript holds (`C_{i+1}`, `Tᵢ₋₁`): a family
 member, named as the lesson model names it (`C_i+1`, `T_i-1`)."""
