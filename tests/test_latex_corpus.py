@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from atlas_build.latex import ERROR_CODES, LatexError, parse_equation
-from atlas_build.site.mathml import MathError, render
+from atlas_build.latex.mathml import MathError, render
 
 CORPUS = Path(__file__).resolve().parent / "latex_corpus"
 MIN_RATE = 0.97

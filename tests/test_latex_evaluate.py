@@ -151,4 +151,7 @@ def test_package_never_evaluates_text() -> None:
             if isinstance(node, ast.Call):
                 func = node.func
                 name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                owner = getattr(getattr(func, "value", None), "id", None)
+                if (owner, name) == ("re", "compile"):
+                    continue  # a regular expression (mathml.py), not code
                 assert name not in banned, f"{path.name}:{node.lineno} calls {name}"

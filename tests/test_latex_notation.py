@@ -334,6 +334,8 @@ NOTATION: list[tuple[str, Any]] = [
     (r"5\%", unit(5, "%")),
     (r"8\ \mathrm{bytes/rank}", unit(8, "bytes/rank")),
     (r"25.9\,\mathrm{mV}", unit(sp.Rational(259, 10), "mV")),
+    (r"2.9\,\mathrm{m\,K}", unit(sp.Rational(29, 10), "m·K")),  # metre-kelvin, not mK
+    (r"2.9\,\mathrm{mK}", unit(sp.Rational(29, 10), "mK")),
     (r"3~\text{ns}", unit(3, "ns")),
     (r"200\,\mu\text{A/V}^2", unit(200, "μA/V^2")),
     (r"50\,\Omega", unit(50, "Ω")),
@@ -499,3 +501,48 @@ def test_indexed_brackets_and_sums_over_signals() -> None:
 def test_max_over_a_range_still_builds_maxover() -> None:
     assert _e(r"\max_{j} z_j") == MaxOver(sp.IndexedBase("z")[j], (j, 1, n))
     assert _e(r"K^\top", matrices={"K"}) == Transposed(sp.Symbol("K", commutative=False))
+
+
+# -- The claims language real lessons need (issue 33): what the parser reads -----------
+
+
+def test_and_or_between_values_are_operators_not_statement_links() -> None:
+    """`G_i=A_i\\land B_i,\\quad C_{i+1}=G_i\\lor(P_i\\land C_i)` gave the phantom relations
+    `G_i=A_i` and `C_{i+1}=G_i`: a connective with a definition on one side and a value on
+    the other joins values."""
+    from atlas_build.latex.functions import BitAnd, BitOr
+
+    carry = r"G_i=A_i\land B_i,\quad C_{i+1}=G_i\lor(P_i\land C_i)"
+    relations = parse_relations(carry, indices={"i"})
+    Ai, Bi, Ci, Gi, Pi = (sp.IndexedBase(name)[i] for name in "ABCGP")
+    assert [(r.lhs, r.op, r.rhs) for r in relations] == [
+        (Gi, "=", BitAnd(Ai, Bi)),
+        (sp.IndexedBase("C")[i + 1], "=", BitOr(Gi, BitAnd(Pi, Ci))),
+    ]
+    assert relations[0].source == r"G_i=A_i\land B_i"
+    # names stay SymPy's logic (`P(A \lor B)` is an event), ∧ binding tighter than ∨
+    [plain] = parse_relations(r"y = a \lor b \land c")
+    assert plain.rhs == sp.Or(a, sp.And(b, c))
+    assert parse_relations(r"y = A ∧ B")[0].rhs == sp.And(A, B)
+    assert parse_relations(r"A \land B = C")[0].lhs == sp.And(A, B)
+    # between two statements it still links them
+    assert [r.op for r in parse_relations(r"x > 0 \land y > 0")] == [">", ">", "and"]
+
+
+def test_binary_numerals_are_read_in_their_base() -> None:
+    assert _e("0111_2") == 7
+    assert _e("0111_{2}") == 7
+    assert _e("0111₂") == 7
+    assert _e("1010₂ + 0011₂") == 13
+    assert _e("17_{8}") == 15
+    assert _e("0121_2") == Component(121, 2)  # not a binary numeral: an entry, as before
+    assert _e("x_2") == sp.Symbol("x_2")
+
+
+def test_upright_i_and_j_are_the_imaginary_unit() -> None:
+    assert _e(r"R + \mathrm{j}\omega L") == R + sp.I * omega * L
+    assert _e(r"3 + 4\mathrm{i}") == 3 + 4 * sp.I  # not 4 with the unit `i`
+    assert _e(r"e^{\mathrm{j}\omega t}") == sp.exp(sp.I * omega * t)  # a power, not a label
+    assert _e(r"\mathrm{e}^{\mathrm{i}\pi}") == -1
+    assert _e(r"x_{\mathrm{j}}") == sp.Symbol("x_j")  # a subscript names
+    assert _e(r"i\omega") == i * omega  # a plain i is a symbol (a glossary may say more)

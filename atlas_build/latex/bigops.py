@@ -165,9 +165,7 @@ def extremum_named(p: Parser, token: Token, operator: str) -> sympy.Expr:
     following = p.peek()
     pairwise = sympy.Max if operator == "max" else sympy.Min
     if operator in ("max", "min") and following is not None and following.is_cmd("lbrace"):
-        from .notation import group
-
-        value = group(p, p.next())
+        value = p.group(p.next())
         if isinstance(value, sets.SetOf):
             return p.build(token, lambda: pairwise(*value.args))
         of = sets.MaxOf if operator == "max" else sets.MinOf

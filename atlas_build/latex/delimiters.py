@@ -26,6 +26,10 @@ from .errors import SYNTAX, TOO_DEEP, UNBALANCED_BRACE, UNBALANCED_DELIMITER, La
 from .lexer import BEGIN, CHAR, CMD, END, LETTER, NUMBER, WORDS, Token
 from .roles import CONSTANT, DOTS, GREEK, MARK, SYMBOL, TRANSPOSE
 
+#: Tokens that open a group a factor may start with.
+GROUP_OPENERS = frozenset({"(", "[", "{", "lbrace", "lvert", "lVert", "langle", "lfloor"})
+GROUP_OPENERS |= {"lceil", "lnull"}
+
 CLOSER = {
     "(": ")",
     "[": "]",

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import sympy
 
 from . import bigops, calculus, constructs, names, notation
+from .delimiters import GROUP_OPENERS
 from .dialect import kind_of
 from .functions import Dots
 from .lexer import BEGIN, CHAR, CMD, NUMBER, Token
@@ -59,11 +60,12 @@ _HANDLERS: dict[str, Callable[[Parser, Token], sympy.Expr]] = {
 
 def primary(p: Parser) -> sympy.Expr:
     """A number, a bracketed group, an environment, or a construct with arguments."""
-    from .parser import GROUP_OPENERS
-
     token = p.next("an expression")
     if token.kind == NUMBER:
         names.charge(p, len(token.text) * 10 // 3 + 1, token)
+        radix = _radix(p, token)
+        if radix is not None:
+            return radix
         return p.build(token, lambda: sympy.Rational(token.text))
     if token.kind == BEGIN:
         return notation.environment(p, token)
@@ -75,3 +77,29 @@ def primary(p: Parser) -> sympy.Expr:
     if handler is None:
         raise p.error(f"unexpected {token.describe()}", token)
     return handler(p, token)
+
+
+_RADICES = {"2": 2, "8": 8, "10": 10, "16": 16}
+
+
+def _radix(p: Parser, token: Token) -> sympy.Integer | None:
+    """``0111_2``, ``0111_{2}`` (and ``0111₂``): a numeral with its base as a subscript,
+    read in that base (2, 8, 10 or 16, digits only) when its digits are digits of the base;
+    the subscript is consumed. Anything else is left to the scripts (``Component``)."""
+    if not p.peek_char("_") or not token.text.isdigit():
+        return None
+    after = p.peek(1)
+    if after is not None and after.kind == NUMBER and len(after.text) == 1:
+        written, width = after.text, 2  # `0111_2`
+    elif after is not None and after.is_char("{"):
+        inner, close = p.peek(2), p.peek(3)
+        if inner is None or inner.kind != NUMBER or close is None or not close.is_char("}"):
+            return None
+        written, width = inner.text, 4  # `0111_{2}`, `0111₂`
+    else:
+        return None
+    base = _RADICES.get(written)
+    if base is None or any(int(digit) >= base for digit in token.text):
+        return None
+    p.pos += width
+    return sympy.Integer(int(token.text, base))

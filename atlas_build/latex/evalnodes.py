@@ -18,11 +18,14 @@ import sympy
 from . import budget, sets
 from .errors import NUMERIC, UNSUPPORTED, EvaluationError
 from .functions import (
+    BitAnd,
+    BitOr,
     Cardinality,
     Component,
     Convolution,
     CrossCorrelation,
     Det,
+    DirectSum,
     Hadamard,
     Indicator,
     InnerProduct,
@@ -282,6 +285,24 @@ def _logical(function: Callable[..., Any]) -> Handler:
     return handler
 
 
+def _bitwise(function: Callable[[Any, Any], Any], what: str) -> Handler:
+    """``∧``/``∨``/``⊕`` between values: on 0/1 the logical operator, on whole numbers
+    bitwise; anything else is an error, never a silent truncation."""
+
+    def handler(ev: Evaluator, node: Any) -> Any:
+        values = []
+        for arg in node.args:
+            value = np.asarray(ev.walk(arg))
+            whole = np.all(np.isfinite(value)) and np.all(value == np.round(value))
+            if value.dtype != bool and not (whole and np.all(value >= 0)):
+                raise EvaluationError(NUMERIC, f"{what} needs 0/1 or whole numbers ≥ 0")
+            values.append(value.astype(np.int64))
+        budget.broadcast(what, ev.max_elements, *values)
+        return functools.reduce(function, values).astype(np.float64)[()]
+
+    return handler
+
+
 HANDLERS: dict[type, Handler] = {
     WithUnit: lambda ev, node: ev.walk(node.args[0]),
     Probability: lambda ev, node: ev.symbol(node.key),  # one opaque value, bound by its text
@@ -333,6 +354,10 @@ HANDLERS: dict[type, Handler] = {
     sympy.And: _logical(np.logical_and),
     sympy.Or: _logical(np.logical_or),
     sympy.Not: lambda ev, node: np.logical_not(ev.walk(node.args[0])),
+    sympy.Xor: _logical(np.logical_xor),
+    BitAnd: _bitwise(np.bitwise_and, "∧"),
+    BitOr: _bitwise(np.bitwise_or, "∨"),
+    DirectSum: _bitwise(np.bitwise_xor, "⊕"),
     type(sympy.true): lambda ev, node: True,
     type(sympy.false): lambda ev, node: False,
     Related: _related,

@@ -119,6 +119,8 @@ class Evaluator:
         args = node.args
         if node.is_Number or isinstance(node, sympy.NumberSymbol):
             return self._number(node)
+        if node is sympy.I:  # `\\mathrm{j}`: the imaginary unit
+            return np.complex128(1j)
         if isinstance(node, sympy.Symbol):
             return self.symbol(node.name)
         if isinstance(node, sympy.Indexed):

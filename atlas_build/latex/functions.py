@@ -155,7 +155,18 @@ class Kronecker(Node):
 
 
 class DirectSum(Node):
-    """``A \\oplus B``: the direct sum (or exclusive or)."""
+    """``A \\oplus B``: the direct sum, or exclusive or: evaluated on whole numbers, the
+    bitwise exclusive or (``1 \\oplus 1`` is 0)."""
+
+
+class BitAnd(Node):
+    """``A_i \\land B_i`` between values (not statements): on 0/1 the logical and, on
+    whole numbers bitwise. ``a \\land b`` between names or statements stays ``And``."""
+
+
+class BitOr(Node):
+    """``G_i \\lor (P_i \\land C_i)`` between values: on 0/1 the logical or, on whole
+    numbers bitwise."""
 
 
 class DirectDifference(Node):

@@ -10,11 +10,14 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 import sympy
+from sympy.logic.boolalg import Boolean
 
 from . import names, probability
 from .delimiters import CLOSERS, OPENERS, text_of
 from .dialect import RELATION_OPS, kind_of
 from .functions import (
+    BitAnd,
+    BitOr,
     Compose,
     Convolution,
     CrossCorrelation,
@@ -120,15 +123,68 @@ def _connected(p: Parser) -> sympy.Basic:
         return statement(p)
     if any(not part for part in parts):
         raise p.error("a logical connective needs a statement on each side", links[0])
-    result = statement(p.sub(parts[0], p.end))
-    for link, part in zip(links, parts[1:], strict=True):
-        right = statement(p.sub(part, p.end))
-        op = CONNECTIVES[link.text][0] or "and"
+    values = [statement(p.sub(part, p.end)) for part in parts]
+    ops = [(CONNECTIVES[link.text][0] or "and", link) for link in links]
+    for tier in (("and",), ("or",)):  # `a \lor b \land c` is a ∨ (b ∧ c)
+        values, ops = _reduce(p, values, ops, tier)
+    result = values[0]
+    for (op, link), right in zip(ops, values[1:], strict=True):
         if op == "implied-by":
             result, right, op = right, result, "implies"
-        combine = _LOGIC[op]
-        result = p.build(link, partial(combine, result, right, evaluate=False))
+        result = p.build(link, partial(_LOGIC[op], result, right, evaluate=False))
     return result
+
+
+def _reduce(
+    p: Parser, values: list[sympy.Basic], ops: list[tuple[str, Token]], tier: tuple[str, ...]
+) -> tuple[list[sympy.Basic], list[tuple[str, Token]]]:
+    """Join the operands of the connectives in ``tier`` (left to right), leaving the rest."""
+    out, left = [values[0]], []
+    for (op, link), right in zip(ops, values[1:], strict=True):
+        if op in tier:
+            out[-1] = logical(p, op, out[-1], right, link)
+        else:
+            out.append(right)
+            left.append((op, link))
+    return out, left
+
+
+_BOOLEAN_OPERAND = (sympy.Symbol, Boolean, Given)
+
+
+def logical(p: Parser, op: str, left: sympy.Basic, right: sympy.Basic, token: Token) -> sympy.Basic:
+    """``left ∧ right`` (``op`` ``and``) or ``left ∨ right``: SymPy's ``And``/``Or`` between
+    statements and names (``x > 0 \\land y > 0``, ``P(A \\lor B)``); between other values
+    (``A_i \\land B_i`` with ``i`` an index, ``(A \\land B) \\lor C_{in}``, a number) the
+    value nodes :class:`BitAnd`/:class:`BitOr`, which evaluate on 0/1 and bitwise."""
+    if all(isinstance(v, _BOOLEAN_OPERAND) for v in (left, right)):
+        return p.build(token, partial(_LOGIC[op], left, right, evaluate=False))
+    node = BitAnd if op == "and" else BitOr
+    return p.build(token, lambda: node(left, right))
+
+
+def values(p: Parser) -> sympy.Basic:
+    """Expressions joined by ``\\lor`` of ``\\land`` (∧ binds tighter), where the
+    normaliser left a connective between values: ``G_i \\lor (P_i \\land C_i)``."""
+    terms = [_conjunction(p)]
+    while (token := p.peek()) is not None and _link(token) == "or":
+        p.pos += 1
+        terms[-1] = logical(p, "or", terms[-1], _conjunction(p), token)
+    return terms[0]
+
+
+def _conjunction(p: Parser) -> sympy.Basic:
+    value = p.expression()
+    while (token := p.peek()) is not None and _link(token) == "and":
+        p.pos += 1
+        value = logical(p, "and", value, p.expression(), token)
+    return value
+
+
+def _link(token: Token) -> str | None:
+    if token.kind != CMD or kind_of(token.text) != CONNECTIVE:
+        return None
+    return CONNECTIVES[token.text][0]
 
 
 def statement(p: Parser) -> sympy.Basic:

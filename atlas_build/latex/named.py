@@ -77,7 +77,10 @@ def named(p: Parser) -> sympy.Expr:
     attached = p.peek()
     if name == "e" and attached is not None and not attached.space_before:
         constant = constant and not (attached.is_char("[") or attached.is_char("("))
-    expr = names.resolve(p, name, sub, token, constant)
+    if stem.upright and name in IMAGINARY and sub is None and constant and _free(p, name):
+        expr: sympy.Expr = sympy.I  # `\\mathrm{j}\\omega L`, as ISO 80000-2 writes it
+    else:
+        expr = names.resolve(p, name, sub, token, constant)
     if mark is not None and not mark_first:
         expr = names.rename(p, expr, mark)
     following = p.peek()
@@ -92,6 +95,21 @@ def named(p: Parser) -> sympy.Expr:
     elif following is not None and following.is_cmd("lbrace") and (stem.upright or stem.styled):
         expr = _call(p, expr, token)
     return names.superscript(p, expr, sup, token)
+
+
+IMAGINARY = frozenset({"i", "j"})
+"""Letters that written upright (``\\mathrm{i}``, ``\\mathrm{j}``) are the imaginary unit."""
+
+
+def _imaginary_unit(token: Token, text: str) -> bool:
+    return token.is_cmd("mathrm") and text in IMAGINARY
+
+
+def _free(p: Parser, name: str) -> bool:
+    """Not declared a plain symbol, an index or a matrix, and not bound by a sum."""
+    options = p.state.options
+    declared = options.symbols, options.indices, options.matrices, p.bound
+    return not any(name in names_ for names_ in declared)
 
 
 def _stem(p: Parser, token: Token) -> _Stem | sympy.Basic:
@@ -113,7 +131,8 @@ def _stem(p: Parser, token: Token) -> _Stem | sympy.Basic:
         if parsed is None:
             return p.of(arg).whole()
         upright = token.text in UPRIGHT_FONTS and len(parsed.text) > 1
-        return _Stem(parsed.text, upright or parsed.text == "e", token.text in STYLED_FONTS)
+        upright = upright or parsed.text == "e" or _imaginary_unit(token, parsed.text)
+        return _Stem(parsed.text, upright, token.text in STYLED_FONTS)
     cut = next((k for k, t in enumerate(arg.tokens) if t.is_char("_")), len(arg.tokens))
     from .state import Arg
 

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 import sympy
 
+from atlas_build import notation
+
 from .dialect import kind_of
 from .errors import TOO_LARGE
 from .functions import Transposed
@@ -51,40 +53,14 @@ MAX_RADICAL_BITS = 1024
 MAX_FACTORIAL = 1000
 """Largest exact integer whose factorial is formed (``1000!`` has 2568 digits)."""
 
-ACCENTS = {
-    "hat": "hat",
-    "widehat": "hat",
-    "tilde": "tilde",
-    "widetilde": "tilde",
-    "bar": "bar",
-    "overline": "bar",
-    "dot": "dot",
-    "ddot": "ddot",
-    "dddot": "dddot",
-    "vec": "vec",
-    "overrightarrow": "vec",
-    "check": "check",
-    "breve": "breve",
-    "acute": "acute",
-    "grave": "grave",
-    "mathring": "ring",
-}
+ACCENTS = notation.ACCENTS
+"""Accent command -> name suffix, shared with the glossary readers (`atlas_build.notation`)."""
 STYLED_FONTS = {"mathcal": "cal", "mathscr": "scr", "mathbb": "bb", "Bbb": "bb"}
 STYLED_FONTS |= {"mathfrak": "frak", "frak": "frak"}
 UPRIGHT_FONTS = frozenset({"mathrm", "operatorname", "mathop", "operatornamewithlimits"})
 _RENAMED = {"imath": "i", "jmath": "j", "hslash": "hbar", "#": "num"}
-_MARKS = {
-    ("*",): "star",
-    ("ast",): "star",
-    ("star",): "star",
-    ("dagger",): "dagger",
-    ("dag",): "dagger",
-    ("ddagger",): "ddagger",
-    ("+",): "plus",
-    ("-",): "minus",
-    ("prime",): "prime",
-    ("prime", "prime"): "prime2",
-}
+_MARKS: dict[tuple[str, ...], str] = {(text,): s for text, s in notation.SCRIPT_MARKS.items()}
+_MARKS[("prime", "prime")] = "prime2"
 _TRANSPOSE_MARKS = (["top"], ["intercal"], ["mathsf", "T"], ["mathrm", "T"])
 _FUNCTION_WORDS = frozenset({ELEMENTARY, NAMED_FUNCTION, LIMIT, ARG})
 """Roles of commands a subscript spells as words: ``\\eta_{\\cos}`` (the cosine phase of
@@ -233,7 +209,7 @@ def mark_of(sup: Arg | None) -> str | None:
 def label_of(p: Parser, sup: Arg | None) -> str | None:
     """``W^{(l)}`` and ``L^{\\text{CLIP}}``: a parenthesised or upright superscript word is a
     label (``W^(l)``, ``L^CLIP``), not a power."""
-    if sup is None:
+    if sup is None or _imaginary_in(sup.tokens):
         return None
     upright = word(p, sup)
     if upright is not None and upright.label and len(upright.text) > 1:
@@ -244,6 +220,16 @@ def label_of(p: Parser, sup: Arg | None) -> str | None:
         return None
     inner = word(p, _arg(sup.tokens[1:-1], sup.end))
     return inner.text if inner is not None else None
+
+
+def _imaginary_in(tokens: Sequence[Token]) -> bool:
+    """``e^{\\mathrm{j}\\omega t}``: an upright ``i`` or ``j`` is the imaginary unit, so the
+    superscript computes (a power), however upright it is written."""
+    return any(
+        token.is_cmd("mathrm")
+        and [t.text for t in tokens[k + 1 : k + 4]] in (["{", "i", "}"], ["{", "j", "}"])
+        for k, token in enumerate(tokens)
+    )
 
 
 def rename(p: Parser, expr: sympy.Expr, suffix: str) -> sympy.Expr:
@@ -279,11 +265,9 @@ def superscript(p: Parser, base: sympy.Expr, sup: Arg | None, token: Token) -> s
 
 def scripted_atom(p: Parser, atom: sympy.Expr, token: Token) -> sympy.Expr:
     """Scripts after a non-name factor: ``(x)^2``, ``[x]_+``, ``f(x)_i``."""
-    from .notation import subscripted
-
     sub, sup = p.scripts()
     if sub is not None:
-        atom = subscripted(p, atom, sub, token)
+        atom = p.subscripted(atom, sub, token)
     return superscript(p, atom, sup, token)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .delimiters import CLOSERS, OPENERS, pair, sized, text_of
-from .dialect import ALIGNMENT_ENVIRONMENTS, CASES_ENVIRONMENTS, kind_of
+from .dialect import ALIGNMENT_ENVIRONMENTS, CASES_ENVIRONMENTS, RELATION_OPS, kind_of
 from .errors import EMPTY, SYNTAX, TOO_DEEP, LatexError
 from .lexer import BEGIN, CHAR, CMD, END, WORDS, Token, tokenize
 from .markup import strip_annotations, strip_spacing
@@ -164,7 +164,7 @@ def _split(tokens: Sequence[Token]) -> list[Segment]:
     stack: list[str] = []
     row_start = aligned = quantified = False
     previous: Token | None = None
-    for token in tokens:
+    for k, token in enumerate(tokens):
         text = text_of(token)
         if text in OPENERS:
             substack = previous is not None and previous.is_cmd("substack")
@@ -194,7 +194,7 @@ def _split(tokens: Sequence[Token]) -> list[Segment]:
         elif quantified and token.is_char(":"):
             cut.flush()
             quantified = False
-        elif kind == CONNECTIVE:
+        elif kind == CONNECTIVE and not _joins_values(token, cut.current, tokens[k + 1 :]):
             cut.flush(link_next=CONNECTIVES[token.text][0] or "")
             quantified = False
         else:
@@ -204,6 +204,70 @@ def _split(tokens: Sequence[Token]) -> list[Segment]:
             cut.current.append(token)
     cut.flush()
     return cut.segments
+
+
+_VALUE_LINKS = frozenset({"land", "wedge", "lor", "vee"})
+_DEFINING = frozenset({"=", ":=", "approx", "equiv", "<-"})
+
+
+def _joins_values(token: Token, before: Sequence[Token], after: Sequence[Token]) -> bool:
+    """Whether a top-level ``\\land``/``\\lor`` is an operator between values, not a
+    connective between statements: one side of it states no relation and the other is
+    a definition (``G_i = A_i \\land B_i``) or a bare expression that a relation follows
+    (``A \\land B = C``). Between two statements (``x > 0 \\land y > 0``), or two bare
+    expressions, it stays a connective."""
+    if token.text not in _VALUE_LINKS:
+        return False
+    left, right = _piece_before(before), _piece_after(after)
+    if not left or not right:
+        return False
+    stated_left, stated_right = _has_relation(left), _has_relation(right)
+    if stated_left and not stated_right:
+        return _last_relation(left) in _DEFINING
+    return stated_right and not stated_left
+
+
+def _piece_before(tokens: Sequence[Token]) -> list[Token]:
+    """The tokens after the last top-level comma or semicolon."""
+    depth, start = 0, 0
+    for k, token in enumerate(tokens):
+        text = text_of(token)
+        depth += (text in OPENERS) - (text in CLOSERS)
+        if depth == 0 and (token.is_char(",") or token.is_char(";")):
+            start = k + 1
+    return list(tokens[start:])
+
+
+def _piece_after(tokens: Sequence[Token]) -> list[Token]:
+    """The tokens up to the next top-level comma, row break, separator, remark,
+    quantifier or connective."""
+    depth = 0
+    for k, token in enumerate(tokens):
+        text = text_of(token)
+        if depth == 0 and _ends_piece(token):
+            return list(tokens[:k])
+        depth += (text in OPENERS) - (text in CLOSERS)
+    return list(tokens)
+
+
+def _ends_piece(token: Token) -> bool:
+    if token.is_char(",") or token.is_char(";") or token.is_char("&"):
+        return True
+    if token.kind == WORDS:
+        return is_remark(token.text)
+    return token.kind == CMD and (
+        token.is_cmd("\\") or kind_of(token.text) in (SEPARATOR, QUANTIFIER, CONNECTIVE)
+    )
+
+
+def _last_relation(tokens: Sequence[Token]) -> str | None:
+    depth, found = 0, None
+    for token in tokens:
+        text = text_of(token)
+        depth += (text in OPENERS) - (text in CLOSERS)
+        if depth == 0 and is_relation(token):
+            found = RELATION_OPS.get(token.text)
+    return found
 
 
 def _comma_groups(tokens: Sequence[Token]) -> list[list[Token]]:

@@ -27,7 +27,7 @@ from typing import TypeVar
 import sympy
 
 from . import logic, named, names, units
-from .delimiters import CLOSERS, OPENERS, text_of
+from .delimiters import CLOSERS, GROUP_OPENERS, OPENERS, text_of
 from .dialect import RELATION_OPS, kind_of
 from .errors import SYNTAX, TOO_DEEP, LatexError
 from .lexer import BEGIN, CHAR, CMD, LETTER, NUMBER, WORDS, Token
@@ -68,8 +68,6 @@ _CONSTRUCT_KINDS = frozenset(
 )
 _FACTOR_KINDS = NAME_KINDS | _CONSTRUCT_KINDS
 _SIMPLE_KINDS = NAME_KINDS | {CONSTANT, FRACTION, ROOT, BINOMIAL}
-GROUP_OPENERS = frozenset({"(", "[", "{", "lbrace", "lvert", "lVert", "langle", "lfloor"})
-GROUP_OPENERS |= {"lceil", "lnull"}
 _MULTIPLY = frozenset({"cdot", "times", "bullet", "cdotp"})
 
 
@@ -144,10 +142,10 @@ class Parser:
 
     def spanned_list(self) -> Item:
         first = self.pos
-        members = [self.expression()]
+        members = [logic.values(self)]
         while self.peek_char(",;"):
             self.pos += 1
-            members.append(self.expression())
+            members.append(logic.values(self))
         value = members[0] if len(members) == 1 else sympy.Tuple(*members)
         return value, self.tokens[first].start, self.tokens[self.pos - 1].end
 
@@ -278,10 +276,25 @@ class Parser:
             return kind in _SIMPLE_KINDS
         return kind in _FACTOR_KINDS or token.text in GROUP_OPENERS
 
+    # The rule modules call back into one another through the parser, so that the import
+    # graph runs one way: parser -> dispatch -> notation -> constructs/bigops -> names.
+
     def primary(self) -> sympy.Expr:
         from .dispatch import primary
 
         return primary(self)
+
+    def group(self, opener: Token) -> sympy.Expr:
+        """The delimited group that ``opener`` (already consumed) begins."""
+        from .notation import group
+
+        return group(self, opener)
+
+    def subscripted(self, atom: sympy.Expr, sub: Arg, token: Token) -> sympy.Expr:
+        """``atom`` with the subscript ``sub``."""
+        from .notation import subscripted
+
+        return subscripted(self, atom, sub, token)
 
     # -- arguments, groups and scripts --------------------------------------------
 

@@ -50,6 +50,8 @@ def _atom_at(p: Parser, k: int) -> bool:
         inside = [t for t in p.tokens[k + 1 : end] if not (t.is_char("{") or t.is_char("}"))]
         if len(inside) == 1 and inside[0].kind == LETTER and inside[0].text in "de":
             return False
+        if len(inside) == 1 and token.text == "mathrm" and inside[0].text in ("i", "j"):
+            return False  # `4\\mathrm{i}`: the imaginary unit, not a unit
         return bool(inside) and not _called(p, end)
     return False
 
@@ -132,6 +134,8 @@ def render(tokens: list[Token]) -> str:
     """The plain text of unit tokens: ``\\mathrm{cm^{-3}}`` is ``cm^-3``."""
     out: list[str] = []
     for token in tokens:
+        if token.gap and token.kind == LETTER and out and out[-1][-1:].isalpha():
+            out.append("·")  # `\mathrm{m\,K}` is metre-kelvin, not millikelvin
         if token.kind in (LETTER, NUMBER, WORDS) or token.kind == CHAR and token.text not in "{}":
             out.append(token.text)
         elif token.kind == CMD and (token.text in _SHOWN or kind_of(token.text) == GREEK):

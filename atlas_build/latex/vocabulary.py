@@ -183,10 +183,10 @@ CONNECTIVES: dict[str, tuple[str | None, str]] = {
     "Leftrightarrow": ("iff", "if and only if: separates two statements"),
     "iff": ("iff", "if and only if: separates two statements"),
     "Longleftrightarrow": ("iff", "if and only if: separates two statements"),
-    "land": ("and", "and: separates two statements"),
-    "wedge": ("and", "and: separates two statements"),
-    "lor": ("or", "or: separates two statements"),
-    "vee": ("or", "or: separates two statements"),
+    "land": ("and", "and: separates two statements; between values, logical/bitwise and"),
+    "wedge": ("and", "and: separates two statements; between values, logical/bitwise and"),
+    "lor": ("or", "or: separates two statements; between values, logical/bitwise or"),
+    "vee": ("or", "or: separates two statements; between values, logical/bitwise or"),
     "therefore": (None, "therefore: separates two statements"),
     "because": (None, "because: separates two statements"),
 }
@@ -194,7 +194,7 @@ CONNECTIVES: dict[str, tuple[str | None, str]] = {
 BINARIES: dict[str, str] = {
     "odot": "Hadamard (elementwise) product",
     "otimes": "Kronecker product",
-    "oplus": "direct sum",
+    "oplus": "direct sum; exclusive or on whole numbers",
     "ominus": "direct difference",
     "circ": "composition; `^\\circ` after a number is degrees",
     "ast": "convolution; `x^\\ast` is the name `x_star`",

@@ -1,9 +1,11 @@
 """Stated values of a claim: how a number, a vector or a name is written in claims.yaml.
 
 A value is written one of two documented ways, and both are accepted: a number as lessons
-write it (`0.9`, `−0.1`, `1,024`, `10⁻⁸`, `√9.5`, `ln 3`, `2×10⁻³`) or lesson LaTeX
-(`10^{-8}`, `\\sqrt{9.5}`, `\\frac{1}{3}`). Lists are vectors and lists of lists matrices,
-indexed from 1 as lessons write `x_1 ... x_n`. A name is written as a plain identifier
+write it (`0.9`, `−0.1`, `1,024`, `10⁻⁸`, `√9.5`, `ln 3`, `2×10⁻³`, `0111₂`) or lesson LaTeX
+(`10^{-8}`, `\\sqrt{9.5}`, `\\frac{1}{3}`), which may use other values (`v - 1`, and entry
+by entry for vectors: `v - y`). Lists are vectors and lists of lists matrices, indexed from
+1 as lessons write `x_1 ... x_n` (the `formula` kind re-indexes them from where the
+relations read them, or as its `index_base` says). A name is written as a plain identifier
 (`beta_1`, `sigma`, `x_hat`) or as LaTeX (`\\beta_1`, `\\sigma`, `\\hat{x}`): both name the
 symbol the parser reads from the lesson's equations. Nothing is evaluated as code.
 """
@@ -15,11 +17,14 @@ from collections.abc import Mapping
 from typing import Any
 
 import sympy
+from sympy.core.function import AppliedUndef
+from sympy.core.symbol import Str
 
 from atlas_build.claims import anchors, numbers
 from atlas_build.claims.kinds import _exact
 from atlas_build.claims.registry import ClaimError
 from atlas_build.latex import LatexError, parse_expression
+from atlas_build.latex.probability import Probability
 
 Scalar = str | int | float
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -35,16 +40,24 @@ def symbol(name: str, symbols: list[str] | tuple[str, ...] = ()) -> sympy.Symbol
     except LatexError as error:
         raise ClaimError(f"{name!r} names no symbol: {error.message}") from None
     if isinstance(parsed, sympy.Indexed):
+        if _exact.constant_index(parsed):  # `m_0`, `\\Delta_{[2^{10},2^{11})}`
+            return sympy.Symbol(_exact.constant_name(parsed))
         indices = "_".join(str(i) for i in parsed.indices)
         return sympy.Symbol(f"{parsed.base.label}_{indices}")
+    if isinstance(parsed, Probability):  # `P(D|+)`: one value, named by its key
+        return sympy.Symbol(parsed.key)
+    if isinstance(parsed, AppliedUndef) and all(isinstance(a, sympy.Symbol) for a in parsed.args):
+        # `P(+)`, alone a call, is the probability `P(plus)` where an equation makes P one
+        return sympy.Symbol(Probability(Str(type(parsed).__name__), *parsed.args).key)
     if not isinstance(parsed, sympy.Symbol):
         raise ClaimError(f"{name!r} names no symbol (write a name such as sigma or \\sigma)")
     return parsed
 
 
-def number(value: Any, where: str, env: _exact.Env | None = None) -> sympy.Expr:
+def number(value: Any, where: str, env: _exact.Env | None = None, *, vectors: bool = False) -> Any:
     """An exact value from a claims-file scalar (see the module docstring); written as
-    LaTeX, it may use the values `env` already holds (`t: "v - 1"`)."""
+    LaTeX, it may use the values `env` already holds (`t: "v - 1"`), and with `vectors`
+    compute a vector from them (`r: "v - y"`, entry by entry)."""
     if isinstance(value, bool) or value is None:
         raise ClaimError(
             f"{where}: {value!r} is not a number; write {_FORMS}", pointer=_pointer(where)
@@ -86,15 +99,19 @@ def number(value: Any, where: str, env: _exact.Env | None = None) -> sympy.Expr:
             f"{unknown.name} has no value; write {_FORMS}",
             pointer=_pointer(where),
         ) from None
+    if vectors and isinstance(result, _exact.Series):
+        return result
     if not getattr(result, "is_number", False):
-        raise ClaimError(f"{where}: {value!r} is not a number", pointer=_pointer(where))
+        what = _exact.describe(result) if isinstance(result, _exact.Series) else "not a number"
+        raise ClaimError(f"{where}: {value!r} is {what}", pointer=_pointer(where))
     return result
 
 
 def environment(values: Mapping[str, Any], symbols: list[str]) -> _exact.Env:
     """The claim's stated values. A scalar may be written in terms of others (`v: 3,
-    t: "v - 1"`): those are evaluated once what they use has a value, in any order; one
-    that still names a symbol without a value is an error at its key."""
+    t: "v - 1"`, or of vectors, `r: "v - y"`): those are evaluated once what they use has
+    a value, in any order; one that still names a symbol without a value is an error at
+    its key."""
     env = _exact.Env()
     waiting: list[tuple[sympy.Symbol, Any, str]] = []
     for key, value in values.items():
@@ -117,10 +134,15 @@ def environment(values: Mapping[str, Any], symbols: list[str]) -> _exact.Env:
         failure: ClaimError | None = None
         for name, value, where in waiting:
             try:
-                env.scalars[name] = number(value, where, env)
+                found = number(value, where, env, vectors=True)
             except ClaimError as error:
                 left.append((name, value, where))
                 failure = failure or error
+                continue
+            if isinstance(found, _exact.Series):
+                env.arrays[name.name] = found
+            else:
+                env.scalars[name] = found
         if len(left) == len(waiting):
             assert failure is not None
             raise failure
@@ -142,8 +164,12 @@ def same(left: Any, right: Any, op: str, written: Any = 0) -> bool:
         return (
             isinstance(left, _exact.Series)
             and isinstance(right, _exact.Series)
-            and left.keys() == right.keys()
-            and all(same(left[k], right[k], op, written) for k in left)
+            and _exact.shape(left) == _exact.shape(right)
+            and len(left) == len(right)
+            and all(
+                same(a, b, op, written)
+                for a, b in zip(left.ordered(), right.ordered(), strict=True)
+            )
         )
     difference = sympy.N(left - right, 50)
     if op in ("=", ":=", "<-"):

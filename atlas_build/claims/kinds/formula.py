@@ -11,13 +11,17 @@ every number the prose derives from it. Values may be scalars, vectors or matric
 `values`) and functions (`v(t) = V_0 e^{-t/\\tau}`, evaluated wherever `v(...)` is called,
 and a quantity `v` when `t` has a value). `identities` are relations checked at those
 values; `expressions` compute further numbers written in lesson LaTeX.
+
+Long module: one kind, whose steps (definitions, ranges, solving, identities) all read the
+same prepared relations; the evaluator itself lives in `_exact`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Hashable
-from typing import Any
+from typing import Annotated, Any
 
 import sympy
 from pydantic import Field
@@ -37,7 +41,10 @@ from atlas_build.claims.kinds import _exact, _sensitivity, _unread, _values
 from atlas_build.claims.kinds._equations import EquationRef, relations
 from atlas_build.claims.registry import LEVEL, ClaimError, Context, Outcome, Params, kind
 from atlas_build.latex import LatexError, Relation, parse_expression, parse_relations
-from atlas_build.latex.functions import WithUnit
+from atlas_build.latex.functions import MaxOver, MinOver, WithUnit
+from atlas_build.latex.probability import Probability
+from atlas_build.latex.sets import BigOperator, IndexRange, bound_indices
+from atlas_build.lesson.model import Math
 from atlas_build.units.prose import names_level
 
 MAX_ELEMENTS = 10_000
@@ -54,6 +61,7 @@ class RelationRef(Params):
 
 
 Value = _values.Scalar | list[_values.Scalar] | list[list[_values.Scalar]]
+Base = Annotated[int, Field(ge=0, le=1_000)]
 
 
 class FormulaParams(Params):
@@ -61,8 +69,9 @@ class FormulaParams(Params):
         default_factory=dict,
         description="the stated inputs by symbol (`beta_1` or `\\beta_1`): numbers as lessons "
         "write them (`0.9`, `ln 3`, `10⁻⁸`) or LaTeX, bare, in the unit the symbol table gives "
-        "the symbol (`0.002` for 2 ms of a symbol in s, `0.05` for 5%); lists are vectors "
-        "indexed from 1, lists of lists matrices",
+        "the symbol (`0.002` for 2 ms of a symbol in s, `0.05` for 5%), or LaTeX using other "
+        'values (`t: "v - 1"`; vectors entry by entry: `r: "v - y"`); lists are '
+        "vectors, indexed as `index_base` says, lists of lists matrices",
     )
     use: list[RelationRef] = Field(
         default_factory=list, max_length=64, description="defining relations to compute from"
@@ -88,6 +97,12 @@ class FormulaParams(Params):
         default_factory=dict,
         description="values an index runs over, for recurrences: `{t: [1, 2]}`",
     )
+    index_base: Base | dict[str, Base] | None = Field(
+        default=None,
+        description="the index of a list value's first entry, for every list (`0`) or by "
+        "name (`{x: 0}`); by default where the relations read it (`\\sum_{n=0}^{N-1} x_n` "
+        "reads x from x_0), else 1",
+    )
 
 
 class _Definition:
@@ -109,10 +124,12 @@ class _Definition:
             self.function = (type(lhs).__name__, tuple(lhs.args))
         elif isinstance(lhs, sympy.Pow) and isinstance(lhs.base, sympy.Symbol):
             self.power = (lhs.base, lhs.exp)
-        elif isinstance(lhs, sympy.Indexed) and all(
-            isinstance(i, sympy.Symbol) for i in lhs.indices
-        ):
-            self.indexed = lhs
+        elif isinstance(lhs, Probability):
+            self.symbol = sympy.Symbol(lhs.key)  # `P(D|+) = ...`: one value, by its key
+        elif isinstance(lhs, sympy.Indexed) and _exact.constant_index(lhs):
+            self.symbol = sympy.Symbol(_exact.constant_name(lhs))  # `\\Delta_{[a,b)}`, `m_0`
+        elif isinstance(lhs, sympy.Indexed) and all(_letter(i) is not None for i in lhs.indices):
+            self.indexed = lhs  # `x_i`, and `C_{i+1}` of a recurrence
         else:
             raise ClaimError(
                 f"equation {ref[0]} relation {ref[1]} `{relation.source.strip()}` defines no "
@@ -134,6 +151,22 @@ class _Definition:
         return str(self.indexed.base.label)
 
 
+def _letter(index: sympy.Basic) -> sympy.Symbol | None:
+    """The letter of an index on a defined entry: `i` of `x_i` and of `C_{i+1}`."""
+    if isinstance(index, sympy.Symbol):
+        return index
+    if isinstance(index, sympy.Add) and len(index.args) == 2:
+        number, letter = sorted(index.args, key=lambda a: not a.is_Integer)
+        if number.is_Integer and isinstance(letter, sympy.Symbol):
+            return letter
+    return None
+
+
+def _letters(indexed: sympy.Indexed) -> list[sympy.Symbol]:
+    found = [_letter(index) for index in indexed.indices]
+    return [letter for letter in found if letter is not None]
+
+
 def _function_style(lhs: sympy.Basic) -> bool:
     """`v(t)` or `P(V, I)`: a function of distinct plain symbols."""
     return (
@@ -149,6 +182,52 @@ def _called(expr: sympy.Basic) -> set[str]:
 
 def _power_name(base: sympy.Symbol, exponent: sympy.Expr) -> str:
     return f"{base.name}_squared" if exponent == 2 else f"{base.name}_pow{exponent}"
+
+
+_IMAGINARY_UNIT = re.compile(r"imaginary\s+unit|√\s*[-−]\s*1|sqrt\(\s*[-−]\s*1\s*\)")
+
+
+def _imaginary(context: Context, indices: list[str]) -> frozenset[str]:
+    """`i` or `j` where the lesson's symbol table says it is the imaginary unit (`j` as
+    engineers write it), unless the claim reads it as an index."""
+    found = {
+        name
+        for glossary in context.lesson.glossaries
+        for entry in glossary.entries
+        if _IMAGINARY_UNIT.search(entry.meaning.casefold())
+        for name in entry.names
+        if name in ("i", "j")
+    }
+    return frozenset(found - set(indices))
+
+
+def _prepared(expr: sympy.Basic, imaginary: frozenset[str]) -> sympy.Basic:
+    """`expr` with the imaginary unit for the names `imaginary` lists, where free: not an
+    index of an entry, nor the variable of a sum or other operator over a range."""
+    if not imaginary or not expr.free_symbols & {sympy.Symbol(n) for n in imaginary}:
+        return expr
+
+    def walk(node: sympy.Basic, bound: frozenset[str]) -> sympy.Basic:
+        if isinstance(node, sympy.Symbol):
+            return sympy.I if node.name in imaginary and node.name not in bound else node
+        if isinstance(node, sympy.Indexed) or not node.args:
+            return node
+        inner = bound
+        if isinstance(node, sympy.Sum | sympy.Product | MaxOver | MinOver):
+            inner = bound | {str(limit[0]) for limit in node.limits}
+        elif isinstance(node, BigOperator):
+            inner = bound | {str(index) for index in bound_indices(node.over)}
+        args = tuple(walk(arg, inner) for arg in node.args)
+        return node if args == node.args else node.func(*args)
+
+    return walk(expr, frozenset())
+
+
+def _relation(relation: Relation, imaginary: frozenset[str]) -> Relation:
+    lhs, rhs = _prepared(relation.lhs, imaginary), _prepared(relation.rhs, imaginary)
+    if lhs is relation.lhs and rhs is relation.rhs:
+        return relation
+    return dataclasses.replace(relation, lhs=lhs, rhs=rhs)
 
 
 def _refs(params: FormulaParams, context: Context) -> list[Ref]:
@@ -193,7 +272,11 @@ def _indices(
 
 
 def _definitions(
-    params: FormulaParams, context: Context, refs: list[Ref], indices: list[str]
+    params: FormulaParams,
+    context: Context,
+    refs: list[Ref],
+    indices: list[str],
+    imaginary: frozenset[str] = frozenset(),
 ) -> list[_Definition]:
     declared = EquationRef(equation=0, indices=indices, symbols=params.symbols)
     found = []
@@ -201,7 +284,7 @@ def _definitions(
         math, parsed = relations(declared.model_copy(update={"equation": equation}), context)
         if not 0 <= index < len(parsed):
             raise ClaimError(f"equation {equation} has {len(parsed)} relations; no index {index}")
-        stated = parsed[index]
+        stated = _relation(parsed[index], imaginary)
         if stated.op not in DEFINING:
             raise ClaimError(
                 f"equation {equation} relation {index} `{stated.source.strip()}` is a "
@@ -212,21 +295,75 @@ def _definitions(
     return found
 
 
-def _infer_bounds(definitions: list[_Definition], env: _exact.Env) -> None:
-    """`\\sum_{i=1}^{n} x_i` with `x` given and `n` not: n is the length of x."""
+def _infer_bounds(
+    definitions: list[_Definition], env: _exact.Env, sides: list[sympy.Basic]
+) -> None:
+    """`\\sum_{i=1}^{n} x_i` with `x` given and `n` not: n is the length of x; and the
+    range a sum states binds the list (`\\sum_{n=0}^{N-1} x_n`: N is the length of x
+    read from x_0)."""
     defined = {d.symbol for d in definitions if d.symbol is not None}
-    for definition in definitions:
-        for node in definition.relation.rhs.atoms(sympy.Sum, sympy.Product):
+    for side in sides:
+        for node in side.atoms(sympy.Sum, sympy.Product):
             for variable, _, upper in node.limits:
-                if not isinstance(upper, sympy.Symbol) or upper in env.scalars or upper in defined:
+                unknown = [s for s in upper.free_symbols if s not in env.scalars]
+                if len(unknown) != 1 or unknown[0] in defined:
                     continue
-                lengths = {
-                    max(key[0] for key in env.arrays[str(i.base.label)])
-                    for i in node.function.atoms(sympy.Indexed)
-                    if variable in i.indices and str(i.base.label) in env.arrays
+                symbol = unknown[0]
+                offset = upper - symbol
+                if not (isinstance(symbol, sympy.Symbol) and offset.is_Integer):
+                    continue
+                lasts = {
+                    max(key[position] for key in env.arrays[str(entry.base.label)])
+                    for entry in node.function.atoms(sympy.Indexed)
+                    if str(entry.base.label) in env.arrays and env.arrays[str(entry.base.label)]
+                    for position, index in enumerate(entry.indices)
+                    if index == variable
                 }
-                if len(lengths) == 1:
-                    env.scalars[upper] = sympy.Integer(lengths.pop())
+                if len(lasts) == 1:
+                    env.scalars[symbol] = sympy.Integer(lasts.pop()) - offset
+
+
+def _ranges_read(side: sympy.Basic) -> list[tuple[sympy.Basic, sympy.Basic, sympy.Basic]]:
+    """(index, first value, body) of every sum, product or big operator over a range."""
+    found: list[tuple[sympy.Basic, sympy.Basic, sympy.Basic]] = []
+    for node in side.atoms(sympy.Sum, sympy.Product, MaxOver, MinOver):
+        found += [(variable, lower, node.function) for variable, lower, _ in node.limits]
+    for big in side.atoms(BigOperator):
+        if isinstance(big.over, IndexRange):
+            found.append((big.over.args[0], big.over.args[1], big.body))
+    return found
+
+
+def _rebase(params: FormulaParams, env: _exact.Env, sides: list[sympy.Basic]) -> None:
+    """Index each list value from `index_base`, else from where the relations read it: a
+    sum that starts at 0 over its entries (`\\sum_{n=0}^{N-1} x_n`) reads it from 0,
+    anything else from 1, as lessons write `x_1 ... x_n`."""
+    starts: dict[str, set[int]] = {}
+    for side in sides:
+        for variable, lower, body in _ranges_read(side):
+            if not lower.is_Integer:
+                continue
+            for entry in body.atoms(sympy.Indexed):
+                if variable in entry.indices:
+                    starts.setdefault(str(entry.base.label), set()).add(int(lower))
+    explicit = params.index_base
+    named: dict[str, int] = {}
+    if isinstance(explicit, dict):
+        for key, base in explicit.items():
+            name = _values.symbol(key, params.symbols).name
+            if name not in env.arrays:
+                raise ClaimError(
+                    f"index_base.{key}: {key} has no list value (index_base says where a list "
+                    "of `values` is indexed from)",
+                    pointer=f"/params/index_base/{key}",
+                )
+            named[name] = base
+    for name in list(env.arrays):
+        if isinstance(explicit, int):
+            base = explicit
+        else:
+            base = named.get(name, 0 if 0 in starts.get(name, ()) else 1)
+        env.arrays[name] = _exact.rebase(env.arrays[name], base)
 
 
 def _letter_values(
@@ -263,7 +400,7 @@ def _ranges(
         left = []
         for definition in pending:
             assert definition.indexed is not None
-            letters = list(definition.indexed.indices)
+            letters = _letters(definition.indexed)
             found = [_letter_values(definition, letter, params, env, known) for letter in letters]
             if any(values is None for values in found):
                 left.append(definition)
@@ -274,7 +411,7 @@ def _ranges(
         if len(left) == len(pending):
             first = left[0]
             assert first.indexed is not None
-            letter = first.indexed.indices[0]
+            letter = _letters(first.indexed)[0]
             raise ClaimError(
                 f"`{first.relation.source.strip()}`: give the values {letter} runs over "
                 f"(steps: {{{letter}: [1, 2]}}), or a vector it indexes",
@@ -387,11 +524,13 @@ def _store(
 ) -> None:
     relation = f"`{definition.relation.source.strip()}`"
     value = _finite(value, relation, definition.offset)
-    if isinstance(value, _exact.Series):
-        raise ClaimError(f"`{definition.relation.source.strip()}` gives a vector; index it")
     if definition.ratio != 1:  # `I_D` in µA from inputs in cm²/(V·s) and fF/µm²
-        value = _exact.settle(value * definition.ratio)
-    if definition.symbol is not None:
+        value = _exact.times(value, definition.ratio)
+    if isinstance(value, _exact.Series):
+        if definition.symbol is None:
+            raise ClaimError(f"`{definition.relation.source.strip()}` gives a vector; index it")
+        env.arrays[definition.symbol.name] = value  # `r = v - y`: a vector, entry by entry
+    elif definition.symbol is not None:
         env.scalars[definition.symbol] = value
     elif definition.power is not None:
         base, exponent = definition.power
@@ -400,7 +539,8 @@ def _store(
             env.scalars[base] = _exact.settle(sympy.Pow(value, 1 / exponent))
     else:
         assert definition.indexed is not None
-        key = tuple(at[index] for index in definition.indexed.indices)
+        values = {letter: sympy.Integer(n) for letter, n in at.items()}
+        key = tuple(int(index.xreplace(values)) for index in definition.indexed.indices)
         env.arrays[definition.name][key] = value
 
 
@@ -441,7 +581,16 @@ def run(params: FormulaParams, context: Context) -> Outcome:
     env = _values.environment(params.values, params.symbols)
     refs = _refs(params, context)
     indices = _indices(params, env, context, refs)
-    definitions = _definitions(params, context, refs, indices)
+    imaginary = _imaginary(context, indices)
+    definitions = _definitions(params, context, refs, indices, imaginary)
+    expressions = {
+        name: _prepared(parse_expression(latex, indices=indices, symbols=params.symbols), imaginary)
+        for name, latex in params.expressions.items()
+    }
+    sides = [d.relation.rhs for d in definitions] + list(expressions.values())
+    sides += [side for r in _identity_relations(params, context, indices, imaginary)
+              for side in (r[1].lhs, r[1].rhs)]  # fmt: skip
+    _rebase(params, env, sides)
     _overwritten(params, definitions)
     table, key = lesson_units(context.lesson), units_key(context.lesson)
     for definition in definitions:
@@ -449,7 +598,7 @@ def run(params: FormulaParams, context: Context) -> Outcome:
             relation = definition.relation
             _same_zero(relation, key, definition.offset)
             definition.ratio = side_ratio(relation.lhs, relation.rhs, key)
-    _infer_bounds(definitions, env)
+    _infer_bounds(definitions, env, sides)
     _solve(definitions, params, env)
     outcome = Outcome(inputs=set(_values.names(params.values, params.symbols)))
     outcome.quantities.update({symbol.name: value for symbol, value in env.scalars.items()})
@@ -471,13 +620,13 @@ def run(params: FormulaParams, context: Context) -> Outcome:
     for definition in definitions:
         if definition.solved is not None:  # what an inverse definition solved for rests on it
             outcome.depends[definition.solved] = {definition.ref}
-    _identities(params, context, indices, env, outcome, key)
+    _identities(params, context, indices, imaginary, env, outcome, key)
     named = set(_values.names(params.values, params.symbols))
     given = {symbol: value for symbol, value in env.scalars.items() if symbol.name in named}
     direct = {d.name: _unread.reads(d.relation.rhs) for d in definitions}  # what each reads
     direct |= {d.power[0].name: direct[d.name] for d in definitions if d.power is not None}
     for name, latex in params.expressions.items():
-        expression = parse_expression(latex, indices=indices, symbols=params.symbols)
+        expression = expressions[name]
         try:
             outcome.quantities[name] = _finite(
                 _exact.evaluate(expression, env), f"expression {name!r}"
@@ -589,14 +738,10 @@ def _subscript_hint(latex: str) -> str:
     )
 
 
-def _identities(
-    params: FormulaParams,
-    context: Context,
-    indices: list[str],
-    env: _exact.Env,
-    outcome: Outcome,
-    key: Hashable,
-) -> None:
+def _identity_relations(
+    params: FormulaParams, context: Context, indices: list[str], imaginary: frozenset[str]
+) -> list[tuple[RelationRef, Relation, Math]]:
+    found = []
     for ref in params.identities:
         declared = EquationRef(equation=ref.equation, indices=indices, symbols=params.symbols)
         math, parsed = relations(declared, context)
@@ -604,7 +749,20 @@ def _identities(
             raise ClaimError(
                 f"equation {ref.equation} has {len(parsed)} relations; no index {ref.relation}"
             )
-        stated = parsed[ref.relation]
+        found.append((ref, _relation(parsed[ref.relation], imaginary), math))
+    return found
+
+
+def _identities(
+    params: FormulaParams,
+    context: Context,
+    indices: list[str],
+    imaginary: frozenset[str],
+    env: _exact.Env,
+    outcome: Outcome,
+    key: Hashable,
+) -> None:
+    for ref, stated, math in _identity_relations(params, context, indices, imaginary):
         free = sorted(
             {i for side in (stated.lhs, stated.rhs) for n in side.atoms(sympy.Indexed)
              for i in n.indices if isinstance(i, sympy.Symbol)}, key=str)  # fmt: skip
