@@ -126,6 +126,7 @@ def test_partial_reads_are_not_judged(text: str) -> None:
     assert not numbers._partial("the derivative is −0.75 × 2 = −1.5", 18, 0)
     assert numbers._partial("peak of π × 300²/400", 12, 0)
     assert numbers._partial("R = e^(0.5) = 1.6", 7, 0)
+    assert numbers._partial("the error is 1 − cos 10° ≈ 1.5%", 21, 0)  # cos's argument
 
 
 def test_a_level_in_db_of_bare_working_is_its_power_or_amplitude_level() -> None:

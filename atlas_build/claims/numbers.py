@@ -6,6 +6,9 @@ offsets into the input, so a mismatch is reported at its line and column) and to
 text never raises and is scanned in roughly linear time. Nothing is evaluated with ``eval`` or
 ``sympify``; arithmetic such as ``0.25×(2−5)=−0.75`` goes through a small recursive-descent
 parser. The module knows no lesson: slot nouns and units are plain configuration.
+
+Long module: one scanner over prose; the literal, unit, list and arithmetic readers share
+its patterns and offsets, and must agree on where a number starts and ends.
 """
 
 from __future__ import annotations
@@ -797,6 +800,7 @@ def _working_step(text: str, r: int, lhs_end: int, after: int, relation: str) ->
 _BINARY = frozenset("×*·⋅/÷^√")
 _CALLED = re.compile(r"(?:\^|(?<![A-Za-z])(?:exp|ln|log|lg|sqrt|sin|cos|tan|tanh)|\b[A-Za-z])$")
 _TOKEN = re.compile(r"(\w+)$")
+_BARE_CALL = re.compile(r"(?<![A-Za-z])(?:exp|ln|log|lg|sqrt|sin|cos|tan|tanh|sinh|cosh)$")
 _WORDS = frozenset("is of to by at so as be or an in on it we and the its".split())
 
 
@@ -817,6 +821,8 @@ def _partial(text: str, k: int, low: int) -> bool:
         return True  # `2 log₁₀(100)` read from `log₁₀`: the coefficient is left out
     if before in "([":
         return bool(_CALLED.search(text[max(0, i - 8) : i - 1]))
+    if spaced and _BARE_CALL.search(text, max(0, i - 8), i):
+        return True  # `1 − cos 10°`: the argument of a function written without brackets
     if before not in "+-−":
         return False
     j = i - 1
