@@ -149,3 +149,115 @@ def test_a_symbol_given_two_units_is_a_warning_at_the_second(tmp_path: Path) -> 
     assert result.lesson_text.splitlines()[warning.line - 1] == "mV"
     same = _lesson(tmp_path / "same", _body("V=I\\cdot R", extra=second.replace("mV", "V")))
     assert [d for d in same.record.diagnostics if d.code == "A424"] == []
+
+
+BOUND = """
+## Science and assumptions
+
+$$
+X_k=\\sum_{n=0}^{N-1} x_n e^{-2\\pi i k n/N}
+$$
+
+$$
+\\gamma_k=\\frac{k u}{1-k u}
+$$
+
+$$
+G_i=A_i\\land B_i,\\quad C_{i+1}=G_i\\lor(A_i\\land C_i),\\quad S_i=A_i\\oplus B_i
+$$
+
+$$
+d_{km}=v t
+$$
+
+$$
+P=w F
+$$
+
+Symbols and units
+
+X
+
+Spectrum of the samples
+
+V
+
+x
+
+A sample
+
+V
+
+N
+
+Number of samples
+
+samples
+
+γ
+
+Relative error bound
+
+dimensionless
+
+u
+
+Unit roundoff
+
+dimensionless
+
+A, B, C, G, S
+
+Bits of the adder
+
+dimensionless
+
+v
+
+Speed
+
+km/h
+
+t
+
+Time
+
+h
+
+P
+
+Power
+
+W
+
+F
+
+Force
+
+N
+
+The transform has N = 8 samples.
+"""
+
+
+def test_a422_names_no_index_bound_variable_or_operator(tmp_path: Path) -> None:
+    """A422 asked for units for the summation variable `n`, the bin index `k` (of `X_k`
+    and of `γ_k`), the `i` of `e^{-2πikn/N}` and members `X_k`, `G_i` of families the
+    table gives: none of them is a quantity without a unit. Operators (∧, ∨, ⊕) are never
+    named. What still has no unit is: `w`, and `d_km` (a distance in km, not `d` indexed
+    by k and m, which the table does not list)."""
+    result = check(write_lesson(tmp_path, "bound", BOUND, "claims: []\n"))
+    [note] = [d for d in result.record.diagnostics if d.code == "A422"]
+    assert note.message == (
+        "no unit in the symbol table for d_km, w: relations using them are only partly checked"
+    )
+    by_source = {item["source"]: item["dimensions"] for item in _items(result)}
+    transform = by_source["X_k=\\sum_{n=0}^{N-1} x_n e^{-2\\pi i k n/N}"]
+    assert transform["unknown"] == []
+    assert "not checked through X_k, i, k, n" in transform["message"]
+    assert by_source["d_{km}=v t"]["unknown"] == ["d_km"]
+    assert by_source["P=w F"]["unknown"] == ["w"]
+
+
+def _items(result: Checked) -> list[dict]:
+    return result.record.coverage["relations"]["items"]

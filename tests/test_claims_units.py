@@ -1276,3 +1276,74 @@ def test_transfers_and_clock_cycles_are_not_converted_into_each_other(
     if says is not None:
         [mismatch] = result.found("A401")
         assert says in mismatch.message
+
+
+HEATING = """
+## Science and assumptions
+
+$$
+\\Delta T=P R_{{th}}
+$$
+
+Symbols and units
+
+P
+
+Power dissipated
+
+W
+
+{sentence}
+"""
+
+
+def _heating(tmp_path: Path, stated: str, name: str, unit: str | None = None) -> Checked:
+    """A plate's temperature rise ΔT = P R_th, with R_th (and so ΔT) given no unit: bound
+    as `DeltaT`, or as `rise`, an expression whose name says it is a difference."""
+    sentence = f"With P = 2 W and R\\_th = 5 the plate warms by a rise of {stated}."
+    bound = name if unit is None else f"{{value: {name}, unit: {unit}}}"
+    expressions = '\n      expressions: {rise: "\\\\Delta T"}' if name == "rise" else ""
+    claims = f"""
+claims:
+  - id: heat
+    kind: formula
+    quote: {yaml_string(sentence)}
+    bind: [P, R_th, {bound}]
+    params:
+      values: {{P: 2, R_th: 5}}
+      use: [{{equation: 0, relation: 0}}]{expressions}
+"""
+    return check(write_lesson(tmp_path, "heat", HEATING.format(sentence=sentence), claims))
+
+
+@pytest.mark.parametrize("name", ["DeltaT", "rise"])
+def test_the_advice_for_a_temperature_rise_gives_a_unit_of_intervals(
+    tmp_path: Path, name: str
+) -> None:
+    """`{value: rise, unit: °C}` made the computed rise a temperature, so its 10 K read as
+    10 °C and `50 °F` (the temperature 10 °C) verified: the advice is kelvin."""
+    result = _heating(tmp_path, "10 °C", name)
+    [warning] = result.found("A423")
+    assert at(warning) == result.lesson_at("10 °C")
+    assert f"{{value: {name}, unit: K}}" in warning.message
+    assert "°C}" not in warning.message
+    assert "is a difference of temperatures" in warning.message
+
+
+@pytest.mark.parametrize("name", ["DeltaT", "rise"])
+@pytest.mark.parametrize(
+    ("stated", "status"), [("10 °C", "pass"), ("18 °F", "pass"), ("11 °C", "fail"),
+                           ("50 °F", "fail"), ("283.15 K", "fail")],
+)  # fmt: skip
+def test_following_the_advice_verifies_the_rise_and_fails_an_edited_one(
+    tmp_path: Path, name: str, stated: str, status: str
+) -> None:
+    """With the advised `unit: K` a rise of 10 K is 10 °C or 18 °F of rise; 11 °C is wrong,
+    and so are 50 °F and 283.15 K, the temperature 10 °C rather than a rise of it."""
+    result = _heating(tmp_path, stated, name, unit="K")
+    assert result.status() == {"heat": status}, result.record.diagnostics
+    assert not result.found("A423")
+    if status == "fail":
+        [mismatch] = result.found("A401")
+        assert at(mismatch) == result.lesson_at(stated)
+        assert f"{name}: the lesson says {stated}, computed 10 K" in mismatch.message

@@ -585,7 +585,7 @@ def test_inert_raw_html_and_code_are_not_a333(write_lesson, diagnose, html):
 
 def test_a333_drops_what_the_site_sanitiser_drops() -> None:
     from atlas_build.lesson.checks import html
-    from atlas_build.site import sanitize
+    from atlas_build.site.pages import sanitize
 
     assert html.DROPPED == sanitize._DROP_WITH_CONTENT
     for fragment in ('<img src="x" onerror="y()">', '<a href="javascript:y()">a</a>'):

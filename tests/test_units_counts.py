@@ -403,3 +403,37 @@ def test_real_table_units_get_no_warning_and_a_misspelt_one_does(tmp_path: Path)
     assert warning.code == "A421" and "did you mean mW" in warning.message
     [item] = result.record.coverage["relations"]["items"]
     assert item["dimensions"]["status"] == "consistent"
+
+
+# --- lessons nobody on the team wrote, batch 5 ------------------------------------------
+
+
+def test_the_log_of_a_current_is_not_certain_where_it_is_differentiated() -> None:
+    """`S = (∂ log₁₀ I_D / ∂ V_GS)⁻¹`: log I and log(I/I₀) differ by a constant, which the
+    derivative drops; the same log outside a derivative is still an error."""
+    table = units(("S", "V"), ("I\\_D", "A"), ("V\\_GS", "V"))
+    S_, I_D, V_GS = S("S I_D V_GS")
+    swing = 1 / sp.Derivative(sp.log(I_D, 10), V_GS)
+    assert kinds(S_, swing, table) == [UNCERTAIN]
+    assert ARGUMENT in kinds(S_, V_GS * sp.log(I_D, 10), table)
+
+
+def test_a_unit_with_a_symbolic_power_describes_a_unit() -> None:
+    """Black's prefactor `h·(MA/cm²)^n` depends on n: a descriptive unit, not an A421."""
+    read = parse_unit("h·(MA/cm²)^n")
+    assert isinstance(read, UnitSpec) and read.kind == "abstract"
+    assert isinstance(parse_unit("h·(MA/cm²)^2"), UnitSpec)
+    assert parse_unit("h·(MA/cm²)^2").kind == "unit"
+
+
+def test_a_symbol_given_two_units_makes_its_relations_uncertain(tmp_path: Path) -> None:
+    """I_D in A in one table and in A/µm in another: I_D = I_T with I_T in A/µm holds in
+    the second table's units. The A424 is the finding; the relation is not checked."""
+    rows = [("I\\_D", "A"), ("I\\_T", "A/µm"), ("I\\_D", "A/µm")]
+    result = _lesson(tmp_path / "twice", "I_D=I_T", *rows)
+    assert result.errors() == [] and _units_codes(result) == ["A424", "A425"]
+    [item] = result.record.coverage["relations"]["items"]
+    assert item["dimensions"]["status"] == "not checked"
+    assert "I_D has two units in the symbol tables" in item["dimensions"]["message"]
+    once = _lesson(tmp_path / "once", "I_D=I_T", ("I\\_D", "A"), ("I\\_T", "A/µm"))
+    assert [d.code for d in once.errors()] == ["A420"]

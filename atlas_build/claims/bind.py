@@ -3,8 +3,11 @@
 Each number the quote writes is compared with the quantity `bind` names, in the unit the
 number is written in: the unit after it, its table column's header, a letter that is a
 unit there, or, for a bare number, the quantity's own unit (and only then as an
-unproven bare match). A wrong number is an A405 at the number; which relations computed it
+unproven bare match). A wrong number is an A401 at the number; which relations computed it
 is recorded so coverage can blame the right one.
+
+Long module: binding is one algorithm over one `Binder` (unit readings, table headers, level
+hints, temperature points); split apart, each piece would need the binder's whole state.
 """
 
 from __future__ import annotations
@@ -148,10 +151,10 @@ class Binder:
         return found.group(0).strip() if found else None
 
     def _difference(self, name: str) -> bool:
-        """Whether a symbol is a difference of two values (`ΔT`, or a glossary meaning
-        that says so: `temperature rise`), so a °C number of it is an interval: 10 °C of
-        rise is 10 K, not 283.15 K."""
-        if name.startswith(("Delta", "delta")):
+        """Whether a symbol is a difference of two values (`ΔT`, a name that says so:
+        `rise`, `T_drop`, or a glossary meaning that does: `temperature rise`), so a °C
+        number of it is an interval: 10 °C of rise is 10 K, not 283.15 K."""
+        if name.startswith(("Delta", "delta")) or _DIFFERENCE.search(name.replace("_", " ")):
             return True
         for glossary in self.lesson.glossaries:
             for entry in glossary.entries:
@@ -320,6 +323,7 @@ class Binder:
         refused = refused_units(self.lesson, binding)
         for index, problem in refused.items():  # A404 at the `unit`, once per claim
             fail(codes.ERROR, self.file.at(f"{pointer}/bind/{index}/unit"), problem)
+        unknown: set[str] = set()  # names the claim does not compute, told once (A404)
         notes: dict[str, tuple[Any, list[Loose]]] = {}  # tolerance pointer -> what it loosened
         for occurrence in found:
             for index, (item, bound) in enumerate(zip(occurrence.items, binding, strict=True)):
@@ -331,7 +335,7 @@ class Binder:
                         continue
                     rounded = anchors.approximate(self.lesson.content, item, occurrence)
                     loosened = self._bind_item(
-                        item, bound, outcome, tolerance, rounded, pointer, result, fail
+                        item, bound, outcome, tolerance, rounded, pointer, result, fail, unknown
                     )
                     if loosened:
                         where, value = tolerance_at(spec, pointer, bound, index, self.tolerance)
@@ -374,9 +378,14 @@ class Binder:
         pointer: str,
         result: ClaimResult,
         fail: Fail,
+        unknown: set[str] | None = None,
     ) -> list[Loose]:
         """Compare one bind entry's number (and its operands); returns the numbers the
-        author's tolerance compared more loosely than their digits (options.loose)."""
+        author's tolerance compared more loosely than their digits (options.loose). A name
+        the claim does not compute is one problem of the claims file, however many places
+        the quote is found at (`occurrences: 2`): an A404 the first time, kept in
+        `unknown`, and skipped after."""
+        unknown = set() if unknown is None else unknown
         options = bound if isinstance(bound, dict) else {"value": bound}
         allowed = options.get("tolerance", tolerance)
         loosened: list[Loose] = []
@@ -387,9 +396,12 @@ class Binder:
             names = options.get("operands") or []
             pairs += [(o, n) for o, n in zip(item.operands, names, strict=False) if n]
         for written, name in pairs:
+            if name in unknown:
+                continue
             try:
                 computed = lookup(outcome.quantities, name)
             except ClaimError as error:
+                unknown.add(name)
                 fail(codes.ERROR, self.file.at(pointer + "/bind"), str(error))
                 continue
             base = name.split("[", 1)[0]
@@ -468,23 +480,37 @@ class Binder:
                     if unit is not None
                     else f"Give {name} a unit in the symbol table, or in the bind"
                 )
+                advised, aside = written_unit, ""
+                if self._difference(base) and _temperature_point(written_unit):
+                    advised = "K"  # `unit: °C` would make the computed value a temperature
+                    aside = (
+                        f" ({name} is a difference of temperatures: {verdict.quoted} is an "
+                        f"interval, which `unit: {written_unit}` would read as a temperature)"
+                    )
                 plain = (
                     f"{name}: {verdict.quoted} agrees only as a bare number; {why}, so the "
                     f"number is not counted as verified. {fix}: "
-                    f"{{value: {name}, unit: {written_unit}}}"
+                    f"{{value: {name}, unit: {advised}}}{aside}"
                 )
                 said = f"{name}: {verdict.quoted} {unread}" if unread else plain
                 fail(codes.UNIT_UNPROVEN, where, said)
                 kind = "input" if kind == "input" and not unread else ""
+                if base not in outcome.inputs:  # a claim comparing with it proves nothing
+                    how = "through a unit that does not read" if unread else "as a bare number"
+                    said = f"{name} = {verdict.quoted}, which agrees only {how} (A423)"
+                    result.unproven.setdefault("".join(name.split()), said)
+            if ok and base not in outcome.inputs:
+                result.proved.add("".join(name.split()))
             if through:  # it agrees only within a tolerance looser than its digits (A416)
                 kind = ""
             for start, end in _number_spans(written) if kind else ():
                 result.spots.append((start, end, kind))
             refs = outcome.depends.get(base, set())
-            if verdict.ok:
+            if ok:  # a relation is verified by a number that proves it, not one that agrees
                 for ref in refs:
                     self.evaluated.setdefault(ref, set()).add(result.claim_id)
-            elif refs and not verdict.unmarked:  # a rounding left unmarked is no wrong relation
+            elif refs and not verdict.ok and not verdict.unmarked:
+                # a wrong number blames its relations (an unmarked rounding does not)
                 place = f"{where.path}:{where.line}:{where.column}"
                 sign = "" if verdict.computed.startswith("≈") else "= "  # not `r_d = ≈ 0.03`
                 said = f"{name} {sign}{verdict.computed} where the lesson says {verdict.quoted}"
@@ -603,6 +629,16 @@ def _from_header(content: str, number: object) -> bool:
         return False
     written = number.text.endswith(number.unit)
     return not written and tables.header_unit(content, number.start) == number.unit
+
+
+def _temperature_point(unit: str | None) -> bool:
+    """Whether a unit is a temperature on a scale whose zero is not absolute (°C, °F)."""
+    if unit is None:
+        return False
+    try:
+        return units_of(unit).offset != 0
+    except UnitError:
+        return False
 
 
 def _dimensioned(unit: str) -> bool:

@@ -152,7 +152,8 @@ QUIZ_UNCHECKED = define(
     Severity.WARNING,
     "A quiz question of a lesson with a claims file is neither checked by a `quiz` claim nor "
     "listed under `unchecked` with a reason, or its `quiz` claim compared the answer with a "
-    "fact whose own claim failed or errored, so its stated answer is not proved.",
+    "fact whose own claim failed or errored, or whose number in the lesson agrees only as a "
+    "bare number (A423), so its stated answer is not proved.",
     example="`What does doubling t do to d?` answered `Doubles it` with no quiz claim",
     fix="Add a `quiz` claim whose `fact` the answer states (a ratio for `Doubles it`), or "
     "list the question under `unchecked: [{quiz: ..., reason: ...}]`; when the message names "
@@ -240,7 +241,8 @@ UNIT_UNPROVEN = define(
     "verified.",
     example='`fcx: "f_c"` with f_c in Hz, bound to `f_c ≈ 1591.5 ms`; `L = 10 µH` with L in `nh`',
     fix="Correct the unit in the lesson, or state the unit the expression gives in the bind: "
-    "`{value: read_ms, unit: ms}`; correct a table unit that does not read (`nH`).",
+    "`{value: read_ms, unit: ms}` (for a difference of temperatures, `ΔT` or a `rise`, "
+    "`unit: K`: its °C number is an interval); correct a table unit that does not read (`nH`).",
     stage=STAGE,
 )
 NO_UNIT = define(
@@ -248,7 +250,10 @@ NO_UNIT = define(
     "symbol-without-unit",
     Severity.INFO,
     "Symbols of display equations have no entry (or no readable unit) in the lesson's symbol "
-    "table, so the relations using them are only partly checked for dimensions.",
+    "table, so the relations using them are only partly checked for dimensions. Indices "
+    "(`k` of `X_k`), variables a sum or product runs over, `i` times π in an exponent and "
+    "members `x_i` of a family whose symbol the table gives are not named: they need no "
+    "unit; operators are never named.",
     example="`P = I V` with I and V in the table but not P",
     fix="Add the symbols, their meaning and unit to `Symbols and units`.",
     stage=STAGE,

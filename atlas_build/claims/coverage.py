@@ -43,6 +43,7 @@ from atlas_build.claims import (
 )
 from atlas_build.claims.registry import Outcome
 from atlas_build.diagnostics import Diagnostic, at
+from atlas_build.lesson.checks.units import conflicting
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 
@@ -79,7 +80,7 @@ def measure(
     table = dimensions.lesson_units(lesson)
     declared = dimensions.declared(table)
     entries, errors = relations.inventory(lesson, relations.claim_options(given.specs), declared)
-    relations.settle(entries, given.outcomes, given.statuses, given.evaluated, given.unchecked)
+    relations.settle(entries, given.outcomes, given.statuses, _evaluated(given), given.unchecked)
     diagnostics += _contradicted(entries, locator, given)
     needed = relations.needed(given.specs)
     listed = {equation for equation, _ in given.unchecked}
@@ -167,6 +168,22 @@ def measure(
     return coverage, diagnostics
 
 
+def _evaluated(given: Inputs) -> dict[tuple[int, int], set[str]]:
+    """The claims whose numbers computed from each relation matched the lesson, less
+    those that proved nothing after all (`unchecked`, or resting on a fact not proved):
+    a relation is verified only through a check that passed."""
+    found = {}
+    for key, claims in given.evaluated.items():
+        kept = {
+            claim
+            for claim in claims
+            if given.statuses.get(claim) != "unchecked" and claim not in given.unproved
+        }
+        if kept:
+            found[key] = kept
+    return found
+
+
 def _quizzes(
     lesson: Lesson, locator: Locator, given: Inputs, diagnostics: list[Diagnostic]
 ) -> dict[str, Any]:
@@ -195,7 +212,7 @@ def _quizzes(
         if status == "unverified" and given.has_claims:
             message = (
                 f"quiz {quiz.question[:80]!r}: its answer is not proved, since its {reason}; "
-                "the answer is checked once that claim passes"
+                "the answer is checked once that fact is proved"
                 if reason
                 else f"quiz {quiz.question[:80]!r}: its answer is not checked by any `quiz` "
                 "claim; add one, or list the question under `unchecked` with a reason"
@@ -225,11 +242,21 @@ def _dimensions(
     found = []
     missing: dict[str, None] = {}
     uncertain: list[relations.Entry] = []
+    twice = conflicting(lesson)
     for entry in entries:
         if entry.parsed is None:  # `unchecked` exempts from verification, never from this
             entry.dimensions = {"status": "not checked", "message": "", "unknown": []}
             continue
         entry.dimensions = dimensions.check(entry.parsed, table)
+        if entry.dimensions["status"] == "inconsistent" and (
+            named := sorted(twice & dimensions.names(entry.parsed))
+        ):
+            entry.dimensions = {
+                "status": "not checked",
+                "message": f"{', '.join(named)} has two units in the symbol tables (A424), "
+                f"and the sides agree in neither for certain: {entry.dimensions['message']}",
+                "unknown": entry.dimensions["unknown"],
+            }
         missing.update(dict.fromkeys(entry.dimensions["unknown"]))
         if entry.dimensions["status"] == "not checked" and entry.dimensions["message"]:
             uncertain.append(entry)

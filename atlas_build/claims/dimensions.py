@@ -21,6 +21,7 @@ of one dimension in units of other sizes (ns and µs) are right physics, not A42
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -131,6 +132,16 @@ def declared(table: dict[str, units.UnitSpec]) -> list[str]:
     return sorted({*(name for name in ("pi", "e", "E", "I") if name in table), *quantities})
 
 
+def names(relation: Any) -> frozenset[str]:
+    """The symbol and function names a relation uses."""
+    found: set[str] = set()
+    for side in (relation.lhs, relation.rhs):
+        if isinstance(side, sympy.Basic):
+            found.update(str(s.name) for s in side.atoms(sympy.Symbol, sympy.Indexed))
+            found.update(type(f).__name__ for f in side.atoms(AppliedUndef))
+    return frozenset(found)
+
+
 def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
     """The dimension status of one parsed relation, with what was compared."""
     try:
@@ -139,7 +150,8 @@ def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
         message = f"cannot check: {type(error).__name__}: {error}"
         return {"status": "not checked", "message": message, "unknown": []}
     errors = units.errors(findings)
-    unknowns = units.unknowns(findings)
+    exempt = _needs_no_unit(relation, table)
+    unknowns = [f for f in units.unknowns(findings) if _unknown_name(f) not in exempt]
     unknown = sorted({_unknown_name(f) for f in unknowns} - {""})
     uncertain = units.uncertain(findings)
     if uncertain and not errors:
@@ -157,11 +169,74 @@ def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
         if all(f.kind == units.AFFINE for f in errors):
             found["scale"] = True  # one dimension, but a temperature's zero disagrees
         return found
-    if not unknowns:
+    skipped = sorted({_unknown_name(f) for f in units.unknowns(findings)} & exempt)
+    if not unknowns and not skipped:
         return {"status": "consistent", "message": "", "unknown": []}
     constructs = [f.message for f in unknowns if not _unknown_name(f)]
+    if skipped:  # no unit is asked for them, but the check could not go through them
+        listed = ", ".join(skipped)
+        constructs.append(
+            f"not checked through {listed} (an index, a bound variable, √−1, or a member"
+            " of a family whose symbol the table gives)"
+        )
     message = "; ".join(dict.fromkeys(constructs[:3]))
     return {"status": "incomplete", "message": message, "unknown": unknown}
+
+
+_INDEX = frozenset("ijklmn")  # (not `t`: a subscript t is an index, a factor t a time)
+_LETTERS = re.compile(r"[A-Za-z]+")
+_UNITS = frozenset({"km", "mm", "nm", "kl", "ml", "nl"})  # `d_km` is a distance in km
+
+
+def _index(piece: str) -> bool:
+    """A subscript that runs over a family (`naming.is_index`), not a unit (`d_km`)."""
+    return naming.is_index(piece) and piece not in _UNITS
+
+
+def _needs_no_unit(relation: Any, table: Mapping[str, units.UnitSpec]) -> frozenset[str]:
+    """Names in `relation` A422 asks no unit for: variables a sum or product runs over
+    (`n` in `\\sum_{n=0}^{N-1} x_n e^{-2\\pi i k n/N}`), index letters written as
+    subscripts (`k` of `X_k`, `i` of `C_{i+1}`, `x[n]`), `i` or `j` multiplying π in an
+    exponent (the imaginary unit), and a member `x_i` of a family whose symbol `x` the
+    table gives a unit (the table has given it). An integral's variable keeps its unit
+    (`dx`). Operators (`\\land`, `\\oplus`, `=`) are never named."""
+    found: set[str] = set()
+    sides = [side for side in (relation.lhs, relation.rhs) if isinstance(side, sympy.Basic)]
+    for side in sides:
+        for node in sympy.preorder_traversal(side):
+            if isinstance(node, sympy.Sum | sympy.Product):
+                found.update(str(variable) for variable in node.variables)
+            elif isinstance(node, sympy.Indexed):
+                for index in node.indices:
+                    found.update(str(symbol) for symbol in index.free_symbols)
+            elif isinstance(node, sympy.Symbol):
+                base, pieces = naming.split(node.name)
+                indices = [piece for piece in pieces if _index(piece)]
+                for piece in indices:
+                    found.update(_index_letters(piece))
+                if indices and indices == list(pieces[-len(indices) :]):
+                    stem = node.name[: node.name.rindex("_" + indices[0])]
+                    if stem in table:  # `x_i` of the table's `x`
+                        found.add(node.name)
+            elif isinstance(node, sympy.exp) or (
+                isinstance(node, sympy.Pow) and node.base is sympy.E
+            ):
+                factors = sympy.Mul.make_args(node.args[-1])
+                if sympy.pi in factors:
+                    found.update(str(f) for f in factors if f in (_I, _J))
+    return frozenset(found)
+
+
+_I, _J = sympy.Symbol("i"), sympy.Symbol("j")
+
+
+def _index_letters(piece: str) -> set[str]:
+    """The index letters a subscript runs over: `i` of `i+1`, `i` and `j` of `ij`."""
+    found: set[str] = set()
+    for word in _LETTERS.findall(piece):
+        if len(word) <= 2 and set(word) <= _INDEX:
+            found.update(word)
+    return found
 
 
 def _unknown_name(finding: units.Finding) -> str:

@@ -43,6 +43,9 @@ def explain(error: ValidationError, model: type[BaseModel], kind: str) -> tuple[
     detail = errors[0]
     parts = _where(tuple(detail["loc"]))
     union = [e for e in errors if _where(tuple(e["loc"])) == parts and len(e["loc"]) > len(parts)]
+    fitting = [e for e in union if not e["type"].endswith("_type")]
+    if len(union) > 1 and fitting:  # a member took its type but not its value (`fact: []`)
+        detail, union = fitting[0], []
     if len(union) > 1:  # every member of a union refused the value
         members = sorted({_MEMBER.get(str(e["loc"][len(parts)]).split("[")[0], "a value")
                           for e in union})  # fmt: skip

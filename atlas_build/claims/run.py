@@ -1,4 +1,8 @@
-"""Evaluate a lesson's claims and bind every checked number to the sentence that states it."""
+"""Evaluate a lesson's claims and bind every checked number to the sentence that states it.
+
+Long module: `LessonClaims` is the one place that orders kinds, binding and coverage for
+a lesson; it is just over the limit and reads top to bottom.
+"""
 
 from __future__ import annotations
 
@@ -55,6 +59,10 @@ class ClaimResult:
     spans: list[tuple[int, int]] = field(default_factory=list)  # where the quote was found
     anchor: dict[str, int | str] | None = None  # the equation or quiz question, unquoted
     source: str = "written"  # `written` in claims.yaml, or `inferred` from the lesson
+    # bound quantity -> why its number agreed without proving it (A423), unless another
+    # number bound to it was verified (`proved`): a claim comparing with it proves nothing
+    unproven: dict[str, str] = field(default_factory=dict)
+    proved: set[str] = field(default_factory=set)
 
     def to_json(self) -> dict[str, Any]:
         where = None
@@ -435,6 +443,8 @@ class LessonClaims:
             where = self._param_at(f"{pointer}/params/tolerance") or claim_at
             result.diagnostics.append(at(codes.LOOSE_TOLERANCE, where, message))
         self.binder.bind(spec, pointer, quote_items, found, outcome, result, fail)
+        # numbers a kind classed itself: a quiz question's `x is 3` restates an input
+        result.spots += list(getattr(outcome, "spots", ()))
         failing = bool(repeated) or any(d.code in FAILING for d in result.diagnostics)
         erroring = any(d.severity is Severity.ERROR for d in result.diagnostics)
         finished = self._finish(result, "fail" if failing else "error" if erroring else "pass")

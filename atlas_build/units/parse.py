@@ -214,6 +214,9 @@ def _read(core: str) -> UnitProduct:
     return units
 
 
+_SYMBOLIC_POWER = re.compile(r"\^\s*[({]?\s*[A-Za-zα-ωΑ-Ω]")
+
+
 def parse_unit(text: str) -> UnitSpec | UnitProblem:
     """Read a unit column; a `UnitProblem` (with column) when it cannot be read."""
     return _parse(text, True)
@@ -249,6 +252,9 @@ def _parse(text: str, phrases: bool) -> UnitSpec | UnitProblem:
     try:
         units = _read(core)
     except UnitSyntaxError as error:
+        if _SYMBOLIC_POWER.search(core):  # `h·(MA/cm²)^n`: a unit that depends on n
+            name = "_".join(re.findall(r"\w+", core.lower())) or "unit"
+            return UnitSpec(text, ABSTRACT, descriptive(name, core), remark=remark)
         compound = _compound(core)
         if compound is not None:
             return UnitSpec(text, kind_of(compound), compound, remark=remark)

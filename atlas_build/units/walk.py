@@ -113,6 +113,7 @@ class Walker:
         self._unknown: set[str] = set()
         self._depth = 0
         self._levels = 0  # inside 10·log₁₀(…) or 20·log₁₀(…): a level in decibels
+        self._differentiated = 0  # inside ∂/∂x(…): log I and log(I/I₀) differ by a constant
 
     def error(self, kind: str, message: str, expr: sympy.Basic, place: Place, **extra: str) -> None:
         self.findings.append(
@@ -384,7 +385,11 @@ class Walker:
             self.error(kind, message, expr, place, left=value.format())
 
     def _derivative(self, expr: sympy.Derivative, place: Place) -> Value:
-        result = self.value(expr.expr, place)
+        self._differentiated += 1
+        try:
+            result = self.value(expr.expr, place)
+        finally:
+            self._differentiated -= 1
         for variable, count in expr.variable_count:
             step = self.value(variable, place)
             if isinstance(step, UnitProduct) and not isinstance(count, sympy.Integer):
@@ -439,6 +444,12 @@ class Walker:
                         message += f"; {roles.LEVEL_CONVENTION}"
                         self.error(UNCERTAIN, message, arg, place)
                         level = None  # 10 log₁₀ B is in dB(Hz): no unit to compare further
+                    elif self._differentiated and roles.logarithm(name):
+                        message += (
+                            "; but it is differentiated, and the derivative of log x is that "
+                            "of log(x/x₀) for any reference x₀"
+                        )
+                        self.error(UNCERTAIN, message, arg, place)
                     else:
                         self._pure(ARGUMENT, message, value, arg, place)
                 elif value.scale != 1:

@@ -10,10 +10,12 @@ size: `V_T` in V and in mV) is computed in the first, so the second gets a warni
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from atlas_build import units
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
 from atlas_build.lesson.context import RULES, LessonSubject
+from atlas_build.lesson.model import GlossaryEntry, Lesson
 
 UNREADABLE = define(
     "A421",
@@ -74,10 +76,46 @@ def _names(remark: str | None, other: units.UnitSpec) -> bool:
     return False
 
 
+def conflicting(lesson: Lesson) -> frozenset[str]:
+    """Symbols the lesson's tables give two units of other sizes (each an A424): what a
+    relation using one computes depends on which table it reads, so the relation's
+    dimensions are not certain."""
+    return frozenset(found.name for found in _readings(lesson) if found.conflict is not None)
+
+
 @RULES.rule("units", order=42)
 def check(subject: LessonSubject) -> Iterator[Diagnostic]:
+    for found in _readings(subject.lesson):
+        entry, start = found.entry, found.start
+        if isinstance(found.read, units.UnitProblem):
+            column = found.read.column if isinstance(found.read.column, int) else 0
+            message = f"unit {entry.unit!r} of {entry.symbol!r}: {found.read.message}"
+            yield at(UNREADABLE, subject.at(entry.unit_offset + start + max(0, column)), message)
+        elif found.conflict is not None:
+            message = (
+                f"{entry.symbol!r} is already given unit {found.conflict!r}; claims compute "
+                f"it in {found.conflict!r}, not {found.text!r}"
+            )
+            yield at(CONFLICT, subject.at(entry.unit_offset + start), message)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A symbol's unit as one table entry gives it: unreadable (`read` a problem), or in
+    conflict with the unit an earlier table gave it (`conflict`, that unit's text)."""
+
+    name: str
+    entry: GlossaryEntry
+    text: str
+    start: int
+    read: units.UnitSpec | units.UnitProblem
+    conflict: str | None = None
+
+
+def _readings(lesson: Lesson) -> Iterator[_Reading]:
+    """The entries with a finding: unreadable units, and units in conflict."""
     first: dict[str, tuple[str, units.UnitSpec]] = {}
-    for glossary in subject.lesson.glossaries:
+    for glossary in lesson.glossaries:
         for entry in glossary.entries:
             if not entry.names or not entry.unit.strip():
                 continue
@@ -85,17 +123,10 @@ def check(subject: LessonSubject) -> Iterator[Diagnostic]:
             for name, (text, start) in zip(entry.names, parts, strict=True):
                 read = units.parse_unit(text)
                 if isinstance(read, units.UnitProblem):
-                    column = read.column if isinstance(read.column, int) else 0
-                    where = subject.at(entry.unit_offset + start + max(0, column))
-                    message = f"unit {entry.unit!r} of {entry.symbol!r}: {read.message}"
-                    yield at(UNREADABLE, where, message)
+                    yield _Reading(name, entry, text, start, read)
                     break
                 read = units.rooted(read, units.power_of(entry.symbol))  # `σ_e²` / `V²`
                 known = first.setdefault(name, (text, read))
                 if _conflict(known[1], read):
-                    message = (
-                        f"{entry.symbol!r} is already given unit {known[0]!r}; claims compute "
-                        f"it in {known[0]!r}, not {text!r}"
-                    )
-                    yield at(CONFLICT, subject.at(entry.unit_offset + start), message)
+                    yield _Reading(name, entry, text, start, read, known[0])
                     break
