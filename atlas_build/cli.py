@@ -2,6 +2,9 @@
 
 Exit codes: 0 clean, 1 findings, 2 usage or internal error. No input may
 produce a Python traceback: anything unexpected prints one line and exits 2.
+
+Long module: every subcommand's argument parsing and exit-code mapping sit together so the
+exit-code contract (0/1/2, never a traceback) can be read and tested in one place.
 """
 
 from __future__ import annotations
@@ -218,7 +221,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             print("atlas-build: error: gave up waiting for the other build", file=sys.stderr)
             return EXIT_USAGE
     try:
-        from atlas_build.site import uptodate
+        from atlas_build.site.mkdocs import uptodate
 
         seen = uptodate.inputs(args)
         replayed = uptodate.replay(args, sys.stderr, seen)
@@ -260,7 +263,7 @@ def _build(args: argparse.Namespace, out: Path, seen: str | None = None) -> int:
             started.close()
     final = max(status, site_status)
     if not site_status:
-        from atlas_build.site import uptodate
+        from atlas_build.site.mkdocs import uptodate
 
         uptodate.record(args, text, final, seen)  # a next build with nothing changed replays it
     return final
@@ -302,7 +305,7 @@ def cmd_fix(args: argparse.Namespace) -> int:
         if found.diagnostics:
             continue
         try:
-            outcome = sources.fix_record(found.path, max_bytes=args.max_bytes, dry_run=args.dry_run)
+            outcome = sources.fix_lesson(found.path, max_bytes=args.max_bytes, dry_run=args.dry_run)
         except sources.AuthoringError as error:  # one bad record must not stop the others
             print(f"atlas-build: {error}", file=sys.stderr)
             status = max(status, EXIT_FINDINGS)
@@ -535,7 +538,11 @@ def build_parser() -> argparse.ArgumentParser:
     infer.add_argument("--write", action="store_true", help="add them to each lesson's claims.yaml")
     infer.set_defaults(run=cmd_infer)
 
-    fix = commands.add_parser("fix", help="rewrite stale computed fields of record.json files")
+    fix = commands.add_parser(
+        "fix",
+        help="rewrite stale computed fields of record.json files, and claims files written "
+        "for an earlier release",
+    )
     fix.add_argument("paths", nargs="*", metavar="PATH")
     fix.add_argument("--dry-run", action="store_true", help="report changes, write nothing")
     fix.add_argument("--max-bytes", type=_byte_size, default=load.DEFAULT_MAX_BYTES)

@@ -1,4 +1,5 @@
-"""Author-facing file operations: import a record, scaffold a lesson, fix stale records.
+"""Author-facing file operations: import a record, scaffold a lesson, fix stale records
+and claims files written for an earlier release (authoring/upgrade.py).
 
 Every write is atomic (atomic.write_*): an interrupted or failing command leaves
 the original file as it was, and files whose bytes would not change are not
@@ -356,6 +357,22 @@ def fix_record(path: Path, *, max_bytes: int, dry_run: bool = False) -> Outcome:
         outcome.changed = write_text(path, records.dumps(updated))
     if not changes:
         outcome.messages.append(f"{path}: up to date")
+    return outcome
+
+
+def fix_lesson(path: Path, *, max_bytes: int, dry_run: bool = False) -> Outcome:
+    """`atlas-build fix` on one lesson: the record's computed fields (`fix_record`), then
+    the claims file beside it, rewritten from the forms earlier releases read to the ones
+    this release reads (authoring/upgrade.py), each change said."""
+    from atlas_build.authoring import upgrade  # it imports this module
+
+    outcome = fix_record(path, max_bytes=max_bytes, dry_run=dry_run)
+    if outcome.diagnostics:  # an unreadable record: its claims' units cannot be judged
+        return outcome
+    claims = upgrade.upgrade_claims(path, max_bytes=max_bytes, dry_run=dry_run)
+    outcome.messages += claims.messages
+    outcome.diagnostics += claims.diagnostics
+    outcome.changed = outcome.changed or claims.changed
     return outcome
 
 
