@@ -90,7 +90,8 @@ class _Prepared:
     key: str | None = None
     lesson_id: str | None = None
     slug: str | None = None
-    extra: dict[str, object] = field(default_factory=dict)
+    file_digest: str | None = None  # the lesson file's bytes; None when it was not read
+    claims_digest: str | None = None  # its claims file's, or "absent"
 
 
 def _sorted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -216,7 +217,7 @@ def _prepare(
     file_digest = caching.digest(raw)
     prepared.lesson_id = _identity(found.path, raw, file_digest, store, memo, ledger)
     prepared.slug = found.path.parent.name
-    prepared.extra = {"file": file_digest, "claims": claims_digest}
+    prepared.file_digest, prepared.claims_digest = file_digest, claims_digest
     return prepared
 
 
@@ -256,18 +257,13 @@ def _identity(
     return value
 
 
-def _file_digest(prepared: _Prepared) -> str | None:
-    found = prepared.extra.get("file")
-    return found if isinstance(found, str) else None
-
-
 def _lesson_key(prepared: _Prepared, context: str, options: Options) -> str:
     return caching.digest(
         caching.fingerprint(),
         context,
         load.display(prepared.found.path),
-        str(prepared.extra.get("file")),
-        str(prepared.extra.get("claims")),
+        str(prepared.file_digest),
+        str(prepared.claims_digest),
         json.dumps(
             [
                 options.require_record_hash,
@@ -313,7 +309,7 @@ def check(
     results: list[Checked | None] = [None] * len(prepared)
     pending: list[int] = []
     for index, item in enumerate(prepared):
-        if item.extra:
+        if item.file_digest is not None:
             item.key = _lesson_key(item, context, options)
             remembered = last.reports.get(item.key)
             task = _Task(item.found, known, slugs, options)
@@ -336,7 +332,7 @@ def check(
                     seconds,
                     cached=True,
                     digest=payload_digest,
-                    file_digest=_file_digest(item),
+                    file_digest=item.file_digest,
                 )
                 continue
         pending.append(index)
@@ -354,7 +350,7 @@ def check(
             seconds,
             made=made,
             digest=made_digest,
-            file_digest=_file_digest(prepared[index]),
+            file_digest=prepared[index].file_digest,
         )
         key = prepared[index].key
         if key is not None and _cacheable(record_report):
@@ -405,7 +401,9 @@ def _neighbours(
 def _cacheable(report: RecordReport) -> bool:
     """Reports that depend only on the inputs: not an internal error, and no claim cut off
     by a time limit (with more time, or a quieter machine, it may pass)."""
-    return not report.internal_error and not any(d.code == "A405" for d in report.diagnostics)
+    from atlas_build.claims.codes import TIMEOUT
+
+    return not report.internal_error and not any(d.code == TIMEOUT.code for d in report.diagnostics)
 
 
 def _execute(tasks: list[_Task], jobs: int) -> Iterator[tuple[RecordReport, float, object]]:

@@ -25,12 +25,15 @@ INTERNAL = define(
     stage="any",
 )
 
+#: At most this many findings of one code are listed per lesson; the rest are counted.
+MAX_PER_CODE = 100
+
 MORE = define(
     "A902",
     "findings-not-listed",
     Severity.INFO,
-    f"A rule found more than {100} problems of one kind in a lesson; the rest are counted, "
-    "not listed, so a hostile lesson cannot flood the report.",
+    f"A rule found more than {MAX_PER_CODE} problems of one kind in a lesson; the rest are "
+    "counted, not listed, so a hostile lesson cannot flood the report.",
     example="150,000 unknown ids in `related`",
     fix="Fix the listed ones; the rest are usually the same mistake.",
     stage="any",
@@ -95,9 +98,6 @@ class Ruler(Generic[Context]):
             if timings is not None:
                 timings.add(f"{self.stage}:{rule.name}", time.perf_counter() - started)
         return found
-
-
-MAX_PER_CODE = 100
 
 
 def _capped(findings: Iterable[Diagnostic], where: Location) -> list[Diagnostic]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atlas_build.diagnostics import Diagnostic, Severity
+from atlas_build.ruler import INTERNAL
 
 REPORT_VERSION = 2
 
@@ -75,7 +76,7 @@ class RecordReport:
 
     @property
     def internal_error(self) -> bool:
-        return any(diagnostic.code == "A901" for diagnostic in self.diagnostics)
+        return any(diagnostic.code == INTERNAL.code for diagnostic in self.diagnostics)
 
     @property
     def status(self) -> str:
