@@ -33,6 +33,9 @@ TRUE_WARNINGS = sorted(
         # C_user in bytes in one table and TB in another: DWPD = TBW/(C_user·365·Y) reads
         # a bare capacity against the wrong one
         ("ssd-write-amplification", "A424"),
+        # I_D in A in one table and A/µm in another; S in mV/dec and in V/dec
+        ("subthreshold-swing", "A424"),
+        ("subthreshold-swing", "A424"),
     ]
 )
 

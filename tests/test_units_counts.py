@@ -437,3 +437,11 @@ def test_a_symbol_given_two_units_makes_its_relations_uncertain(tmp_path: Path) 
     assert "I_D has two units in the symbol tables" in item["dimensions"]["message"]
     once = _lesson(tmp_path / "once", "I_D=I_T", ("I\\_D", "A"), ("I\\_T", "A/µm"))
     assert [d.code for d in once.errors()] == ["A420"]
+
+
+def test_units_described_in_words_with_marks_are_descriptive() -> None:
+    """A held-out AdamW lesson gave λ `loss units per parameter unit² (Adam+L2); 1/parameter
+    unit (AdamW)`: units described in words, not an unreadable unit (A421)."""
+    read = parse_unit("loss units per parameter unit² (Adam+L2); 1/parameter unit (AdamW)")
+    assert isinstance(read, UnitSpec) and read.kind == "abstract"
+    assert isinstance(parse_unit("V/(m"), UnitProblem)  # a unit expression still must read

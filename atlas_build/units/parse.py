@@ -39,6 +39,7 @@ _SHAPE = re.compile(r"[\w.]+(?:\s*(?:×|\bx\b)\s*[\w.]+)+")
 _HYPHEN_SHAPE = re.compile(
     r"\b([\w.]+)-(?:coordinate|element|dimensional|dim|component|entry|entries)\b"
 )
+_UNITS_OF = re.compile(r"(?<![^\W\d_])units?(?![^\W\d_])", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_][^\W\d_-]*(?:-[^\W\d_]+)*")
 
 
@@ -146,7 +147,11 @@ def _phrase(core: str, text: str, remark: str | None) -> UnitSpec | UnitProblem 
     word in it is meant as a unit that does not read (`noun`: `mw`, `psi`, `feet`)."""
     words = core.split()
     if not all(_WORD.fullmatch(word) for word in words):
-        return None
+        if not _UNITS_OF.search(core):
+            return None
+        # `loss units per parameter unit² (Adam+L2)`: units described in words, with marks
+        named = [w for w in re.findall(r"[^\W\d_]+", core.lower()) if w not in FUNCTION_WORDS]
+        return UnitSpec(text, ABSTRACT, descriptive("_".join(named) or "unit", core), remark=remark)
     for word in words:
         read = noun(word) if lookup(word) is None or word in AMBIGUOUS else None
         if isinstance(read, str):
