@@ -66,7 +66,7 @@ selftest: $(STAMP)
 
 # Regenerate docs/claim-kinds.md and the per-kind parameter schemas from the kinds' models.
 docs: $(STAMP)
-	$(BIN)/python -m atlas_build.claims.docgen
+	$(BIN)/python -m atlas_build.claims.docs.docgen
 
 clean:
 	rm -rf build site .pytest_cache .mypy_cache .ruff_cache .coverage

@@ -444,7 +444,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     """Document diagnostic codes (`A201`, `content-hash-mismatch`) and claim kinds
     (`formula`); with no name, every code, then the claim kinds' names."""
     from atlas_build.catalog import codes as registry
-    from atlas_build.claims.kinddocs import DOCS
+    from atlas_build.claims.docs.kinddocs import DOCS
 
     codes = registry()
     status = EXIT_OK
@@ -457,7 +457,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
             print(f"{entry.code} {entry.name} ({entry.severity.value}, {entry.stage})")
             print(f"  {entry.summary}\n  Example: {entry.example}\n  Fix: {entry.fix}")
         elif kind in DOCS:
-            from atlas_build.claims import docgen
+            from atlas_build.claims.docs import docgen
 
             sys.stdout.write(docgen.kind_text(kind))
         else:

@@ -26,7 +26,7 @@ from conftest import REPO, CliResult, _console_script, rehash_record
 
 from atlas_build import paths
 from atlas_build.authoring import emit
-from atlas_build.claims import codec
+from atlas_build.claims.running import codec
 
 FAILING_SENTENCE = ("and output is 5.", "and output is 4.")
 

@@ -16,10 +16,11 @@ from referencing import Registry, Resource
 from test_claims_kinds import check, write_lesson
 
 from atlas_build import load, safeyaml
-from atlas_build.claims import docgen, file
-from atlas_build.claims.kinddocs import DOCS
-from atlas_build.claims.registry import KINDS
-from atlas_build.claims.run import LessonClaims
+from atlas_build.claims.docs import docgen
+from atlas_build.claims.docs.kinddocs import DOCS
+from atlas_build.claims.running import file
+from atlas_build.claims.running.registry import KINDS
+from atlas_build.claims.running.run import LessonClaims
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((REPO / "schemas" / "claims.schema.json").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""claims.arithmetic: worked arithmetic in prose is wrong only when atlas-build is certain.
+"""claims.prose.arithmetic: worked arithmetic in prose is wrong only when atlas-build is certain.
 
 Each class of false A408 seen on lessons nobody here wrote (issue "Never cry wolf") has a
 correct statement that must hold and the same statement with its result edited, which
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import sympy
 
-from atlas_build.claims import numbers
-from atlas_build.claims.arithmetic import approximate_values, judge
+from atlas_build.claims.prose import numbers
+from atlas_build.claims.prose.arithmetic import approximate_values, judge
 
 BLIND = Path(__file__).resolve().parent / "blind"
 
@@ -235,7 +235,7 @@ def test_a_blind_lesson_passes_and_its_edited_number_fails_there(
 
 
 def _steps(text: str) -> list[tuple[str, str]]:
-    from atlas_build.claims.arithmetic import judge_step
+    from atlas_build.claims.prose.arithmetic import judge_step
 
     found = numbers.steps(text, numbers.extract(text))
     return [(step.right.text.lstrip("≈ "), judge_step(step).status) for step in found]

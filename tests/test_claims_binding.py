@@ -886,7 +886,7 @@ claims:
 def test_a_quote_matches_with_or_without_the_sources_escapes(quote):
     """Quotes are copied from rendered text as often as from the source: `f_c` finds the
     markdown `f\\_c` at the same place, and the number keeps the source's position."""
-    from atlas_build.claims import anchors
+    from atlas_build.claims.binding import anchors
 
     content = "Intro.\nThe cutoff (so f\\_c is 5 Hz).\n"
     _, [occurrence] = anchors.occurrences(quote, anchors.skeleton(content))
@@ -898,7 +898,7 @@ def test_a_quote_matches_with_or_without_the_sources_escapes(quote):
 
 def test_an_occurrence_ending_in_a_number_covers_all_of_it():
     """The site highlights content[start:end]; a quote ending in 1.62221 stopped at the 1."""
-    from atlas_build.claims import anchors
+    from atlas_build.claims.binding import anchors
 
     content = "Intro.\nThe mean is 1.62221\nNext 5."
     _, [found] = anchors.occurrences("The mean is 1.62221", anchors.skeleton(content))

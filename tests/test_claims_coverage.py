@@ -1,6 +1,6 @@
-"""What coverage counts as proved (claims/coverage.py, claims/bind.py): a relation is
-verified only through a check that passed, and a problem of the claims file is one
-finding however many places its quote is found at.
+"""What coverage counts as proved (claims/coverage/coverage.py, claims/binding/bind.py):
+a relation is verified only through a check that passed, and a problem of the claims file
+is one finding however many places its quote is found at.
 """
 
 from __future__ import annotations

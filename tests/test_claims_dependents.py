@@ -1,4 +1,4 @@
-"""claims/dependents.py: an error of a claim others `extends` or use is told once, at that
+"""claims/running/dependents.py: an error of a claim others `extends` or use is told once, at that
 claim; each claim that needs it says so in one line, naming the claim and where its error is."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Dimensional checks of a lesson's relations from its own symbol table (claims/dimensions.py).
+"""Dimensional checks of a lesson's relations from its own symbol table
+(claims/coverage/dimensions.py).
 
 A consistent relation, an inconsistent one (A420 error at the relation, both sides in the
 lesson's units), a symbol without a unit (A422 note, relation `incomplete`), an unreadable

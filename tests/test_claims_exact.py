@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from atlas_build.claims import numbers
-from atlas_build.claims.compare import rounded
+from atlas_build.claims.binding.compare import rounded
 from atlas_build.claims.kinds._exact import Env, evaluate
+from atlas_build.claims.prose import numbers
 from atlas_build.latex import parse_relations
 
 
@@ -28,7 +28,7 @@ def test_min_and_max_evaluate_exactly() -> None:
 def test_a_complex_value_is_shown_not_raised() -> None:
     """An edit can make a computed value complex (√ of a negative); showing it in a
     mismatch message must not raise."""
-    from atlas_build.claims.compare import show
+    from atlas_build.claims.binding.compare import show
 
     assert show(sympy.sqrt(-4) + 1) == "1 + 2*I ≈ 1.0 + 2.0*I"
 
@@ -36,8 +36,8 @@ def test_a_complex_value_is_shown_not_raised() -> None:
 def test_a_slot_set_compares_with_a_computed_integer() -> None:
     """`token 2` reads as a slot set; a computed SymPy integer must compare with it, and
     a value that is no slot number says so (not Python's "object is not iterable")."""
-    from atlas_build.claims import numbers
-    from atlas_build.claims.compare import compare
+    from atlas_build.claims.binding.compare import compare
+    from atlas_build.claims.prose import numbers
 
     (item,) = numbers.extract("the target token 2 here")
     assert compare(item, sympy.Integer(2)).ok
@@ -74,8 +74,8 @@ def test_the_rounding_hint_is_given_only_for_a_rounding_slip(
 def test_a_hedged_round_number_rounds_to_its_last_nonzero_digit(
     written: str, computed: object, hedged: bool, ok: bool
 ) -> None:
-    from atlas_build.claims import numbers
-    from atlas_build.claims.compare import compare
+    from atlas_build.claims.binding.compare import compare
+    from atlas_build.claims.prose import numbers
 
     quantity = numbers.parse_quantity(written)
     assert compare(quantity, sympy.Rational(computed), approximate=hedged).ok is ok
@@ -96,7 +96,7 @@ def test_a_hedged_round_number_rounds_to_its_last_nonzero_digit(
 def test_an_angular_frequency_is_not_a_frequency(
     written: str, unit: str, computed: int, ok: bool
 ) -> None:
-    from atlas_build.claims.compare import compare
+    from atlas_build.claims.binding.compare import compare
 
     verdict = compare(numbers.parse_quantity(written), sympy.Integer(computed), unit=unit)
     assert verdict.ok is ok, verdict

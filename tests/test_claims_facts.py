@@ -1,4 +1,4 @@
-"""Statuses that follow a claim's facts (claims/facts.py): a claim compared with another
+"""Statuses that follow a claim's facts (claims/running/facts.py): a claim compared with another
 claim's quantity proves nothing when that claim did not pass, a claim whose quantity a
 passing claim compared passes through it, and only compared quantities count (a claim an
 equation names in `check: claim, by:` is not credited by it)."""
@@ -10,8 +10,8 @@ from pathlib import Path
 from test_claims_kinds import check, write_lesson
 from test_coverage import BASE, QUIZ
 
-from atlas_build.claims import facts
-from atlas_build.claims.run import ClaimResult
+from atlas_build.claims.running import facts
+from atlas_build.claims.running.run import ClaimResult
 
 
 def _results(**statuses: str) -> dict[str, ClaimResult]:

@@ -1,4 +1,4 @@
-"""claims/file.py: a schema violation or a repeated id costs only its entry. The entry is an
+"""claims/running/file.py: a schema violation or a repeated id costs only its entry. The entry is an
 A400 at its place, and every other claim is still run and reported, the lesson failing."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_claims_kinds import DOUBLING_BODY, Checked, at, check, write_lesson
 
-from atlas_build.claims import file
+from atlas_build.claims.running import file
 
 BODY = DOUBLING_BODY.format(y="6", option="7", answer="6") + "\nFor x = 4 we get y = 8.\n"
 CLAIMS = """\

@@ -288,7 +288,7 @@ def test_a_bare_multi_letter_subscript_is_explained(tmp_path: Path) -> None:
 def test_a_long_exact_value_is_shown_by_its_decimal() -> None:
     import sympy
 
-    from atlas_build.claims.compare import show
+    from atlas_build.claims.binding.compare import show
 
     long = -sympy.Rational(1, 10**14) + sympy.exp(sympy.Rational(1869206073, 69032450)) / 10**14
     assert show(long) == "≈ 0.00574755"

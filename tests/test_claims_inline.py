@@ -1,4 +1,4 @@
-"""Relations stated in inline math (claims/inline.py): counted, dimension-checked, listed
+"""Relations stated in inline math (claims/coverage/inline.py): counted, dimension-checked, listed
 or left open, and never read as proved."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from test_claims_kinds import Checked, check, write_lesson
 
-from atlas_build.claims import anchors, inline
+from atlas_build.claims.binding import anchors
+from atlas_build.claims.coverage import inline
 from atlas_build.lesson import build as build_lesson
 from atlas_build.report import coverage as words
 

@@ -383,7 +383,7 @@ def test_boolean_operators_and_binary_numerals_evaluate(authored: Any) -> None:
 
 
 def test_binary_numerals_in_values_and_worked_arithmetic(authored: Any) -> None:
-    from atlas_build.claims import numbers
+    from atlas_build.claims.prose import numbers
 
     assert [q.value for q in numbers.quantities(numbers.extract("A = 0111₂, B = 10₂"))] == [7, 2]
     assert [q.value for q in numbers.quantities(numbers.extract("x = 2₂"))] == [2]  # not binary

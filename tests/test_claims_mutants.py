@@ -368,7 +368,7 @@ def test_mutant_fails_its_claim_at_the_edit(mutant: Mutant, run_mutant):
     assert outcome.report.status == "error"
 
     # exactly the claim that states the edited text fails; every other claim still passes,
-    # except a quiz whose fact that claim computes: it proves nothing (claims/facts.py)
+    # except a quiz whose fact that claim computes: it proves nothing (claims/running/facts.py)
     statuses = outcome.claims()
     assert statuses[mutant.claim]["status"] == "fail", statuses[mutant.claim]
     readers = {quiz for quiz, source in QUIZ_SOURCES.items() if source == mutant.claim}

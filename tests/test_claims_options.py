@@ -1,4 +1,4 @@
-"""The author's options on a bind (claims/options.py): a `unit` the symbol table
+"""The author's options on a bind (claims/binding/options.py): a `unit` the symbol table
 contradicts is refused, and a `tolerance` looser than the written digits is told."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The `quiz` kind (claims/kinds/quiz.py): an answer may state several facts, numbers a
 quiz restates from the inputs of its facts' claims are accounted as inputs, and a quiz
-proves no more than the fact it compares with (claims/facts.py).
+proves no more than the fact it compares with (claims/running/facts.py).
 """
 
 from __future__ import annotations

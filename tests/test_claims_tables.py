@@ -1,10 +1,10 @@
-"""The unit a markdown table's column header gives its bare cells (claims/tables.py)."""
+"""The unit a markdown table's column header gives its bare cells (claims/prose/tables.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from atlas_build.claims.tables import header_unit
+from atlas_build.claims.prose.tables import header_unit
 
 TEXT = """Intro: 5 W and | not a table | 7 |.
 

@@ -1,4 +1,4 @@
-"""Units of bound numbers whose values the symbol table does not name (claims/run.py).
+"""Units of bound numbers whose values the symbol table does not name (claims/running/run.py).
 
 An expression's unit is worked out from its symbols' units. A number written in a unit of
 that dimension is converted and compared; one that agrees only as a bare number (a wrong
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from test_claims_kinds import Checked, at, check, write_lesson, yaml_string
 
-from atlas_build.claims import codec
-from atlas_build.claims.registry import Outcome
+from atlas_build.claims.running import codec
+from atlas_build.claims.running.registry import Outcome
 
 QUOTE = "With I = 2 and R = 3 the drop is V = 6 V and the power is P = {power}."
 

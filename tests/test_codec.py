@@ -19,9 +19,9 @@ import pytest
 import sympy
 
 from atlas_build import pipeline
-from atlas_build.claims import codec
 from atlas_build.claims.kinds import _exact
-from atlas_build.claims.registry import KINDS
+from atlas_build.claims.running import codec
+from atlas_build.claims.running.registry import KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,7 +92,7 @@ def test_vector_formula_outcomes_are_reused_by_another_lesson(
 def test_what_went_through_an_unread_unit_survives_the_claim_cache() -> None:
     """A cached formula outcome must still say E was computed from P, whose table unit
     does not read, or a warm check would verify E's number that a cold one does not."""
-    from atlas_build.claims.registry import Outcome
+    from atlas_build.claims.running.registry import Outcome
 
     outcome = Outcome(quantities={"E": sympy.Rational(54, 5)}, unread={"E": ["P"]})
     decoded, _ = codec.decode_outcome(codec.encode_outcome(outcome, []))

@@ -1,4 +1,5 @@
-"""What a lesson's checks proved (claims/coverage.py, claims/relations.py, claims/prose.py).
+"""What a lesson's checks proved (claims/coverage/coverage.py, claims/coverage/relations.py,
+claims/prose/exempt.py).
 
 Each relation status and each number class on small lessons written here: a definition is
 `defined`, not verified, and a definition-only relation that is mutated is never reported
@@ -19,7 +20,7 @@ import sympy
 from test_claims_kinds import Checked, check, write_lesson, yaml_string
 
 from atlas_build import pipeline
-from atlas_build.claims import prose
+from atlas_build.claims.prose import exempt
 from atlas_build.lesson import build as build_lesson
 from atlas_build.report import coverage as report_coverage
 from atlas_build.site.pages import panels
@@ -528,7 +529,7 @@ def test_words_are_read_as_ratios_only_when_the_claim_says_so(tmp_path: Path) ->
 )
 def test_exemption_rules(text: str, rule: str) -> None:
     lesson = build_lesson(f"# Title\n\n{text}\n")
-    found = [spot for spot in prose.spots(lesson) if spot.text.strip("()")]
+    found = [spot for spot in exempt.spots(lesson) if spot.text.strip("()")]
     assert found and all(spot.exempt == rule for spot in found), found
 
 
@@ -549,18 +550,18 @@ def test_a_stated_quantity_is_not_exempt_where_a_name_or_year_would_be(
     """A number with a unit in a link's text states a quantity (`RFC 2119` names a
     document); a four-digit number after `(` is a year only when nothing but `)`, `,` or `;`
     follows it; `nsec` is a unit, so its number is not read bare."""
-    spots = prose.spots(build_lesson(f"# Title\n\n{text}\n"))
+    spots = exempt.spots(build_lesson(f"# Title\n\n{text}\n"))
     assert [spot.exempt for spot in spots] == rules, spots
 
 
 def test_a_hyphen_after_a_lowercase_word_or_a_letter_is_no_name() -> None:
     lesson = build_lesson("# T\n\nA top-5 list, and N-2 tokens.\n")
-    assert [spot.exempt for spot in prose.spots(lesson)] == ["", ""]
+    assert [spot.exempt for spot in exempt.spots(lesson)] == ["", ""]
 
 
 def test_numbers_inside_formulas_are_not_counted() -> None:
     lesson = build_lesson("# T\n\nInline $x^2 + 3$ and\n\n$$\ny=4x\n$$\n\nthen 5 apples.\n")
-    assert [spot.text for spot in prose.spots(lesson)] == ["5"]
+    assert [spot.text for spot in exempt.spots(lesson)] == ["5"]
 
 
 def test_numbers_stated_in_inline_math_are_counted_but_not_its_indices() -> None:
@@ -568,7 +569,7 @@ def test_numbers_stated_in_inline_math_are_counted_but_not_its_indices() -> None
         "# T\n\nThe cutoff is $f_c \\approx 1600\\,\\mathrm{Hz}$, $h_{t-1} = 2^{10}$ and"
         " $p < \\frac{1}{2}$, but $x_1 + 2\\pi$ states nothing.\n"
     )
-    assert [spot.text for spot in prose.spots(build_lesson(body))] == [
+    assert [spot.text for spot in exempt.spots(build_lesson(body))] == [
         "1600\\,\\mathrm{Hz}",
         "2^{10}",
         "1",
@@ -581,7 +582,7 @@ def test_sources_and_headings_numbering() -> None:
         "# T\n\n### 2017 · A milestone\n\n### 1. Setup\n\nUse 3 steps.\n\n## Sources\n\n"
         "- Smith, 4 pages\n"
     )
-    spots = {spot.text: spot.exempt for spot in prose.spots(build_lesson(body))}
+    spots = {spot.text: spot.exempt for spot in exempt.spots(build_lesson(body))}
     assert spots == {"2017": "date", "1": "numbering", "3": "", "4": "citation"}
 
 
@@ -595,13 +596,13 @@ def test_sources_and_headings_numbering() -> None:
     ],
 )
 def test_a_number_with_a_unit_after_a_numbering_word_is_stated_not_numbering(text: str) -> None:
-    [spot] = prose.spots(build_lesson(f"# Title\n\n{text}\n"))
+    [spot] = exempt.spots(build_lesson(f"# Title\n\n{text}\n"))
     assert spot.exempt == ""
 
 
 def test_a_heading_that_starts_with_a_quantity_is_not_numbering() -> None:
     body = "# T\n\n### 7 s of travel\n\n### 2 Setup\n"
-    spots = {spot.text: spot.exempt for spot in prose.spots(build_lesson(body))}
+    spots = {spot.text: spot.exempt for spot in exempt.spots(build_lesson(body))}
     assert spots == {"7 s": "", "2": "numbering"}
 
 

@@ -16,7 +16,7 @@ import pytest
 import sympy as sp
 from sympy.core.symbol import Str
 
-from atlas_build.claims import relations
+from atlas_build.claims.coverage import relations
 from atlas_build.diagnostics import Diagnostic, Location
 from atlas_build.latex import (
     EvaluationError,

@@ -17,7 +17,7 @@ from test_lesson import lesson_text
 from test_lesson_glossary import body
 
 from atlas_build import units
-from atlas_build.claims import dimensions
+from atlas_build.claims.coverage import dimensions
 from atlas_build.latex import parse_relations
 
 FIN = [

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sympy import Rational as R
 
-from atlas_build.claims import numbers
-from atlas_build.claims.arithmetic import Judgement, judge
-from atlas_build.claims.numbers import (
+from atlas_build.claims.prose import numbers
+from atlas_build.claims.prose.arithmetic import Judgement, judge
+from atlas_build.claims.prose.numbers import (
     Arithmetic,
     Item,
     NumberList,

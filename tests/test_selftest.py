@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from atlas_build import lesson, pipeline, selftest
-from atlas_build.claims import file as claims_file
-from atlas_build.claims import numbers
+from atlas_build.claims.prose import numbers
+from atlas_build.claims.running import file as claims_file
 from atlas_build.selftest.mutants import MINUS, Mutant, generate, number_mutants
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,7 +130,7 @@ def test_cli_json_and_fail_under(tmp_path: Path) -> None:
 def test_all_numbers_edits_every_prose_number_with_and_without_the_claims_file(tmp_path):
     """`--all-numbers`: a typo in each number no rule exempts, checked with the claims file
     and without it, so anyone can measure what inference alone catches."""
-    from atlas_build.claims import prose
+    from atlas_build.claims.prose import exempt
 
     body = (
         "## Work\n\nA shard serves 125 requests/s and receives 100 requests/s, so the "
@@ -144,7 +144,7 @@ def test_all_numbers_edits_every_prose_number_with_and_without_the_claims_file(t
     (folder / "lesson.md").write_text(head + body, encoding="utf-8")
     [result] = selftest.selftest([str(folder)], pipeline.Options(jobs=1), all_numbers=True)
     assert result.bare is not None and not result.claims
-    counted = [s for s in prose.spots(lesson.build(body)) if not s.exempt]
+    counted = [s for s in exempt.spots(lesson.build(body)) if not s.exempt]
     assert len(result.outcomes) == len(counted) == len(result.bare)
     killed = {o.mutant.original for o in result.outcomes if o.killed}
     assert {"0.8", "0.2"} <= killed  # results of worked arithmetic: a typo there is caught

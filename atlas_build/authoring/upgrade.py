@@ -196,7 +196,7 @@ def _rewrite(
 ) -> tuple[sympy.Expr, str, str] | str | None:
     """Rule `value-unit` on one value: None when it is not an old form, the reason it is
     kept when it cannot be rewritten, else (value, number text, why)."""
-    from atlas_build.claims import numbers
+    from atlas_build.claims.prose import numbers
 
     try:
         quantity = numbers.parse_quantity(written)
@@ -262,7 +262,7 @@ def _plain(unit: str) -> str:
 def _symbol_name(key: str, symbols: list[str]) -> str | None:
     """The symbol a `values` key names, as the formula kind reads it (`lambda`, `\\lambda`)."""
     from atlas_build.claims.kinds import _values
-    from atlas_build.claims.registry import ClaimError
+    from atlas_build.claims.running.registry import ClaimError
 
     try:
         return str(_values.symbol(key, symbols))
@@ -347,8 +347,8 @@ def lesson_units(lesson_path: Path, max_bytes: int) -> dict[str, Any]:
     where it does not read (A421); UpgradeError when the lesson does not read (without its
     tables, no value's unit can be judged)."""
     from atlas_build import lesson, load
-    from atlas_build.claims.dimensions import lesson_units as table
-    from atlas_build.claims.dimensions import unread_units
+    from atlas_build.claims.coverage.dimensions import lesson_units as table
+    from atlas_build.claims.coverage.dimensions import unread_units
 
     source = load.read(load.Found(lesson_path, lesson_path.parent.resolve()), max_bytes=max_bytes)
     content = source.data.get("content") if isinstance(source.data, dict) else None

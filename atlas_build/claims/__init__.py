@@ -15,20 +15,13 @@ from typing import Any
 
 from atlas_build.budget import Budget, StageClock
 from atlas_build.cache import Cache
-from atlas_build.claims import (  # noqa: F401 (kinds registers them)
-    anchors,
-    codes,
-    coverage,
-    dimensions,
-    file,
-    infer,
-    inline,
-    kinds,
-    relations,
-)
-from atlas_build.claims.bind import closest
-from atlas_build.claims.registry import Outcome
-from atlas_build.claims.run import ClaimResult, LessonClaims
+from atlas_build.claims import codes, infer, kinds  # noqa: F401 (kinds registers them)
+from atlas_build.claims.binding import anchors
+from atlas_build.claims.binding.bind import closest
+from atlas_build.claims.coverage import coverage, dimensions, inline, relations
+from atlas_build.claims.running import file
+from atlas_build.claims.running.registry import Outcome
+from atlas_build.claims.running.run import ClaimResult, LessonClaims
 from atlas_build.diagnostics import Diagnostic, at
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator

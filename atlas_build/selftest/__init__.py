@@ -152,7 +152,7 @@ def selftest(
     of every lesson, for a typo in every prose number: with the claims file and without
     it (what the checks inferred from the lesson itself catch)."""
     from atlas_build import lesson as lesson_stage
-    from atlas_build.claims import file as claims_file
+    from atlas_build.claims.running import file as claims_file
 
     results: list[LessonResult] = []
     report, checked = pipeline.check(paths, options)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from atlas_build import units
-from atlas_build.claims import dimensions, relations
+from atlas_build.claims.coverage import dimensions, relations
 from atlas_build.latex import LatexError
 from atlas_build.latex.dialect import DEFAULT_MAX_LENGTH, WHITELIST
 from atlas_build.latex.lexer import CHAR, CMD, LETTER, Token, tokenize

@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from atlas_build.claims import anchors, numbers, prose
+from atlas_build.claims.binding import anchors
+from atlas_build.claims.prose import exempt, numbers
 from atlas_build.lesson.model import Lesson
 
 MINUS = "\u2212"
@@ -74,7 +75,7 @@ def number_mutants(item: numbers.Item, limit: int = 3) -> Iterator[tuple[str, st
 def every_number(lesson: Lesson) -> Iterator[Mutant]:
     """Every number of the prose that no rule exempts, its last digit changed once: what
     an author's typo does, whether or not a claim quotes the sentence (`--all-numbers`)."""
-    for spot in prose.spots(lesson):
+    for spot in exempt.spots(lesson):
         if spot.exempt:
             continue
         written = lesson.content[spot.start : spot.end]  # as written (`７０`, not `70`)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from atlas_build.claims.dimensions import lesson_units
+from atlas_build.claims.coverage.dimensions import lesson_units
+from atlas_build.claims.coverage.relations import Entry
 from atlas_build.claims.infer import checks, statements
 from atlas_build.claims.infer.checks import Inferred, Relations
-from atlas_build.claims.relations import Entry
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator

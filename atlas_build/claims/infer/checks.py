@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from atlas_build.claims.compare import digits_tolerance, show
-from atlas_build.claims.dimensions import lesson_units
+from atlas_build.claims.binding.compare import digits_tolerance, show
+from atlas_build.claims.coverage.dimensions import lesson_units
 from atlas_build.claims.infer import solve, statements
 from atlas_build.claims.infer.statements import Loose, Paragraph, Stated
 from atlas_build.latex import Relation

@@ -14,8 +14,8 @@ from typing import Any
 
 import sympy
 
-from atlas_build.claims import anchors
-from atlas_build.claims.compare import terminating
+from atlas_build.claims.binding import anchors
+from atlas_build.claims.binding.compare import terminating
 from atlas_build.claims.infer.checks import Inferred
 from atlas_build.lesson.model import Lesson
 

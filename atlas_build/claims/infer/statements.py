@@ -18,8 +18,8 @@ from dataclasses import dataclass, field, replace
 
 import sympy
 
-from atlas_build.claims import numbers
-from atlas_build.claims.dimensions import lesson_units
+from atlas_build.claims.coverage.dimensions import lesson_units
+from atlas_build.claims.prose import numbers
 from atlas_build.lesson import names as naming
 from atlas_build.lesson.model import Lesson
 from atlas_build.lesson.symbols import name_of

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import sympy
 
-from atlas_build.claims import numbers
-from atlas_build.claims.registry import ClaimError
+from atlas_build.claims.prose import numbers
+from atlas_build.claims.running.registry import ClaimError
 
 Scalar = str | int | float
 

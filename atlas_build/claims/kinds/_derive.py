@@ -16,7 +16,7 @@ from typing import Any
 
 import sympy
 
-from atlas_build.claims.registry import ClaimError
+from atlas_build.claims.running.registry import ClaimError
 from atlas_build.latex import parse_expression
 
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")

@@ -7,7 +7,7 @@ from functools import lru_cache
 import sympy
 from pydantic import Field
 
-from atlas_build.claims.registry import ClaimError, Context, Params
+from atlas_build.claims.running.registry import ClaimError, Context, Params
 from atlas_build.latex import Relation, parse_relations
 from atlas_build.lesson.model import Math
 

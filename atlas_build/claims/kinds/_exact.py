@@ -32,7 +32,7 @@ from sympy.core.relational import Relational
 from sympy.logic.boolalg import BooleanFunction
 from sympy.utilities.exceptions import SymPyDeprecationWarning
 
-from atlas_build.claims.registry import ClaimError
+from atlas_build.claims.running.registry import ClaimError
 from atlas_build.latex.functions import (
     BitAnd,
     BitOr,

@@ -21,7 +21,7 @@ from typing import Any
 
 import sympy
 
-from atlas_build.claims.registry import ClaimTimeout
+from atlas_build.claims.running.registry import ClaimTimeout
 
 Ref = tuple[int, int]
 MAX_OPS = 2000

@@ -20,9 +20,10 @@ import sympy
 from sympy.core.function import AppliedUndef
 from sympy.core.symbol import Str
 
-from atlas_build.claims import anchors, numbers
+from atlas_build.claims.binding import anchors
 from atlas_build.claims.kinds import _exact
-from atlas_build.claims.registry import ClaimError
+from atlas_build.claims.prose import numbers
+from atlas_build.claims.running.registry import ClaimError
 from atlas_build.latex import LatexError, parse_expression
 from atlas_build.latex.probability import Probability
 

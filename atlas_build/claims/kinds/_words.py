@@ -13,7 +13,7 @@ import re
 
 import sympy
 
-from atlas_build.claims import numbers
+from atlas_build.claims.prose import numbers
 from atlas_build.units.prose import unit_after
 
 _UNITS = "zero one two three four five six seven eight nine".split()

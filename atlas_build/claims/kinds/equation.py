@@ -22,7 +22,14 @@ from pydantic import Field
 from atlas_build import engine
 from atlas_build.claims.kinds import _derive
 from atlas_build.claims.kinds._equations import EquationRef, relation, relations
-from atlas_build.claims.registry import ClaimError, ClaimTimeout, Context, Outcome, Params, kind
+from atlas_build.claims.running.registry import (
+    ClaimError,
+    ClaimTimeout,
+    Context,
+    Outcome,
+    Params,
+    kind,
+)
 from atlas_build.latex import EvaluationError, evaluate, parse_expression
 
 ENGINE_TENSORS = ("scores", "probs", "output")

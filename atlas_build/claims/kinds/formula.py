@@ -28,8 +28,8 @@ from pydantic import Field
 from sympy.core.function import AppliedUndef
 
 from atlas_build.claims import solver
-from atlas_build.claims.compare import show
-from atlas_build.claims.dimensions import (
+from atlas_build.claims.binding.compare import show
+from atlas_build.claims.coverage.dimensions import (
     lesson_units,
     side_ratio,
     unit_text,
@@ -39,7 +39,7 @@ from atlas_build.claims.dimensions import (
 )
 from atlas_build.claims.kinds import _exact, _sensitivity, _unread, _values
 from atlas_build.claims.kinds._equations import EquationRef, relations
-from atlas_build.claims.registry import LEVEL, ClaimError, Context, Outcome, Params, kind
+from atlas_build.claims.running.registry import LEVEL, ClaimError, Context, Outcome, Params, kind
 from atlas_build.latex import LatexError, Relation, parse_expression, parse_relations
 from atlas_build.latex.functions import MaxOver, MinOver, WithUnit
 from atlas_build.latex.probability import Probability

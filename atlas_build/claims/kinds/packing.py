@@ -6,8 +6,8 @@ import numpy as np
 from pydantic import Field
 
 from atlas_build import engine
-from atlas_build.claims.compare import OpenSlots
-from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
+from atlas_build.claims.binding.compare import OpenSlots
+from atlas_build.claims.running.registry import ClaimError, Context, Outcome, Params, kind
 
 MAX_BLOCK = 1 << 16
 

@@ -7,7 +7,7 @@ from pydantic import Field
 
 from atlas_build import engine
 from atlas_build.claims.kinds._common import Scalar, exact_list, to_float
-from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
+from atlas_build.claims.running.registry import ClaimError, Context, Outcome, Params, kind
 
 
 class PrefixParams(Params):

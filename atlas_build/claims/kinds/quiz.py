@@ -10,11 +10,12 @@ from typing import Annotated, Any
 import sympy
 from pydantic import Field
 
-from atlas_build.claims import anchors, numbers
-from atlas_build.claims.compare import compare, show
+from atlas_build.claims.binding import anchors
+from atlas_build.claims.binding.compare import compare, show
+from atlas_build.claims.binding.options import unit_conflict
 from atlas_build.claims.kinds import _words
-from atlas_build.claims.options import unit_conflict
-from atlas_build.claims.registry import (
+from atlas_build.claims.prose import numbers
+from atlas_build.claims.running.registry import (
     LEVEL,
     ClaimError,
     Context,

@@ -8,7 +8,7 @@ import numpy as np
 from pydantic import Field
 
 from atlas_build import engine
-from atlas_build.claims.registry import ClaimError, Context, Outcome, Params, kind
+from atlas_build.claims.running.registry import ClaimError, Context, Outcome, Params, kind
 
 _SHAPE = re.compile(r"([A-Za-z](?:_?[A-Za-z0-9])?)\s*[×x]\s*([A-Za-z](?:_?[A-Za-z0-9])?)")
 TENSORS = ("scores", "probs", "output")

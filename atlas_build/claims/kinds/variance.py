@@ -16,7 +16,7 @@ from pydantic import Field
 
 from atlas_build import engine
 from atlas_build.claims.kinds._equations import EquationRef, relation
-from atlas_build.claims.registry import ClaimError, Context, Outcome, kind
+from atlas_build.claims.running.registry import ClaimError, Context, Outcome, kind
 from atlas_build.latex import EvaluationError, evaluate
 
 

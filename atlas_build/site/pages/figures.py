@@ -28,8 +28,8 @@ import numpy as np
 
 from atlas_build import engine
 from atlas_build.cache import Cache, digest, fingerprint
-from atlas_build.claims import file as claims_file
-from atlas_build.claims import numbers
+from atlas_build.claims.prose import numbers
+from atlas_build.claims.running import file as claims_file
 
 STYLE: dict[str, Any] = {
     "svg.hashsalt": "atlas-build",

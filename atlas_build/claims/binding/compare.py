@@ -12,8 +12,8 @@ from typing import Any
 
 import sympy
 
-from atlas_build.claims import numbers
-from atlas_build.claims.anchors import Precision
+from atlas_build.claims.binding.anchors import Precision
+from atlas_build.claims.prose import numbers
 from atlas_build.text import plural
 from atlas_build.units import UnitError, convert, units_of
 

@@ -31,7 +31,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from atlas_build.claims import anchors, numbers
+from atlas_build.claims.binding import anchors
+from atlas_build.claims.prose import numbers
 from atlas_build.lesson.model import Lesson
 
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.DOTALL)

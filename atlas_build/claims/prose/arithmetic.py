@@ -37,8 +37,8 @@ from typing import Literal
 
 import sympy
 
-from atlas_build.claims import numbers, worked
-from atlas_build.claims.compare import digits_tolerance, show
+from atlas_build.claims.binding.compare import digits_tolerance, show
+from atlas_build.claims.prose import numbers, worked
 from atlas_build.units.prose import is_level
 
 Status = Literal["verified", "wrong", "unclear"]

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from atlas_build.claims.registry import ClaimError
+from atlas_build.claims.running.registry import ClaimError
 from atlas_build.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
-    from atlas_build.claims.file import ClaimsFile
-    from atlas_build.claims.run import ClaimResult
+    from atlas_build.claims.running.file import ClaimsFile
+    from atlas_build.claims.running.run import ClaimResult
 
 
 class Unavailable(ClaimError):

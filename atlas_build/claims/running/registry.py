@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from atlas_build.budget import MemoryBudgetExceeded, deadline, need
-from atlas_build.claims.dimensions import lesson_units
+from atlas_build.claims.coverage.dimensions import lesson_units
 from atlas_build.lesson.model import Lesson, Math
 
 DEFAULT_TIMEOUT = 10.0
@@ -116,7 +116,7 @@ class Context:
     resolve: Callable[[str], Outcome]
     memory_bytes: int = 1 << 30  # the claim's memory budget (atlas_build.budget)
     # `claim-id.name` of every quantity of another claim this one compared with: what it
-    # proves rests on those claims (claims/facts.py); a claim merely consulted is not here
+    # proves rests on those claims (claims/running/facts.py); a claim merely consulted is not here
     facts: set[str] = field(default_factory=set)
 
     def reserve(self, estimate: float, what: str) -> None:

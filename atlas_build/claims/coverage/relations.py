@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atlas_build.claims import codes
-from atlas_build.claims.registry import Outcome
+from atlas_build.claims.running.registry import Outcome
 from atlas_build.diagnostics import Diagnostic, Severity, at
 from atlas_build.latex import Equation, Expression, LatexError, Relation, parse_equation
 from atlas_build.latex.dialect import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH

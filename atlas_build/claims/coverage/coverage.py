@@ -1,19 +1,19 @@
 """What a lesson's checks proved: a status for every relation, a class for every number.
 
-Numbers of the prose (`prose.spots`) are counted once each:
+Numbers of the prose (`exempt.spots`) are counted once each:
 
 - `verified`: bound by a claim to a computed value that matched, stated as the answer a
   `quiz` claim checked, or the result of worked arithmetic that holds (`0.25×(2−5)=−0.75`,
   checked on its own, with or without a claim);
 - `input`: bound to a value the claim fixes itself (the scores of a worked example);
 - `failed`: bound, and wrong (the claim reports it), or worked arithmetic that does not hold;
-- `exempt`: by one of the documented rules of `prose`, or in a statement that `unchecked`
-  lists with the author's reason (`listed unchecked`);
+- `exempt`: by one of the documented rules of `prose/exempt.py`, or in a statement that
+  `unchecked` lists with the author's reason (`listed unchecked`);
 - `unaccounted`: everything else, each listed with its position (A410, an info finding).
 
 Every quiz question gets a status too (`verified`, `failed`, `unchecked` when listed with a
 reason, `unverified`): a stated answer is a claim like any number, and one compared with a
-fact whose claim did not pass is not proved (`claims/facts.py`). So does every relation
+fact whose claim did not pass is not proved (`claims/running/facts.py`). So does every relation
 stated in inline math (`inline.py`): `unchecked` or `unverified`, since no claim addresses
 inline math.
 
@@ -31,17 +31,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from atlas_build.claims import (
-    anchors,
-    arithmetic,
-    codes,
-    dimensions,
-    inline,
-    numbers,
-    prose,
-    relations,
-)
-from atlas_build.claims.registry import Outcome
+from atlas_build.claims import codes
+from atlas_build.claims.binding import anchors
+from atlas_build.claims.coverage import dimensions, inline, relations
+from atlas_build.claims.prose import arithmetic, exempt, numbers
+from atlas_build.claims.running.registry import Outcome
 from atlas_build.diagnostics import Diagnostic, at
 from atlas_build.lesson.checks.units import conflicting
 from atlas_build.lesson.model import Lesson
@@ -88,7 +82,7 @@ def measure(
     if given.has_claims:
         diagnostics += _unverified(lesson, locator, entries)
     diagnostics += _dimensions(lesson, locator, entries, table)
-    spots = prose.spots(lesson)
+    spots = exempt.spots(lesson)
     classes, arithmetic = _numbers(lesson, locator, given, spots, diagnostics)
     computed, wrong, right = inline.evaluated(lesson, locator, diagnostics)
     for name in arithmetic:
@@ -191,7 +185,7 @@ def _quizzes(
     when one failed, `unchecked` when the author listed it with a reason, else
     `unverified` (A412 in a lesson with a claims file: its answer is proved by nothing; a
     quiz claim that could not run, an A404, checked nothing either, nor did one whose
-    fact's claim failed: the reason names that fact, see claims/facts.py)."""
+    fact's claim failed: the reason names that fact, see claims/running/facts.py)."""
     counts = dict.fromkeys(QUIZ_STATUSES, 0)
     items = []
     for index, quiz in enumerate(lesson.quizzes):
@@ -345,7 +339,7 @@ def _numbers(
     lesson: Lesson,
     locator: Locator,
     given: Inputs,
-    spots: list[prose.Spot],
+    spots: list[exempt.Spot],
     diagnostics: list[Diagnostic],
 ) -> tuple[dict[tuple[int, int], str], dict[str, int]]:
     """Classes of the numbers that claims bound or that worked arithmetic settles, and the
@@ -456,7 +450,7 @@ def verdict(coverage: Mapping[str, Any], *, units_declared: bool = False) -> str
     return "verified"
 
 
-def _listed(spot: prose.Spot, statements: list[tuple[int, int, str]]) -> str | None:
+def _listed(spot: exempt.Spot, statements: list[tuple[int, int, str]]) -> str | None:
     """The author's reason, when a number lies in a prose statement `unchecked` lists."""
     for start, end, reason in statements:
         if start <= spot.start and spot.end <= end:

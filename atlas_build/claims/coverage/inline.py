@@ -2,8 +2,8 @@
 and never taken as proved.
 
 Inline math that states a value (`$f_c \\approx 1600\\,\\mathrm{Hz}$`) is prose: its
-numbers are counted with the others (`prose`). Inline math that relates symbols (`=`,
-`≈`, `<`, `∝`... with symbols on both sides) is a relation like a display equation's,
+numbers are counted with the others (`prose/exempt.py`). Inline math that relates symbols
+(`=`, `≈`, `<`, `∝`... with symbols on both sides) is a relation like a display equation's,
 but no claim addresses it: its status is `unchecked` when the author lists it under
 `unchecked: [{inline: ..., reason: ...}]`, else `unverified` (A413, a warning in a lesson
 with a claims file), which keeps the lesson partly verified. Its dimensions are checked
@@ -19,9 +19,11 @@ from typing import Any
 
 import sympy
 
-from atlas_build.claims import codes, dimensions, numbers
-from atlas_build.claims.anchors import scripts
-from atlas_build.claims.prose import RELATION
+from atlas_build.claims import codes
+from atlas_build.claims.binding.anchors import scripts
+from atlas_build.claims.coverage import dimensions
+from atlas_build.claims.prose import numbers
+from atlas_build.claims.prose.exempt import RELATION
 from atlas_build.diagnostics import Diagnostic, at
 from atlas_build.latex import LatexError, Relation, parse_relations
 from atlas_build.lesson.model import Lesson, Math

@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 import sympy
 
-from atlas_build.claims.compare import OpenSlots
+from atlas_build.claims.binding.compare import OpenSlots
 from atlas_build.claims.kinds._exact import Series
-from atlas_build.claims.registry import Check, Outcome
+from atlas_build.claims.running.registry import Check, Outcome
 
 MAX_DEPTH = 200
 

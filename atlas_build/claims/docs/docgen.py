@@ -4,7 +4,7 @@ One source, three outputs: the `$defs` of `schemas/claims.schema.json` (each kin
 parameter schema, and `claim-per-kind`, the same keyed on `kind`), the page
 `docs/claim-kinds.md`, and `atlas-build explain KIND`. Parameters come from the models
 registered in `registry.KINDS`; what a kind checks, computes and an example of it come
-from `kinddocs`. `python -m atlas_build.claims.docgen` rewrites both files; `--check`
+from `kinddocs`. `python -m atlas_build.claims.docs.docgen` rewrites both files; `--check`
 only says which are stale (exit 1), and a test runs it.
 
 The loader does not apply `claim-per-kind`: each kind validates its own parameters
@@ -26,13 +26,13 @@ from typing import Any
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
 from atlas_build.claims import kinds  # noqa: F401  (registers every kind)
-from atlas_build.claims.kinddocs import DOCS
-from atlas_build.claims.registry import KINDS
+from atlas_build.claims.docs.kinddocs import DOCS
+from atlas_build.claims.running.registry import KINDS
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 SCHEMA_PATH = ROOT / "schemas" / "claims.schema.json"
 PAGE_PATH = ROOT / "docs" / "claim-kinds.md"
-COMMAND = "python -m atlas_build.claims.docgen"
+COMMAND = "python -m atlas_build.claims.docs.docgen"
 PREFIX = "params-"
 NUMERAL = {"string", "integer", "number"}
 NUMERALS = (

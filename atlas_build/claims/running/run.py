@@ -18,12 +18,15 @@ from pydantic import ValidationError
 from atlas_build import engine
 from atlas_build.budget import Budget
 from atlas_build.cache import Cache, digest, fingerprint
-from atlas_build.claims import anchors, codec, codes, dependents, facts, messages, numbers
-from atlas_build.claims.bind import Binder
-from atlas_build.claims.dependents import Ended, Unavailable
-from atlas_build.claims.dimensions import units_key
-from atlas_build.claims.file import ClaimsFile
-from atlas_build.claims.registry import (
+from atlas_build.claims import codes
+from atlas_build.claims.binding import anchors
+from atlas_build.claims.binding.bind import Binder
+from atlas_build.claims.coverage.dimensions import units_key
+from atlas_build.claims.prose import numbers
+from atlas_build.claims.running import codec, dependents, facts, messages
+from atlas_build.claims.running.dependents import Ended, Unavailable
+from atlas_build.claims.running.file import ClaimsFile
+from atlas_build.claims.running.registry import (
     DEFAULT_TIMEOUT,
     KINDS,
     ClaimError,

@@ -21,7 +21,7 @@ from typing import Literal
 
 import sympy
 
-from atlas_build.claims import worked
+from atlas_build.claims.prose import worked
 from atlas_build.units import UnitSpec, parse_unit
 from atlas_build.units.prose import level_after, unit_after
 from atlas_build.units.spec import ABSTRACT

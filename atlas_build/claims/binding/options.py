@@ -15,10 +15,15 @@ from typing import Any
 
 import sympy
 
-from atlas_build.claims import numbers
-from atlas_build.claims.anchors import Precision
-from atlas_build.claims.compare import digits_tolerance, frequency_kind, parse_tolerance, show
-from atlas_build.claims.dimensions import lesson_units
+from atlas_build.claims.binding.anchors import Precision
+from atlas_build.claims.binding.compare import (
+    digits_tolerance,
+    frequency_kind,
+    parse_tolerance,
+    show,
+)
+from atlas_build.claims.coverage.dimensions import lesson_units
+from atlas_build.claims.prose import numbers
 from atlas_build.lesson.model import Lesson
 from atlas_build.units import UnitSpec, parse_unit
 

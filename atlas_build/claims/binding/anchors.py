@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from atlas_build.claims import numbers
+from atlas_build.claims.prose import numbers
 
 SLOT = "\x00"
 MAX_QUOTE = 4000

@@ -21,18 +21,20 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from atlas_build.claims import anchors, codes, numbers, tables
-from atlas_build.claims.compare import Verdict, compare, parse_tolerance
-from atlas_build.claims.dimensions import lesson_units, named, unread_units
-from atlas_build.claims.file import ClaimsFile
-from atlas_build.claims.options import (
+from atlas_build.claims import codes
+from atlas_build.claims.binding import anchors
+from atlas_build.claims.binding.compare import Verdict, compare, parse_tolerance
+from atlas_build.claims.binding.options import (
     Loose,
     loose,
     loose_message,
     refused_units,
     tolerance_at,
 )
-from atlas_build.claims.registry import LEVEL, ClaimError, Outcome, lookup, quantity_unit
+from atlas_build.claims.coverage.dimensions import lesson_units, named, unread_units
+from atlas_build.claims.prose import numbers, tables
+from atlas_build.claims.running.file import ClaimsFile
+from atlas_build.claims.running.registry import LEVEL, ClaimError, Outcome, lookup, quantity_unit
 from atlas_build.diagnostics import Code, Location, at
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
@@ -47,7 +49,7 @@ from atlas_build.units.prose import (
 )
 
 if TYPE_CHECKING:
-    from atlas_build.claims.run import ClaimResult
+    from atlas_build.claims.running.run import ClaimResult
 
 Fail = Callable[[Code, Location, str], None]
 _STATED = re.compile(
