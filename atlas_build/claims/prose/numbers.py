@@ -13,6 +13,7 @@ its patterns and offsets, and must agree on where a number starts and ends.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -22,17 +23,19 @@ from typing import Literal
 import sympy
 
 from atlas_build.claims.prose import worked
-from atlas_build.units import UnitSpec, parse_unit
+from atlas_build.units import UnitError, UnitSpec, convert, parse_unit
 from atlas_build.units.prose import level_after, unit_after
 from atlas_build.units.spec import ABSTRACT
 
 DEFAULT_SLOT_NOUNS = tuple("slot slots position positions token tokens index indices".split())
-BYTE_UNITS: dict[str, int] = {"B": 1, "byte": 1, "bytes": 1}
-BYTE_UNITS |= {p + "B": 1000**k for k, p in enumerate("kMGTP", 1)}
-BYTE_UNITS |= {p + "iB": 1024**k for k, p in enumerate("KMGTP", 1)}
-# `KB` is not here: 1000 or 1024 bytes cannot be told, so the units vocabulary refuses it
-# (docs/units.md). `_UNIT` still records it after a number, so a bound `128 KB` fails to
-# convert at the number, naming kB and KiB, instead of being compared as 128000 B or bare.
+BYTE_SPELLINGS = "[KMGTP]iB|[KkMGTP]B|bytes|byte|B"
+"""How the scanner spells a byte unit after a number (`128 KiB`, `3.2 GB/s`): spellings
+only. What each one means (kB is 1000 B, KiB 1024 B, `KB` refused as 1000 or 1024 B) is
+the units vocabulary's (`atlas_build.units.vocabulary`, docs/units.md), read by
+`unit_scale`. `KB` is spelled here so that a bound `128 KB` fails to convert at the
+number, naming kB and KiB, instead of being compared as 128000 B or bare; exabytes and
+longer spellings (`kilobytes`) are read by the vocabulary's own path (`unit_after`)."""
+_BYTES = re.compile("(?:" + BYTE_SPELLINGS + r")(/s)?")
 
 # Size limits keep pathological input cheap: a longer literal or expression is simply not a match.
 MAX_DIGITS = 1000
@@ -74,7 +77,7 @@ _CLOSE_PAREN = re.compile(_WS + r"*\)")
 _CLOSE_BRACE = re.compile(r"\}")
 _SIGN = re.compile(r"[+\-−]")
 _APPROX = re.compile(r"[≈~∼]" + _WS + "*")
-_UNIT = re.compile(_WS + r"?(%|[KMGTP]iB|[KkMGTP]B|bytes|byte|B)(/s)?(?!\w)")
+_UNIT = re.compile(_WS + r"?(%|" + BYTE_SPELLINGS + r")(/s)?(?!\w)")
 _UNIT_START = re.compile(_WS + r"?[^\W\d_°µΩ]|" + _WS + r"?[°µΩ]")
 # A unit as inline LaTeX writes it: `1600\,\mathrm{Hz}`, `1.4\,\mathrm{\mu S}`,
 # `1400\,\mu\mathrm{S}`, `2\,\mathrm{k}\Omega`, `10^{16}\,\mathrm{cm}^{-3}`, `12.5\%`,
@@ -221,23 +224,30 @@ class Arithmetic:
 Item = Quantity | NumberList | SlotSet | Arithmetic
 
 
+@lru_cache(maxsize=256)
 def unit_scale(unit: str | None) -> sympy.Expr:
-    """Factor to base units: bytes (per second for ``/s``) for byte units, 1/100 for ``%``."""
+    """Factor to base units: bytes (per second for ``/s``) for the byte units the scanner
+    spells (`BYTE_SPELLINGS`), 1/100 for ``%``, 1 for no unit; `ValueError` for any other
+    unit and for one the units vocabulary refuses (`KB`). The factors are the units
+    library's (`convert` to `B`, `B/s` or `1`): numbers keeps no table of its own."""
     if unit is None:
         return sympy.Integer(1)
-    if unit == "%":
-        return sympy.Rational(1, 100)
-    base = unit.removesuffix("/s")
-    if base not in BYTE_UNITS:
+    written = _BYTES.fullmatch(unit)
+    if unit != "%" and written is None:
         raise ValueError(f"unknown unit {unit!r}")
-    return sympy.Integer(BYTE_UNITS[base])
+    reference = "1" if written is None else "B/s" if written.group(1) else "B"
+    try:
+        return convert(1, unit, reference)
+    except UnitError as error:
+        raise ValueError(f"unknown unit {unit!r}") from error
 
 
 def to_bytes(quantity: Quantity) -> sympy.Expr:
     """Byte count of a quantity with a byte unit (``128 KiB`` -> 131072, ``3.2 GB`` -> 3.2e9)."""
-    if quantity.unit is None or quantity.unit.removesuffix("/s") not in BYTE_UNITS:
-        raise ValueError(f"{quantity.text!r} has no byte unit")
-    return quantity.value * unit_scale(quantity.unit)
+    if quantity.unit is not None and _BYTES.fullmatch(quantity.unit):
+        with contextlib.suppress(ValueError):  # `KB`: no byte count (see `BYTE_SPELLINGS`)
+            return quantity.value * unit_scale(quantity.unit)
+    raise ValueError(f"{quantity.text!r} has no byte unit")
 
 
 @dataclass(frozen=True)
