@@ -1,6 +1,8 @@
-"""Shared fixtures: the seed record, writing records to a temporary content tree, running the CLI.
+"""Shared fixtures: the seed record, writing records to a temporary content tree, running the CLI,
+the cold pipeline run of the cache tests.
 
-Kept small and generic on purpose; every test module may use these.
+Every test module may use these. Plain helpers that test modules share (functions, test data)
+live in support.py: no test module imports another.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import pytest
 from hypothesis import settings as _hypothesis
 
 if TYPE_CHECKING:
+    from support import Baseline
+
     from atlas_build.diagnostics import Diagnostic
 
 # atlas_build is imported inside the helpers, so that a module broken mid-edit elsewhere in
@@ -311,3 +315,27 @@ def authored(tmp_path: Path) -> Callable[..., Any]:
         return record
 
     return make
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory: pytest.TempPathFactory) -> Baseline:
+    """One cold, cached run of three real lessons, one of each format (a record, a
+    lesson.md, one whose claims file quotes across paragraphs): made once per module that
+    asks for it (test_pipeline, test_ledger)."""
+    from support import CONTENT, SLUGS, Baseline, check_content
+
+    root = tmp_path_factory.mktemp("baseline")
+    for slug in SLUGS:
+        shutil.copytree(CONTENT / slug, root / "content" / slug)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        cold = check_content()
+    return Baseline(root, cold)
+
+
+@pytest.fixture
+def tree(baseline: Baseline, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private copy of the baseline's content/ and warm cache/, as working directory."""
+    shutil.copytree(baseline.root, tmp_path, dirs_exist_ok=True)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_claims_kinds import write_lesson, yaml_string
+from support import write_lesson, yaml_string
 
 from atlas_build import pipeline
 from atlas_build.budget import Budget, MemoryBudgetExceeded, deadline, need

@@ -15,16 +15,15 @@ tests/test_cache_security.py a whole repository that commits a crafted cache.)
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
-import importlib.metadata
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support import library_version
 
 from atlas_build import atomic
 from atlas_build import cache as caching
@@ -33,31 +32,6 @@ from atlas_build.cache import MAGIC, Cache, digest, fingerprint
 KEY = "ab" * 32
 OTHER_KEY = "cd" * 32
 PAYLOAD = b'{"value": 1}\nsecond line\n'
-
-
-@contextlib.contextmanager
-def library_version(name: str, version: str | None) -> Iterator[None]:
-    """importlib.metadata reports `version` for `name` (None: not installed) while inside.
-
-    fingerprint() is memoised, so its cache is cleared on entry and again after the
-    patch is undone: no other test ever sees a fingerprint made under the fake.
-    """
-    real = importlib.metadata.version
-
-    def fake(distribution: str) -> str:
-        if distribution != name:
-            return real(distribution)
-        if version is None:
-            raise importlib.metadata.PackageNotFoundError(distribution)
-        return version
-
-    fingerprint.cache_clear()
-    try:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(caching.importlib.metadata, "version", fake)
-            yield
-    finally:
-        fingerprint.cache_clear()
 
 
 @pytest.fixture

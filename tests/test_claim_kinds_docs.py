@@ -13,7 +13,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 from referencing import Registry, Resource
-from test_claims_kinds import check, write_lesson
+from support import check, write_lesson
 
 from atlas_build import load, safeyaml
 from atlas_build.claims.docs import docgen

@@ -11,7 +11,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from test_claims_kinds import Checked, at, check, position, write_lesson, yaml_string
+from support import Checked, at, check, position, write_lesson, yaml_string
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_claims_kinds import Checked, at, check, write_lesson
+from support import Checked, at, check, write_lesson
 
 OHM = """
 ## Science and assumptions

@@ -7,8 +7,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from test_claims_file import BODY, CLAIMS
-from test_claims_kinds import Checked, at, check, write_lesson
+from support import EXTENDED_BODY, EXTENDED_CLAIMS, Checked, at, check, write_lesson
 
 MORE = """\
   - id: five
@@ -26,14 +25,14 @@ def run(tmp_path: Path):
     made = itertools.count()
 
     def make(claims: str) -> Checked:
-        body = BODY + "\nAt x = 5, y is 10.\n"
+        body = EXTENDED_BODY + "\nAt x = 5, y is 10.\n"
         return check(write_lesson(tmp_path, f"probe-{next(made)}", body, claims + MORE))
 
     return make
 
 
 def test_the_control_passes(run) -> None:
-    assert set(run(CLAIMS).status().values()) == {"pass"}
+    assert set(run(EXTENDED_CLAIMS).status().values()) == {"pass"}
 
 
 @pytest.mark.parametrize(
@@ -44,7 +43,7 @@ def test_the_control_passes(run) -> None:
     ],
 )
 def test_the_error_of_a_base_is_told_once(run, edit, says) -> None:
-    result = run(CLAIMS.replace(*edit, 1))
+    result = run(EXTENDED_CLAIMS.replace(*edit, 1))
     own, four, quiz, five = result.found("A404")
     assert own.message.startswith(f"claim double: {says}")
     where = f"whose error is at line {own.line}, column {own.column}"
@@ -63,7 +62,7 @@ def test_the_error_of_a_base_is_told_once(run, edit, says) -> None:
 def test_a_variant_that_overrides_the_broken_parameter_has_its_own_outcome(run) -> None:
     """`four` replaces the base's broken `use` (lists replace): it runs, and passes or tells
     an error of its own in full."""
-    claims = CLAIMS.replace("relation: 0}", "relation: 7}", 1)
+    claims = EXTENDED_CLAIMS.replace("relation: 0}", "relation: 7}", 1)
     fixed = "params: {values: {x: 4}, use: [{equation: 0, relation: 0}]}"
     result = run(claims.replace("params: {values: {x: 4}}", fixed))
     assert result.status()["four"] == "pass"
@@ -76,7 +75,7 @@ def test_a_variant_that_overrides_the_broken_parameter_has_its_own_outcome(run) 
 
 def test_a_variant_that_writes_the_same_mistake_tells_it_too(run) -> None:
     """The same message, at a parameter `four` wrote itself: fixing the base would not fix it."""
-    claims = CLAIMS.replace("values: {x: 3}", "valeus: {x: 3}", 1)
+    claims = EXTENDED_CLAIMS.replace("values: {x: 3}", "valeus: {x: 3}", 1)
     claims = claims.replace("params: {values: {x: 4}}", "params: {valeus: {x: 4}}")
     result = run(claims)
     four = next(d for d in result.found("A404") if d.message.startswith("claim four"))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import sympy
-from test_claims_kinds import Checked, check, write_lesson
+from support import Checked, check, write_lesson
 
 from atlas_build.claims.kinds import _derive
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_claims_kinds import Checked, check, write_lesson, yaml_string
+from support import Checked, check, write_lesson, yaml_string
 
 SENTENCE = "With I = 2 and R = 3 the drop is V = 6."
 

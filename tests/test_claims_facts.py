@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_claims_kinds import check, write_lesson
-from test_coverage import BASE, QUIZ
+from support import QUIZ_BODY, QUIZ_CLAIMS, check, write_lesson
 
 from atlas_build.claims.running import facts
 from atlas_build.claims.running.run import ClaimResult
@@ -65,11 +64,11 @@ def test_a_claim_compared_by_a_passing_claim_passes_through_it() -> None:
 
 
 def test_a_quiz_reading_a_quiz_whose_fact_failed_names_the_chain(tmp_path: Path) -> None:
-    body = QUIZ.replace("the output is y = 6.", "the output is y = 7.")
+    body = QUIZ_BODY.replace("the output is y = 6.", "the output is y = 7.")
     again = (
         "  - id: quiz-again\n    kind: quiz\n    params: {question: What is y, fact: quiz.fact}\n"
     )
-    result = check(write_lesson(tmp_path, "probe", body, BASE + again))
+    result = check(write_lesson(tmp_path, "probe", body, QUIZ_CLAIMS + again))
     statuses = {claim["id"]: claim["status"] for claim in result.record.claims}
     assert statuses == {"double": "fail", "quiz": "unchecked", "quiz-again": "unchecked"}
     [item] = result.record.coverage["quizzes"]["items"]

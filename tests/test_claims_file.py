@@ -6,47 +6,23 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_claims_kinds import DOUBLING_BODY, Checked, at, check, write_lesson
+from support import EXTENDED_BODY, EXTENDED_CLAIMS, Checked, at, check, write_lesson
 
 from atlas_build.claims.running import file
 
-BODY = DOUBLING_BODY.format(y="6", option="7", answer="6") + "\nFor x = 4 we get y = 8.\n"
-CLAIMS = """\
-claims:
-  - id: double
-    kind: formula
-    quote: "With x = 3 the output is y = 6."
-    bind: [x, y]
-    params:
-      values: {x: 3}
-      use: [{equation: 0, relation: 0}]
-  - id: four
-    kind: formula
-    extends: double
-    quote: "For x = 4 we get y = 8."
-    bind: [x, y]
-    params: {values: {x: 4}}
-  - id: quiz
-    kind: quiz
-    params: {question: "What is y", fact: double.y}
-  - id: shape
-    kind: shape
-    quote: "T × T per head"
-    params: {tensor: scores}
-"""
 ALL_PASS = {"double": "pass", "four": "pass", "quiz": "pass", "shape": "pass"}
 
 
 @pytest.fixture
 def run(tmp_path: Path):
-    def make(claims: str, body: str = BODY) -> Checked:
+    def make(claims: str, body: str = EXTENDED_BODY) -> Checked:
         return check(write_lesson(tmp_path, "probe", body, claims))
 
     return make
 
 
 def test_the_control_passes(run) -> None:
-    result = run(CLAIMS)
+    result = run(EXTENDED_CLAIMS)
     assert result.status() == ALL_PASS and result.errors() == []
 
 
@@ -60,7 +36,7 @@ def test_the_control_passes(run) -> None:
     ],
 )
 def test_a_bad_entry_costs_only_itself(run, edit, needle, says) -> None:
-    result = run(CLAIMS.replace(*edit))
+    result = run(EXTENDED_CLAIMS.replace(*edit))
     [problem] = result.found("A400")
     assert says in problem.message
     line, column = result.claims_at(needle)
@@ -75,15 +51,17 @@ def test_a_bad_entry_costs_only_itself(run, edit, needle, says) -> None:
 
 
 def test_a_wrong_number_beside_a_bad_entry_is_still_found(run) -> None:
-    broken = CLAIMS.replace("    kind: shape\n", "").replace("y = 8.", "y = 9.")
-    result = run(broken, BODY.replace("y = 8.", "y = 9."))
+    broken = EXTENDED_CLAIMS.replace("    kind: shape\n", "").replace("y = 8.", "y = 9.")
+    result = run(broken, EXTENDED_BODY.replace("y = 8.", "y = 9."))
     assert [d.code for d in result.errors()] == ["A400", "A401"]
     [wrong] = result.found("A401")
     assert at(wrong) == result.lesson_at("y = 9", shift=4)
 
 
 def test_a_claim_that_extends_or_uses_a_bad_entry_says_so_in_a_line(run) -> None:
-    result = run(CLAIMS.replace("  - id: double\n    kind: formula\n", "  - id: double\n", 1))
+    result = run(
+        EXTENDED_CLAIMS.replace("  - id: double\n    kind: formula\n", "  - id: double\n", 1)
+    )
     [problem] = result.found("A400")
     assert at(problem) == result.claims_at("- id: double", shift=2)
     four, quiz = result.found("A404")
@@ -113,7 +91,7 @@ def test_a_claim_that_extends_or_uses_a_bad_entry_says_so_in_a_line(run) -> None
     ],
 )
 def test_a_bad_entry_outside_the_claims_is_left_out(run, head, says) -> None:
-    result = run(head + CLAIMS)
+    result = run(head + EXTENDED_CLAIMS)
     [problem] = result.found("A400")
     assert says in problem.message
     assert result.status() == ALL_PASS

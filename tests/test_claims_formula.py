@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_claims_kinds import Checked, check, position, write_lesson, yaml_string
+from support import Checked, check, position, write_lesson, yaml_string
 
 LAYER_NORM = """
 ## Science and assumptions

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_claims_kinds import Checked, check, write_lesson
+from support import Checked, check, write_lesson
 
 from atlas_build.claims.binding import anchors
 from atlas_build.claims.coverage import inline

@@ -10,117 +10,14 @@ import os
 import re
 import subprocess
 import sys
-import textwrap
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 import sympy
+from support import DOUBLING_BODY, Checked, at, check, position, write_lesson, yaml_string
 
 REPO = Path(__file__).resolve().parent.parent
-
-FRONT_MATTER = """\
----
-schemaVersion: 1
-id: atlas-lesson-{slug}
-title: {title}
-category: learning
-format: Atlas lesson
-description: A small lesson written for the claims tests.
-canonicalUrl: https://atlas.example.org/learn/{slug}/
-publishedDate: null
-revisionDate: "2026-11-29"
-author: null
-topic: Transformer computation
-series: null
-license: null
-rightsUrl: https://atlas.example.org/licenses.html
-version: "1.0.0"
-status: Published educational lesson
-evidenceScope: Authored arithmetic for tests.
-contentCoverage: published-lesson
-artifactUrl: null
-interactiveUrl: null
-related: []
-supersedes: []
-supersededBy: []
-jsonUrl: null
-markdownUrl: null
-citations: []
-contentFormat: text/markdown
----
-Transformer computation · Atlas v1.0.0
-
-# {title}
-
-"""
-
-
-@dataclass
-class Checked:
-    folder: Path
-    lesson_text: str
-    claims_text: str
-    record: Any  # RecordReport
-
-    @property
-    def lesson_path(self) -> Path:
-        return self.folder / "lesson.md"
-
-    @property
-    def claims_path(self) -> Path:
-        return self.folder / "claims.yaml"
-
-    def status(self) -> dict[str, str]:
-        return {claim["id"]: claim["status"] for claim in self.record.claims}
-
-    def claim(self, claim_id: str) -> dict[str, Any]:
-        return next(claim for claim in self.record.claims if claim["id"] == claim_id)
-
-    def found(self, code: str) -> list[Any]:
-        return [d for d in self.record.diagnostics if d.code == code]
-
-    def errors(self) -> list[Any]:
-        return [d for d in self.record.diagnostics if d.severity.value == "error"]
-
-    def lesson_at(self, needle: str, occurrence: int = 0, shift: int = 0) -> tuple[int, int]:
-        """1-based line:col of the `occurrence`-th `needle` (plus `shift`) in lesson.md."""
-        return position(self.lesson_text, needle, occurrence, shift)
-
-    def claims_at(self, needle: str, shift: int = 0) -> tuple[int, int]:
-        return position(self.claims_text, needle, 0, shift)
-
-
-def position(text: str, needle: str, occurrence: int = 0, shift: int = 0) -> tuple[int, int]:
-    index = -1
-    for _ in range(occurrence + 1):
-        index = text.index(needle, index + 1)
-    index += shift
-    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
-
-
-def write_lesson(root: Path, slug: str, body: str, claims: str) -> Path:
-    folder = root / slug
-    folder.mkdir(parents=True)
-    text = FRONT_MATTER.format(slug=slug, title=slug.replace("-", " ").capitalize())
-    (folder / "lesson.md").write_text(text + textwrap.dedent(body).lstrip(), encoding="utf-8")
-    (folder / "claims.yaml").write_text(textwrap.dedent(claims).lstrip(), encoding="utf-8")
-    return folder
-
-
-def check(folder: Path) -> Checked:
-    from atlas_build import pipeline
-
-    report, _ = pipeline.check([str(folder)], pipeline.Options())
-    [record] = report.records
-    return Checked(
-        folder,
-        (folder / "lesson.md").read_text(encoding="utf-8"),
-        (folder / "claims.yaml").read_text(encoding="utf-8"),
-        record,
-    )
 
 
 @pytest.fixture
@@ -131,15 +28,6 @@ def lesson(tmp_path: Path):
         return check(write_lesson(tmp_path, slug, body, claims))
 
     return make
-
-
-def yaml_string(text: str) -> str:
-    """A YAML double-quoted scalar (JSON strings are valid YAML)."""
-    return json.dumps(text, ensure_ascii=False)
-
-
-def at(diagnostic: Any) -> tuple[int, int]:
-    return diagnostic.line, diagnostic.column
 
 
 def same_file(reported: str, expected: Path) -> bool:
@@ -282,37 +170,6 @@ def test_causal_prefix_wrong_allowed_set_fails(lesson):
 
 # --- formula, quiz and shape --------------------------------------------------------------
 
-DOUBLING_BODY = """
-## Science and assumptions
-
-### Doubling
-
-$$
-y=2\\cdot x
-$$
-
-With x = 3 the output is y = {y}.
-
-## Specifications and interfaces
-
-Score shape
-
-T × T per head
-
-## Check your understanding
-
-### What is y when x is 3?
-
-1. 5
-2. 6
-3. {option}
-
-Answer and reasoning
-
-{answer}
-
-Doubling 3 gives 6.
-"""
 DOUBLING_CLAIMS = """
 claims:
   - id: double

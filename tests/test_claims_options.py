@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_claims_kinds import Checked, at, check, write_lesson, yaml_string
+from support import Checked, at, check, write_lesson, yaml_string
 
 OHM = """
 ## Science and assumptions

@@ -8,8 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_claims_kinds import Checked, at, check, write_lesson
-from test_coverage import BASE, QUIZ
+from support import QUIZ_BODY, QUIZ_CLAIMS, Checked, at, check, write_lesson
 
 INTERVAL = """
 ## Science and assumptions
@@ -112,15 +111,15 @@ def test_a_fact_list_names_computed_quantities_once_each(tmp_path: Path, fact: s
 def test_a_question_that_restates_an_input_accounts_it(tmp_path: Path) -> None:
     """`What is y when x is 3?`: the 3 is the input x = 3 of the claim the fact comes from,
     an input like the 3 the quote binds, not a number left unaccounted."""
-    result = check(write_lesson(tmp_path, "probe", QUIZ, BASE))
+    result = check(write_lesson(tmp_path, "probe", QUIZ_BODY, QUIZ_CLAIMS))
     assert result.status() == {"double": "pass", "quiz": "pass"}
     assert (_numbers(result)["input"], _numbers(result)["unaccounted"]) == (2, 0)
     assert result.record.coverage["verification"] == "verified"
 
 
 def test_a_question_that_names_an_input_with_another_value_fails_at_it(tmp_path: Path) -> None:
-    body = QUIZ.replace("### What is y when x is 3?", "### What is y when x is 4?")
-    result = check(write_lesson(tmp_path, "probe", body, BASE))
+    body = QUIZ_BODY.replace("### What is y when x is 3?", "### What is y when x is 4?")
+    result = check(write_lesson(tmp_path, "probe", body, QUIZ_CLAIMS))
     assert result.status() == {"double": "pass", "quiz": "fail"}
     [finding] = result.found("A403")
     assert "question-values: the question states x = 4" in finding.message
@@ -132,8 +131,8 @@ def test_a_question_that_names_an_input_with_another_value_fails_at_it(tmp_path:
 def test_a_question_may_give_an_input_other_values_beside_the_claims(tmp_path: Path) -> None:
     """A question that compares the worked example with another case names x twice: one
     of them is the claim's value, so the other is not a misstatement (nor an input)."""
-    body = QUIZ.replace("### What is y when x is 3?", "### What is y when x is 3, not x = 5?")
-    result = check(write_lesson(tmp_path, "probe", body, BASE))
+    body = QUIZ_BODY.replace("### What is y when x is 3?", "### What is y when x is 3, not x = 5?")
+    result = check(write_lesson(tmp_path, "probe", body, QUIZ_CLAIMS))
     assert result.status() == {"double": "pass", "quiz": "pass"}
     assert [n["text"] for n in _numbers(result)["unaccountedAt"]] == ["5"]
 
@@ -145,9 +144,9 @@ def test_an_option_may_restate_an_input_beside_the_fact(
     """`6, from x = 3`: the 6 states the fact, the 3 restates the input and is an input;
     with `x = 4` the option states a number that is neither, and the answer is wrong."""
     said = f"6, from x = {restated}"
-    body = QUIZ.replace("2. 6\n", f"2. {said}\n").replace("\n\n6\n\nDoubling", f"\n\n{said}\n\n"
-                                                          "Doubling")  # fmt: skip
-    result = check(write_lesson(tmp_path, "probe", body, BASE))
+    body = QUIZ_BODY.replace("2. 6\n", f"2. {said}\n")
+    body = body.replace("\n\n6\n\nDoubling", f"\n\n{said}\n\nDoubling")
+    result = check(write_lesson(tmp_path, "probe", body, QUIZ_CLAIMS))
     assert result.status()["quiz"] == status
     if status == "pass":
         assert (_numbers(result)["input"], _numbers(result)["verified"]) == (4, 3)

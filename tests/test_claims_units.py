@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_claims_kinds import Checked, at, check, write_lesson, yaml_string
+from support import Checked, at, check, write_lesson, yaml_string
 
 from atlas_build.claims.running import codec
 from atlas_build.claims.running.registry import Outcome

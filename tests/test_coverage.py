@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import sympy
-from test_claims_kinds import Checked, check, write_lesson, yaml_string
+from support import QUIZ_BODY, QUIZ_CLAIMS, Checked, check, position, write_lesson, yaml_string
 
 from atlas_build import pipeline
 from atlas_build.claims.prose import exempt
@@ -317,51 +317,11 @@ def test_require_accounted_fails_an_unchecked_step(tmp_path: Path) -> None:
     text = (folder / "lesson.md").read_text("utf-8")
     assert strict.exit_code() == 1
     assert "1.45 is not accounted for" in step.message
-    from test_claims_kinds import position
-
     assert (step.line, step.column) == position(text, "1.45")
 
 
-QUIZ = """
-## Science and assumptions
-
-$$
-y=2\\cdot x
-$$
-
-With x = 3 the output is y = 6.
-
-## Check your understanding
-
-### What is y when x is 3?
-
-1. 5
-2. 6
-3. 7
-
-Answer and reasoning
-
-6
-
-Doubling gives it.
-"""
-
-
-BASE = """
-claims:
-  - id: double
-    kind: formula
-    quote: "With x = 3 the output is y = 6."
-    bind: [x, y]
-    params: {values: {x: 3}, use: [{equation: 0, relation: 0}]}
-  - id: quiz
-    kind: quiz
-    params: {question: "What is y", fact: double.y}
-"""
-
-
 def test_quiz_answers_are_verified_and_distractors_exempt(tmp_path: Path) -> None:
-    result = _lesson(tmp_path, QUIZ, BASE)
+    result = _lesson(tmp_path, QUIZ_BODY, QUIZ_CLAIMS)
     assert result.status() == {"double": "pass", "quiz": "pass"}
     numbers = result.record.coverage["numbers"]
     assert numbers["exempted"] == {"numbering": 3, "quiz distractor": 2}  # list markers too
@@ -371,7 +331,7 @@ def test_quiz_answers_are_verified_and_distractors_exempt(tmp_path: Path) -> Non
 
 
 DOUBLING = (
-    QUIZ.replace("when x is 3", "in the worked example")
+    QUIZ_BODY.replace("when x is 3", "in the worked example")
     + """
 ### What does doubling x do to y?
 
@@ -404,7 +364,7 @@ def _quizzes(result: Checked) -> list[tuple[str, str]]:
 
 
 def test_a_quiz_no_claim_checks_keeps_the_lesson_partial(tmp_path: Path) -> None:
-    result = _lesson(tmp_path, DOUBLING, BASE)
+    result = _lesson(tmp_path, DOUBLING, QUIZ_CLAIMS)
     assert _quizzes(result) == [("verified", ""), ("unverified", "")]
     [finding] = result.found("A412")
     assert finding.severity.value == "warning"
@@ -414,7 +374,7 @@ def test_a_quiz_no_claim_checks_keeps_the_lesson_partial(tmp_path: Path) -> None
 
 def test_a_quiz_listed_unchecked_names_its_reason(tmp_path: Path) -> None:
     listed = 'unchecked:\n  - {quiz: "doubling x", reason: "a proportionality, in words"}\n'
-    result = _lesson(tmp_path, DOUBLING, listed + BASE)
+    result = _lesson(tmp_path, DOUBLING, listed + QUIZ_CLAIMS)
     assert _quizzes(result) == [("verified", ""), ("unchecked", "a proportionality, in words")]
     assert not result.found("A412")
     assert result.record.coverage["quizzes"]["unchecked"] == 1
@@ -424,14 +384,14 @@ def test_a_quiz_listed_unchecked_names_its_reason(tmp_path: Path) -> None:
 @pytest.mark.parametrize("text", ["no such question", "What"])
 def test_an_unchecked_quiz_must_name_exactly_one_question(tmp_path: Path, text: str) -> None:
     listed = f'unchecked:\n  - {{quiz: "{text}", reason: "a word answer"}}\n'
-    result = _lesson(tmp_path, DOUBLING, listed + BASE)
+    result = _lesson(tmp_path, DOUBLING, listed + QUIZ_CLAIMS)
     [finding] = result.found("A400")
     assert finding.pointer == "/unchecked/0/quiz"
     assert "not exactly 1" in finding.message
 
 
 def test_a_ratio_in_words_is_proved_and_proves_the_claim_it_reads(tmp_path: Path) -> None:
-    result = _lesson(tmp_path, DOUBLING, BASE + RATIO)
+    result = _lesson(tmp_path, DOUBLING, QUIZ_CLAIMS + RATIO)
     assert result.status() == {
         "double": "pass", "doubled": "pass", "quiz": "pass", "quiz-doubling": "pass"
     }  # fmt: skip
@@ -444,7 +404,7 @@ def test_a_ratio_in_words_is_proved_and_proves_the_claim_it_reads(tmp_path: Path
 def test_a_wrong_ratio_answer_fails_and_credits_nothing(tmp_path: Path) -> None:
     mark = "Answer and reasoning\n\n"
     wrong = DOUBLING.replace(mark + "Doubles it", mark + "Halves it")
-    result = _lesson(tmp_path, wrong, BASE + RATIO)
+    result = _lesson(tmp_path, wrong, QUIZ_CLAIMS + RATIO)
     assert result.status()["quiz-doubling"] == "fail"
     assert result.status()["doubled"] == "unchecked"
     assert _quizzes(result)[1] == ("failed", "")
@@ -456,14 +416,18 @@ def test_a_wrong_ratio_answer_fails_and_credits_nothing(tmp_path: Path) -> None:
     assert not result.found("A414")
 
 
-WRONG_FACT = QUIZ.replace("the output is y = 6.", "the output is y = 7.")
+WRONG_FACT = QUIZ_BODY.replace("the output is y = 6.", "the output is y = 7.")
 
 
 @pytest.mark.parametrize(
     ("body", "claims", "why"),
     [
-        (WRONG_FACT, BASE, "failed"),  # the fact's claim binds a number the lesson gets wrong
-        (QUIZ, BASE.replace("bind: [x, y]", "bind: [x, z]"), "ended in an error"),
+        (
+            WRONG_FACT,
+            QUIZ_CLAIMS,
+            "failed",
+        ),  # the fact's claim binds a number the lesson gets wrong
+        (QUIZ_BODY, QUIZ_CLAIMS.replace("bind: [x, y]", "bind: [x, z]"), "ended in an error"),
     ],
     ids=["fact-claim-failed", "fact-claim-errored"],
 )
@@ -503,12 +467,12 @@ def test_a_ratio_word_inside_another_statement_is_not_that_ratio(
     mark = "Answer and reasoning\n\n"
     body = DOUBLING.replace("2. Doubles it", f"2. {answer}")
     body = body.replace(mark + "Doubles it", mark + answer)
-    result = _lesson(tmp_path, body, BASE + RATIO)
+    result = _lesson(tmp_path, body, QUIZ_CLAIMS + RATIO)
     assert result.status()["quiz-doubling"] == "fail"
 
 
 def test_words_are_read_as_ratios_only_when_the_claim_says_so(tmp_path: Path) -> None:
-    result = _lesson(tmp_path, DOUBLING, BASE + RATIO.replace(", ratio: true", ""))
+    result = _lesson(tmp_path, DOUBLING, QUIZ_CLAIMS + RATIO.replace(", ratio: true", ""))
     assert result.status()["quiz-doubling"] == "fail"
     assert "should state 2" in result.claim("quiz-doubling")["message"]
 
@@ -619,7 +583,7 @@ def test_ratio_answers_in_percent_and_more_words(tmp_path: Path, answer: str, st
     body = DOUBLING.replace("2. Doubles it", f"2. {answer}").replace(
         mark + "Doubles it", mark + answer
     )
-    result = _lesson(tmp_path, body, BASE + RATIO)
+    result = _lesson(tmp_path, body, QUIZ_CLAIMS + RATIO)
     assert result.status()["quiz-doubling"] == status
     if status == "fail":
         message = result.claim("quiz-doubling")["message"]
@@ -628,7 +592,7 @@ def test_ratio_answers_in_percent_and_more_words(tmp_path: Path, answer: str, st
 
 def test_a_percent_option_equal_to_the_ratio_is_a_second_right_option(tmp_path: Path) -> None:
     body = DOUBLING.replace("1. Halves it", "1. To 200% of it")
-    result = _lesson(tmp_path, body, BASE + RATIO)
+    result = _lesson(tmp_path, body, QUIZ_CLAIMS + RATIO)
     assert result.status()["quiz-doubling"] == "fail"
     assert "found 2" in result.claim("quiz-doubling")["message"]
 

@@ -274,6 +274,8 @@ def test_forward_row_blocks_trim_the_diagonal():
 
 
 def test_head_groups_leave_two_tasks_per_worker(monkeypatch):
+    # Private on purpose: the grouping is a load-balancing policy whose output never shows
+    # in results (the tests below prove the bits do not depend on it), so it is asserted here.
     monkeypatch.setattr(api, "worker_count", lambda: 2)
     p = prepare(*qkv(b=8, t=16), method="tiled")
     assert api._head_groups(p, 8) == [slice(0, 8)]
@@ -291,6 +293,7 @@ def test_forward_bits_do_not_depend_on_head_grouping(monkeypatch, causal):
     runs = []
     for bounds in ([0, 1, 2, 3, 4, 5], [0, 2, 5], [0, 5]):
         groups = [slice(a, b) for a, b in zip(bounds, bounds[1:], strict=False)]
+        # no public option chooses the grouping: it is forced through the private hook
         monkeypatch.setattr(api, "_head_groups", lambda p, n, g=groups: g)
         runs.append(tiled_attention(q, k, v, causal=causal, doc_ids=doc, block_q=64, block_k=48))
     for out in runs[1:]:
@@ -312,6 +315,7 @@ def test_backward_bits_do_not_depend_on_head_grouping(monkeypatch):
     runs = []
     for bounds in ([0, 1, 2, 3, 4, 5], [0, 2, 5], [0, 5]):
         groups = [slice(a, b) for a, b in zip(bounds, bounds[1:], strict=False)]
+        # no public option chooses the grouping: it is forced through the private hook
         monkeypatch.setattr(api, "_head_groups", lambda p, n, m=None, g=groups: g)
         runs.append(
             tiled_attention_backward(

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 import sympy as sp
-from test_latex_parse import ATTENTION, GRADIENT, MATRICES
+from support import ATTENTION, GRADIENT, MATRICES
 
 from atlas_build.latex import (
     ERROR_CODES,

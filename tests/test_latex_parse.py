@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import sympy as sp
+from support import ATTENTION, GRADIENT, MATRICES
 
 from atlas_build.latex import (
     MaxOver,
@@ -18,14 +19,6 @@ from atlas_build.latex import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-
-ATTENTION = (
-    r"\begin{aligned}A&=\operatorname{softmax}_{\mathrm{rows}}\!\left(\frac{QK^{\mathsf T}}"
-    r"{\sqrt{d_k}}+M\right),\qquad Y=AV\\\operatorname{Var}(q^{\mathsf T}k)&\approx d_k"
-    r"\end{aligned}"
-)
-GRADIENT = r"o=\sum_j a_jv_j,\qquad \frac{\partial o}{\partial s_j}=a_j(v_j-o)"
-MATRICES = {"Q", "K", "V", "A", "M", "Y"}
 
 a, b, c, x, y, z = sp.symbols("a b c x y z")
 i, j, k, m, n, o, t = sp.symbols("i j k m n o t")

@@ -10,12 +10,10 @@ from typing import Any
 
 import pytest
 import yaml
+from support import CITATIONS, CONTENT, PROBE_BODY, found, lesson_text
 
 from atlas_build import lesson
 from atlas_build.lesson.checks.quiz import normalize
-
-REPO = Path(__file__).resolve().parent.parent
-CONTENT = REPO / "content"
 
 
 def line_of(content: str, offset: int) -> int:
@@ -281,99 +279,6 @@ def test_authored_lessons_have_the_seed_structure(slug):
 
 # --- checks, on lesson.md files --------------------------------------------------------------
 
-BODY = """Probe topic · Atlas v0.1.0
-
-# Probe lesson
-
-A lesson written for the tests.
-
-## Science
-
-### Linear relation
-
-$$
-y=a x
-$$
-
-Symbols and units
-
-y
-
-Output
-
-units of y
-
-a
-
-Coefficient
-
-units of y per unit of x
-
-x
-
-Input
-
-units of x
-
-Assumptions The relation is linear.
-
-## Check your understanding
-
-### What does doubling x do to y?
-
-1. Doubles it
-2. Halves it
-
-Answer and reasoning
-
-Doubles it
-
-y is proportional to x.
-
-## Sources
-
-- [Primary source](https://example.org/primary)
-"""
-
-CITATIONS = [{"title": "Primary source", "url": "https://example.org/primary"}]
-
-
-def metadata(slug: str, citations: list[dict[str, str]] | None = None) -> dict[str, Any]:
-    return {
-        "schemaVersion": 1,
-        "id": f"atlas-lesson-{slug}",
-        "title": "Probe lesson",
-        "category": "learning",
-        "format": "Atlas lesson",
-        "description": "A lesson written for the tests.",
-        "canonicalUrl": f"https://atlas.example.org/learn/{slug}/",
-        "publishedDate": None,
-        "revisionDate": "2026-01-02",
-        "author": None,
-        "topic": "Probe topic",
-        "series": None,
-        "license": None,
-        "rightsUrl": None,
-        "version": "0.1.0",
-        "status": "Draft",
-        "evidenceScope": "Test scope.",
-        "contentCoverage": "published-lesson",
-        "artifactUrl": None,
-        "interactiveUrl": None,
-        "related": [],
-        "supersedes": [],
-        "supersededBy": [],
-        "jsonUrl": None,
-        "markdownUrl": None,
-        "citations": CITATIONS if citations is None else citations,
-        "contentFormat": "text/markdown",
-    }
-
-
-def lesson_text(body: str, slug: str = "probe", citations: list[dict[str, str]] | None = None):
-    front = yaml.safe_dump(metadata(slug, citations), sort_keys=False, allow_unicode=True)
-    return f"---\n{front}---\n{body}"
-
 
 @pytest.fixture
 def write_lesson(content_dir: Path):
@@ -391,26 +296,22 @@ def write_lesson(content_dir: Path):
 LESSON_CODES = {"A301", "A302", "A310", "A311", "A330", "A331", "A332", "A333"}
 
 
-def found(diagnostics, code: str) -> list[tuple[int | None, int | None]]:
-    return [(d.line, d.column) for d in diagnostics if d.code == code]
-
-
 def lesson_findings(diagnostics) -> list[str]:
     return sorted(d.code for d in diagnostics if d.code in LESSON_CODES)
 
 
 def test_the_probe_lesson_is_clean(write_lesson, diagnose, content_dir):
-    write_lesson(BODY)
+    write_lesson(PROBE_BODY)
     diagnostics = diagnose(content_dir)
     assert [d for d in diagnostics if d.severity == "error"] == []
     assert lesson_findings(diagnostics) == []
-    model = lesson.build(BODY)
+    model = lesson.build(PROBE_BODY)
     assert [entry.symbol for entry in model.glossaries[0].entries] == ["y", "a", "x"]
     assert [(quiz.answer, len(quiz.options)) for quiz in model.quizzes] == [("Doubles it", 2)]
 
 
 def test_quiz_answer_not_among_options_is_a301_at_the_answer(write_lesson, diagnose, locate):
-    body = BODY.replace("\nDoubles it\n\ny is", "\nTriples it\n\ny is")
+    body = PROBE_BODY.replace("\nDoubles it\n\ny is", "\nTriples it\n\ny is")
     path, text = write_lesson(body)
     diagnostics = diagnose(path.parent)
     assert found(diagnostics, "A301") == [locate(text, "Triples it")]
@@ -420,7 +321,7 @@ def test_quiz_answer_not_among_options_is_a301_at_the_answer(write_lesson, diagn
 
 
 def test_a301_location_in_a_crlf_lesson(content_dir, diagnose, locate):
-    text = lesson_text(BODY.replace("\nDoubles it\n\ny is", "\nTriples it\n\ny is"))
+    text = lesson_text(PROBE_BODY.replace("\nDoubles it\n\ny is", "\nTriples it\n\ny is"))
     text = text.replace("\n", "\r\n")
     path = content_dir / "probe" / "lesson.md"
     path.parent.mkdir()
@@ -429,13 +330,13 @@ def test_a301_location_in_a_crlf_lesson(content_dir, diagnose, locate):
 
 
 def test_quiz_answer_is_compared_ignoring_case_and_spacing(write_lesson, diagnose):
-    body = BODY.replace("\nDoubles it\n\ny is", "\ndoubles   IT\n\ny is")
+    body = PROBE_BODY.replace("\nDoubles it\n\ny is", "\ndoubles   IT\n\ny is")
     path, _ = write_lesson(body)
     assert lesson_findings(diagnose(path.parent)) == []
 
 
 def test_quiz_without_options_is_a302_at_the_question(write_lesson, diagnose, locate):
-    body = BODY.replace("1. Doubles it\n2. Halves it\n\n", "")
+    body = PROBE_BODY.replace("1. Doubles it\n2. Halves it\n\n", "")
     path, text = write_lesson(body)
     diagnostics = diagnose(path.parent)
     assert found(diagnostics, "A302") == [locate(text, "### What does doubling")]
@@ -443,13 +344,15 @@ def test_quiz_without_options_is_a302_at_the_question(write_lesson, diagnose, lo
 
 
 def test_quiz_without_answer_is_a302(write_lesson, diagnose, locate):
-    body = BODY.replace("Answer and reasoning\n\nDoubles it\n\ny is proportional to x.\n\n", "")
+    body = PROBE_BODY.replace(
+        "Answer and reasoning\n\nDoubles it\n\ny is proportional to x.\n\n", ""
+    )
     path, text = write_lesson(body)
     assert found(diagnose(path.parent), "A302") == [locate(text, "### What does doubling")]
 
 
 def test_sources_link_missing_from_citations_is_a310_at_the_link(write_lesson, diagnose, locate):
-    body = BODY + "- [Extra paper](https://example.org/extra)\n"
+    body = PROBE_BODY + "- [Extra paper](https://example.org/extra)\n"
     path, text = write_lesson(body)
     diagnostics = diagnose(path.parent)
     assert found(diagnostics, "A310") == [locate(text, "https://example.org/extra")]
@@ -458,7 +361,7 @@ def test_sources_link_missing_from_citations_is_a310_at_the_link(write_lesson, d
 
 def test_citation_not_linked_is_a311_at_the_citation_url(write_lesson, diagnose, locate):
     citations = [*CITATIONS, {"title": "Unlinked", "url": "https://example.org/unlinked"}]
-    path, text = write_lesson(BODY, citations=citations)
+    path, text = write_lesson(PROBE_BODY, citations=citations)
     diagnostics = diagnose(path.parent)
     assert found(diagnostics, "A311") == [locate(text, "https://example.org/unlinked")]
     assert found(diagnostics, "A310") == []
@@ -469,7 +372,7 @@ def test_citation_not_linked_is_a311_at_the_citation_url(write_lesson, diagnose,
     ["javascript:alert(1)", "data:text/html,hello", "JaVaScRiPt:alert(1)", "vbscript:msgbox(1)"],
 )
 def test_unsafe_link_scheme_in_the_body_is_a330_at_the_link(write_lesson, diagnose, locate, url):
-    body = BODY.replace("A lesson written for the tests.", f"Click [here]({url}) now.")
+    body = PROBE_BODY.replace("A lesson written for the tests.", f"Click [here]({url}) now.")
     path, text = write_lesson(body)
     diagnostics = diagnose(path.parent)
     assert found(diagnostics, "A330") == [locate(text, url)]
@@ -477,17 +380,17 @@ def test_unsafe_link_scheme_in_the_body_is_a330_at_the_link(write_lesson, diagno
 
 
 def test_unsafe_link_in_a_list_is_a330(write_lesson, diagnose, locate):
-    body = BODY + "- [bad](javascript:void(0))\n"
+    body = PROBE_BODY + "- [bad](javascript:void(0))\n"
     path, text = write_lesson(body)
     assert found(diagnose(path.parent), "A330") == [locate(text, "javascript:void(0)")]
 
 
 def test_relative_link_to_a_missing_lesson_is_a331(write_lesson, diagnose, locate):
-    body = BODY.replace(
+    body = PROBE_BODY.replace(
         "A lesson written for the tests.", "See [nope](../nope/) and [ok](../other/)."
     )
     path, text = write_lesson(body)
-    write_lesson(BODY, slug="other")
+    write_lesson(PROBE_BODY, slug="other")
     diagnostics = diagnose(path.parent.parent)
     mine = [d for d in diagnostics if d.path.endswith("probe/lesson.md")]
     assert found(mine, "A331") == [locate(text, "../nope/")]
@@ -511,20 +414,20 @@ def test_relative_link_to_a_missing_lesson_is_a331(write_lesson, diagnose, locat
 def test_anchors_must_match_a_section_or_heading_slug(
     write_lesson, diagnose, locate, anchor, broken
 ):
-    body = BODY.replace("A lesson written for the tests.", f"Jump [there]({anchor}).")
+    body = PROBE_BODY.replace("A lesson written for the tests.", f"Jump [there]({anchor}).")
     path, text = write_lesson(body)
     expected = [locate(text, anchor)] if broken else []
     assert found(diagnose(path.parent), "A331") == expected
 
 
 def test_link_to_an_atlas_lesson_not_in_content_is_a332_info(write_lesson, diagnose, locate):
-    body = BODY.replace(
+    body = PROBE_BODY.replace(
         "A lesson written for the tests.",
         "See [far](/learn/atlas/far-away/), [up](https://semiaifoundry.com/learn/atlas/embedding/)"
         " and [near](/learn/atlas/other/).",
     )
     path, text = write_lesson(body)
-    write_lesson(BODY, slug="other")
+    write_lesson(PROBE_BODY, slug="other")
     diagnostics = [d for d in diagnose(path.parent.parent) if d.path.endswith("probe/lesson.md")]
     assert found(diagnostics, "A332") == [
         locate(text, "/learn/atlas/far-away/"),
@@ -552,7 +455,7 @@ def test_the_seed_notes_its_lessons_outside_content(diagnose):
     ],
 )
 def test_active_raw_html_is_a333_at_the_tag(write_lesson, diagnose, locate, html, needle):
-    body = BODY.replace("A lesson written for the tests.", f"Look: {html} here.")
+    body = PROBE_BODY.replace("A lesson written for the tests.", f"Look: {html} here.")
     path, text = write_lesson(body)
     diagnostics = diagnose(path.parent)
     assert found(diagnostics, "A333") == [locate(text, needle)]
@@ -560,7 +463,7 @@ def test_active_raw_html_is_a333_at_the_tag(write_lesson, diagnose, locate, html
 
 
 def test_active_raw_html_in_a_list_item_and_an_html_block(write_lesson, diagnose, locate):
-    body = BODY + '- a <b onclick="x()">bold</b> item\n\n<div>\n<script>1</script>\n</div>\n'
+    body = PROBE_BODY + '- a <b onclick="x()">bold</b> item\n\n<div>\n<script>1</script>\n</div>\n'
     path, text = write_lesson(body)
     assert found(diagnose(path.parent), "A333") == [
         locate(text, "onclick"),
@@ -578,7 +481,7 @@ def test_active_raw_html_in_a_list_item_and_an_html_block(write_lesson, diagnose
     ],
 )
 def test_inert_raw_html_and_code_are_not_a333(write_lesson, diagnose, html):
-    body = BODY.replace("A lesson written for the tests.", f"Look: {html} here.")
+    body = PROBE_BODY.replace("A lesson written for the tests.", f"Look: {html} here.")
     path, _ = write_lesson(body)
     assert found(diagnose(path.parent), "A333") == []
 

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_lesson import lesson_text
+from support import lesson_text
 
 REPO = Path(__file__).resolve().parent.parent
 CLI = Path(sys.executable).parent / "atlas-build"

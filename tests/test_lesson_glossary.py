@@ -6,20 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_lesson import CONTENT, found, lesson_text
+from support import CONTENT, found, glossary_body, lesson_text
 
 GLOSSARY_CODES = {"A320", "A321", "A322"}
-
-
-def body(equations: list[str], entries: list[tuple[str, str, str]], prose: str = "") -> str:
-    display = "\n\n".join(f"$$\n{latex}\n$$" for latex in equations)
-    glossary = "\n\n".join(f"{s}\n\n{m}\n\n{u}" for s, m, u in entries)
-    return (
-        "Probe topic · Atlas v0.1.0\n\n# Probe lesson\n\nA lesson written for the tests.\n\n"
-        f"## Science\n\n### Relation\n\n{display}\n\n{prose}\n\nSymbols and units\n\n{glossary}"
-        "\n\nAssumptions The relation is exact.\n\n## Sources\n\n"
-        "- [Primary source](https://example.org/primary)\n"
-    )
 
 
 @pytest.fixture
@@ -48,12 +37,14 @@ ENTRIES = [("y", "Output", "units of y"), ("a", "Coefficient", "units"), ("x", "
 
 
 def test_a_clean_glossary_has_no_findings(check):
-    diagnostics, _ = check(body(["y=a x"], ENTRIES))
+    diagnostics, _ = check(glossary_body(["y=a x"], ENTRIES))
     assert diagnostics == []
 
 
 def test_a_symbol_used_nowhere_is_a320_at_its_entry(check, locate):
-    diagnostics, text = check(body(["y=a x"], [*ENTRIES, ("w_0", "Unused weight", "units")]))
+    diagnostics, text = check(
+        glossary_body(["y=a x"], [*ENTRIES, ("w_0", "Unused weight", "units")])
+    )
     assert found(diagnostics, "A320") == [locate(text, "w_0\n")]
     assert "'w_0'" in diagnostics[0].message
 
@@ -68,13 +59,13 @@ def test_a_symbol_used_nowhere_is_a320_at_its_entry(check, locate):
     ],
 )
 def test_prose_and_inline_math_count_as_use(check, entry, prose):
-    diagnostics, _ = check(body(["y=a x"], [*ENTRIES, entry], prose))
+    diagnostics, _ = check(glossary_body(["y=a x"], [*ENTRIES, entry], prose))
     assert diagnostics == []
 
 
 def test_a_symbol_used_in_another_entrys_unit_counts_as_used(check):
     entries = [*ENTRIES[:2], ("x", "Input", "real d_v array"), ("d_v", "Width", "count")]
-    diagnostics, _ = check(body(["y=a x"], entries))
+    diagnostics, _ = check(glossary_body(["y=a x"], entries))
     assert diagnostics == []
 
 
@@ -91,19 +82,19 @@ def test_a_symbol_used_in_another_entrys_unit_counts_as_used(check):
     ],
 )
 def test_glossary_spellings_match_the_latex_names(check, equation, entry):
-    diagnostics, _ = check(body([equation], [entry]))
+    diagnostics, _ = check(glossary_body([equation], [entry]))
     assert found(diagnostics, "A320") == []
 
 
 @pytest.mark.parametrize("value", ["32 × 10⁹ bits/s", "128/130", "1.6 × 10⁻¹⁹ C"])
 def test_an_entry_naming_a_value_is_no_symbol_and_the_block_goes_on(check, value):
     entries = [ENTRIES[0], (value, "Line rate", "per lane"), *ENTRIES[1:]]
-    diagnostics, _ = check(body(["y=a x"], entries))
+    diagnostics, _ = check(glossary_body(["y=a x"], entries))
     assert diagnostics == []
 
 
 def test_an_undefined_equation_letter_is_a321_at_the_letter(check, locate):
-    diagnostics, text = check(body(["y=a x+b"], ENTRIES))
+    diagnostics, text = check(glossary_body(["y=a x+b"], ENTRIES))
     assert found(diagnostics, "A321") == [locate(text, "b\n$$")]
     assert "'b'" in diagnostics[0].message
 
@@ -121,31 +112,31 @@ def test_an_undefined_equation_letter_is_a321_at_the_letter(check, locate):
     ],
 )
 def test_letters_that_are_no_symbols_are_not_a321(check, equation):
-    diagnostics, _ = check(body([equation], ENTRIES))
+    diagnostics, _ = check(glossary_body([equation], ENTRIES))
     assert found(diagnostics, "A321") == []
 
 
 def test_imaginary_units_only_where_the_lesson_uses_them_so(check):
-    diagnostics, _ = check(body([r"y=a x e^{j a}"], ENTRIES))
+    diagnostics, _ = check(glossary_body([r"y=a x e^{j a}"], ENTRIES))
     assert found(diagnostics, "A321") == []
-    diagnostics, _ = check(body([r"y=a x j"], ENTRIES))
+    diagnostics, _ = check(glossary_body([r"y=a x j"], ENTRIES))
     assert [d.message for d in diagnostics if d.code == "A321"] == [
         "equation symbol 'j' is not defined under `Symbols and units`"
     ]
-    said, _ = check(body([r"y=a x j"], ENTRIES, "Here j is the imaginary unit."))
+    said, _ = check(glossary_body([r"y=a x j"], ENTRIES, "Here j is the imaginary unit."))
     assert found(said, "A321") == []
 
 
 def test_an_unreadable_equation_does_not_silence_the_others(check, locate):
     unreadable = r"P=\mathcal{Q}\star\unknowncommand{w_0}"
     entries = [*ENTRIES, ("w_0", "Weight", "units"), ("P", "Power", "W")]
-    diagnostics, text = check(body([unreadable, "y=a x+b"], entries))
+    diagnostics, text = check(glossary_body([unreadable, "y=a x+b"], entries))
     assert found(diagnostics, "A320") == []  # w_0 and P are used by the unreadable one
     assert found(diagnostics, "A321") == [locate(text, "b\n$$")]
 
 
 def test_a_dangling_symbol_is_a322_at_the_symbol(check, locate):
-    text = body(["y=a x"], ENTRIES).replace(
+    text = glossary_body(["y=a x"], ENTRIES).replace(
         "units\n\nAssumptions", "units\n\nw\n\nA weight\n\n## More"
     )
     diagnostics, full = check(text)
@@ -155,7 +146,7 @@ def test_a_dangling_symbol_is_a322_at_the_symbol(check, locate):
 
 
 def test_a_paragraph_that_cannot_be_a_symbol_is_a322(check, locate):
-    text = body(["y=a x"], ENTRIES).replace(
+    text = glossary_body(["y=a x"], ENTRIES).replace(
         "units\n\nAssumptions", "units\n\nQuery heads per layer\n\nAssumptions"
     )
     diagnostics, full = check(text)
@@ -164,7 +155,7 @@ def test_a_paragraph_that_cannot_be_a_symbol_is_a322(check, locate):
 
 def test_prose_after_the_block_ends_it_quietly(check):
     prose = "Each row mixes values. Dividing by the width controls the scale."
-    text = body(["y=a x"], ENTRIES).replace(
+    text = glossary_body(["y=a x"], ENTRIES).replace(
         "units\n\nAssumptions", f"units\n\n{prose}\n\nAssumptions"
     )
     diagnostics, _ = check(text)
@@ -172,7 +163,7 @@ def test_prose_after_the_block_ends_it_quietly(check):
 
 
 def test_a_short_sentence_after_the_block_ends_it_quietly(check):
-    text = body(["y=a x"], ENTRIES).replace(
+    text = glossary_body(["y=a x"], ENTRIES).replace(
         "units\n\nAssumptions", "units\n\nThe relation holds for every input.\n\nAssumptions"
     )
     diagnostics, _ = check(text)
@@ -180,7 +171,7 @@ def test_a_short_sentence_after_the_block_ends_it_quietly(check):
 
 
 def test_words_introducing_what_follows_end_the_block_quietly(check):
-    text = body(["y=a x"], ENTRIES).replace(
+    text = glossary_body(["y=a x"], ENTRIES).replace(
         "units\n\nAssumptions", "units\n\nNow the example:\n\nAssumptions"
     )
     diagnostics, _ = check(text)
@@ -205,15 +196,15 @@ def test_words_introducing_what_follows_end_the_block_quietly(check):
     ],
 )
 def test_real_glossary_spellings_match_and_are_read(check, equation, entry):
-    diagnostics, _ = check(body([equation], [*ENTRIES, entry]))
+    diagnostics, _ = check(glossary_body([equation], [*ENTRIES, entry]))
     assert diagnostics == []
 
 
 def test_a_flattened_spelling_of_nothing_the_lesson_writes_is_still_unused(check):
-    diagnostics, _ = check(body([r"y=a x+V_{DD}"], [*ENTRIES, ("VDD", "Supply", "V")]))
+    diagnostics, _ = check(glossary_body([r"y=a x+V_{DD}"], [*ENTRIES, ("VDD", "Supply", "V")]))
     assert diagnostics == []
     diagnostics, _ = check(
-        body([r"y=a x+V_{DD}"], [*ENTRIES, ("VDD", "S", "V"), ("VSS", "G", "V")])
+        glossary_body([r"y=a x+V_{DD}"], [*ENTRIES, ("VDD", "S", "V"), ("VSS", "G", "V")])
     )
     assert [d.message for d in diagnostics] == [
         "glossary symbol 'VSS' is used in no equation, formula or text"
@@ -224,7 +215,7 @@ def test_flattened_names_take_the_lessons_spelling():
     from atlas_build import lesson
 
     model = lesson.build(
-        body(
+        glossary_body(
             [r"y=a x+V_{DD}+\mu_{\text{train}}"],
             [("VDD", "Supply", "V"), ("μtrain", "Mean", "units"), ("a", "Coefficient", "units")],
         )
@@ -238,9 +229,9 @@ def test_flattened_names_take_the_lessons_spelling():
 
 def test_a_family_in_unicode_subscripts_defines_its_letter(check):
     entries = [("Cᵢ₊₁", "Next carry", "1"), ("Cᵢ", "Carry", "1"), ("a", "Coefficient", "1")]
-    diagnostics, _ = check(body([r"C_{i+1}=a C_i"], entries))
+    diagnostics, _ = check(glossary_body([r"C_{i+1}=a C_i"], entries))
     assert diagnostics == []
-    diagnostics, _ = check(body([r"D_{i+1}=a D_i"], entries))
+    diagnostics, _ = check(glossary_body([r"D_{i+1}=a D_i"], entries))
     assert sorted(d.message for d in diagnostics) == [
         "equation symbol 'D' is not defined under `Symbols and units`",
         "glossary symbol 'Cᵢ' (C_i) is used in no equation, formula or text",
@@ -250,7 +241,7 @@ def test_a_family_in_unicode_subscripts_defines_its_letter(check):
 
 def test_an_index_expression_subscript_defines_its_letter(check):
     entries = [*ENTRIES, ("z_1−α/2", "Critical value", "1"), ("α", "Level", "1")]
-    diagnostics, _ = check(body([r"y=a x z_{1-\alpha/2}"], entries))
+    diagnostics, _ = check(glossary_body([r"y=a x z_{1-\alpha/2}"], entries))
     assert diagnostics == []
 
 
@@ -264,10 +255,10 @@ def test_an_index_expression_subscript_defines_its_letter(check):
     ],
 )
 def test_an_operator_entry_is_read_and_must_be_used(check, equation, entry, command):
-    diagnostics, _ = check(body([equation], [entry, *ENTRIES]))
+    diagnostics, _ = check(glossary_body([equation], [entry, *ENTRIES]))
     assert diagnostics == []
     unused = equation.replace(command, r"\times ")
-    diagnostics, _ = check(body([unused], [entry, *ENTRIES]))
+    diagnostics, _ = check(glossary_body([unused], [entry, *ENTRIES]))
     assert {d.code for d in diagnostics} == {"A320"}
     assert all("glossary operator" in d.message for d in diagnostics)
 
@@ -282,19 +273,19 @@ def test_an_operator_entry_is_read_and_must_be_used(check, equation, entry, comm
     ],
 )
 def test_entries_that_stopped_the_reading_are_read_on(check, entry):
-    diagnostics, _ = check(body(["y=a x"], [entry, *ENTRIES]))
+    diagnostics, _ = check(glossary_body(["y=a x"], [entry, *ENTRIES]))
     assert found(diagnostics, "A322") == []
 
 
 def test_a_word_no_formula_writes_is_said_once(check):
     """Among entries it is skipped and the rest is read; at the end it stops the block."""
     among = [*ENTRIES[:2], ("Update", "Step", "—"), ENTRIES[2]]
-    diagnostics, _ = check(body(["y=a x"], among))
+    diagnostics, _ = check(glossary_body(["y=a x"], among))
     assert [d.message for d in diagnostics] == [
         "glossary symbol 'Update' (a word no formula writes) cannot be read as a symbol; its "
         "entry names nothing and the entries after it are read on"
     ]
-    diagnostics, _ = check(body(["y=a x"], [*ENTRIES, ("Update", "Step", "—")]))
+    diagnostics, _ = check(glossary_body(["y=a x"], [*ENTRIES, ("Update", "Step", "—")]))
     assert [d.message for d in diagnostics] == [
         "glossary entries stop at 'Update', which cannot be a symbol (a word no formula "
         "writes) (entry 4 of the block); the rest is read as prose"
@@ -311,7 +302,7 @@ def test_a_word_no_formula_writes_is_said_once(check):
 )
 def test_a_definitions_variable_is_no_undefined_symbol(check, equation):
     entries = [*ENTRIES, ("γ_k", "Factor", "1"), ("f", "Function", "—"), ("θ*", "Best", "1")]
-    diagnostics, _ = check(body([equation], entries))
+    diagnostics, _ = check(glossary_body([equation], entries))
     assert found(diagnostics, "A321") == []
 
 
@@ -324,7 +315,7 @@ def test_a_definitions_variable_is_no_undefined_symbol(check, equation):
 )
 def test_the_same_letter_used_freely_is_still_a321(check, equation, letter):
     entries = [*ENTRIES, ("γ_k", "Factor", "1"), ("f", "Function", "—")]
-    diagnostics, _ = check(body([equation], entries))
+    diagnostics, _ = check(glossary_body([equation], entries))
     assert [d.message for d in diagnostics if d.code == "A321"] == [
         f"equation symbol {letter!r} is not defined under `Symbols and units`"
     ]
@@ -333,16 +324,16 @@ def test_the_same_letter_used_freely_is_still_a321(check, equation, letter):
 def test_a_letter_with_a_constant_label_is_a_subscripted_name_not_a_letter(check):
     """`η_{8b/10b}` (which the parser reads as `eta[4/5]`) names a labelled quantity, like
     `η_enc`; only a bare `η` is a one-letter symbol the glossary must define."""
-    diagnostics, _ = check(body([r"y=a x+\eta_{8b/10b}"], ENTRIES))
+    diagnostics, _ = check(glossary_body([r"y=a x+\eta_{8b/10b}"], ENTRIES))
     assert found(diagnostics, "A321") == []
-    diagnostics, _ = check(body([r"y=a x+\eta"], ENTRIES))
+    diagnostics, _ = check(glossary_body([r"y=a x+\eta"], ENTRIES))
     assert [d.message for d in diagnostics] == [
         "equation symbol 'eta' is not defined under `Symbols and units`"
     ]
 
 
 def test_an_element_of_an_undefined_array_is_still_a321(check):
-    diagnostics, _ = check(body([r"y=a x+X[0]"], ENTRIES))
+    diagnostics, _ = check(glossary_body([r"y=a x+X[0]"], ENTRIES))
     assert [d.message for d in diagnostics] == [
         "equation symbol 'X' is not defined under `Symbols and units`"
     ]
@@ -351,11 +342,11 @@ def test_an_element_of_an_undefined_array_is_still_a321(check):
 def test_an_odd_symbol_among_entries_is_said_once_and_the_rest_is_read(check, locate):
     odd = ("R_☐☐", "Sheet resistance", "Ω per square")  # no symbol reading knows
     entries = [odd, *ENTRIES]
-    diagnostics, text = check(body(["y=a x"], entries))
+    diagnostics, text = check(glossary_body(["y=a x"], entries))
     assert found(diagnostics, "A322") == [locate(text, "R_☐☐")]
     assert "the entries after it are read on" in diagnostics[0].message
     assert found(diagnostics, "A321") == []  # y, a and x are still defined
-    diagnostics, _ = check(body(["y=a x+b"], entries))
+    diagnostics, _ = check(glossary_body(["y=a x+b"], entries))
     assert sorted(d.code for d in diagnostics) == ["A321", "A322"]  # b is still undefined
 
 
@@ -379,13 +370,13 @@ def test_an_odd_symbol_among_entries_is_said_once_and_the_rest_is_read(check, lo
 def test_an_operator_the_glossary_lists_is_used_where_a_formula_writes_it(check, equations, entry):
     """poisson-arrivals and adam-bias-correction list `E` and write `\\mathbb{E}[N]`;
     ssd-write-amplification lists `exp` and writes only `\\exp`: each entry is used."""
-    diagnostics, _ = check(body(equations, [*ENTRIES, entry]))
+    diagnostics, _ = check(glossary_body(equations, [*ENTRIES, entry]))
     assert diagnostics == []
 
 
 def test_an_operator_entry_no_formula_writes_is_still_a320(check, locate):
     entries = [*ENTRIES, ("E", "Expected value", "units"), ("exp", "Exponential", "1")]
-    diagnostics, text = check(body(["y=a x"], entries))
+    diagnostics, text = check(glossary_body(["y=a x"], entries))
     assert found(diagnostics, "A320") == [locate(text, "E\n"), locate(text, "exp\n")]
 
 
@@ -400,7 +391,7 @@ def test_an_operator_entry_no_formula_writes_is_still_a320(check, locate):
     ],
 )
 def test_probability_and_expectation_are_no_undefined_symbols(check, equation):
-    diagnostics, _ = check(body([equation], ENTRIES))
+    diagnostics, _ = check(glossary_body([equation], ENTRIES))
     assert found(diagnostics, "A321") == []
 
 
@@ -413,7 +404,7 @@ def test_probability_and_expectation_are_no_undefined_symbols(check, equation):
     ],
 )
 def test_the_same_letter_as_a_quantity_is_still_a321(check, equations, letter):
-    diagnostics, _ = check(body(equations, ENTRIES))
+    diagnostics, _ = check(glossary_body(equations, ENTRIES))
     assert [d.message for d in diagnostics if d.code == "A321"] == [
         f"equation symbol {letter!r} is not defined under `Symbols and units`"
     ]
@@ -428,7 +419,7 @@ def test_the_same_letter_as_a_quantity_is_still_a321(check, equations, letter):
     ],
 )
 def test_a_unit_that_ends_a_side_is_no_symbol(check, equation):
-    diagnostics, _ = check(body([equation], ENTRIES))
+    diagnostics, _ = check(glossary_body([equation], ENTRIES))
     assert found(diagnostics, "A321") == []
 
 
@@ -441,7 +432,7 @@ def test_a_unit_that_ends_a_side_is_no_symbol(check, equation):
     ],
 )
 def test_an_upright_letter_that_is_no_trailing_unit_is_still_a321(check, equation, letter):
-    diagnostics, _ = check(body([equation], ENTRIES))
+    diagnostics, _ = check(glossary_body([equation], ENTRIES))
     assert [d.message for d in diagnostics if d.code == "A321"] == [
         f"equation symbol {letter!r} is not defined under `Symbols and units`"
     ]

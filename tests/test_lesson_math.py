@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_claims_kinds import position, write_lesson
+from support import position, write_lesson
 
 from atlas_build import pipeline
 from atlas_build.lesson.parse import parse_blocks

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 import sympy
+from support import glossary_body, lesson_text
 from sympy.core.function import AppliedUndef
-from test_lesson import lesson_text
-from test_lesson_glossary import body
 
 from atlas_build import units
 from atlas_build.claims.coverage import dimensions
@@ -36,7 +35,7 @@ def dimension_errors(content_dir: Path, diagnose):
     def run(equation: str) -> list[str]:
         folder = content_dir / "probe"
         folder.mkdir(exist_ok=True)
-        text = body([equation], FIN, "The heat flow Q after a time t.")
+        text = glossary_body([equation], FIN, "The heat flow Q after a time t.")
         (folder / "lesson.md").write_text(lesson_text(text), encoding="utf-8")
         return [d.message for d in diagnose(folder) if d.code == "A420"]
 

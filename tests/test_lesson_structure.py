@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_lesson import BODY, CONTENT
+from support import CONTENT, PROBE_BODY
 
 from atlas_build import lesson
 from atlas_build.lesson import shapes
@@ -46,12 +46,12 @@ def shape(model: lesson.Lesson) -> tuple:
 )
 def test_other_wordings_of_the_same_format_read_the_same(glossary, quiz, answer, sources):
     reworded = (
-        BODY.replace("Symbols and units", glossary)
+        PROBE_BODY.replace("Symbols and units", glossary)
         .replace("## Check your understanding", f"## {quiz}")
         .replace("Answer and reasoning", answer)
         .replace("## Sources", f"## {sources}")
     )
-    assert shape(lesson.build(reworded)) == shape(lesson.build(BODY))
+    assert shape(lesson.build(reworded)) == shape(lesson.build(PROBE_BODY))
     assert lesson.build(reworded).glossaries[0].mark == glossary
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_lesson import lesson_text
+from support import lesson_text
 
 from atlas_build import lesson
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_claims_kinds import position, write_lesson
+from support import position, write_lesson
 
 from atlas_build import pipeline
 from atlas_build.latex import mathml

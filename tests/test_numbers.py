@@ -257,6 +257,45 @@ def test_kb_is_recorded_as_written_and_has_no_byte_scale(text: str) -> None:
         to_bytes(quantity)
 
 
+LESSON_BYTES = {"B": 1, "byte": 1, "bytes": 1}
+LESSON_BYTES |= {prefix + "B": 1000**k for k, prefix in enumerate("kMGTP", 1)}
+LESSON_BYTES |= {prefix + "iB": 1024**k for k, prefix in enumerate("KMGTP", 1)}
+
+
+@pytest.mark.parametrize(
+    "unit", [*LESSON_BYTES, *(unit + "/s" for unit in LESSON_BYTES), "%"]
+)  # fmt: skip
+def test_unit_scales_are_the_units_library_s(unit: str) -> None:
+    """One unit system (issue 34 §3): the scale of a byte, byte-rate or percent unit is what
+    `atlas_build.units` says, in bytes (per second) or as a fraction, and the decimal and
+    binary prefixes keep the lesson's convention (kB is 1000 B, KiB 1024 B)."""
+    from atlas_build.units import to_base, units_of
+
+    reference = "1" if unit == "%" else "B/s" if unit.endswith("/s") else "B"
+    assert units_of(unit).dimension == units_of(reference).dimension
+    assert unit_scale(unit) == to_base(1, unit) / to_base(1, reference)
+    expected = R(1, 100) if unit == "%" else LESSON_BYTES[unit.removesuffix("/s")]
+    assert unit_scale(unit) == expected
+    if unit != "%":
+        assert to_bytes(parse_quantity(f"3.2 {unit}")) == R(16, 5) * expected
+
+
+def test_byte_spellings_are_units_the_vocabulary_reads() -> None:
+    """Every spelling the scanner records as a byte unit reads in `atlas_build.units` as one
+    byte unit, except `KB`, which the vocabulary refuses (1000 or 1024 B?)."""
+    from atlas_build.units import UnitError, units_of
+
+    spellings = [*LESSON_BYTES, "KB"]
+    assert all(numbers._BYTES.fullmatch(spelling) for spelling in spellings)
+    for spelling in spellings:
+        if spelling == "KB":
+            with pytest.raises(UnitError, match="kB"):
+                units_of(spelling)
+            continue
+        ((atom, power),) = units_of(spelling).atoms()
+        assert atom.key.endswith("byte") and power == 1
+
+
 # ---------------------------------------------------------------- signs, hyphens, context
 
 

@@ -9,9 +9,10 @@ per-lesson or per-claim entry is recomputed and rewritten, with an unchanged rep
 changing the set of checked lessons (adding or renaming one) recomputes the lessons
 whose cross-reference checks depend on it; `-j 1` and `-j 2` give identical reports.
 
-One cold run of the three real lessons is made per module and its content/ and cache/
-copied into each test: runs are made from that copy as the working directory with the
-relative PATH `content`, because a lesson's key includes its displayed path.
+One cold run of the three real lessons is made per module (the `baseline` fixture of
+conftest.py) and its content/ and cache/ copied into each test (`tree`): runs are made
+from that copy as the working directory with the relative PATH `content`, because a
+lesson's key includes its displayed path.
 """
 
 from __future__ import annotations
@@ -20,63 +21,33 @@ import contextlib
 import json
 import shutil
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_cache import library_version
+from support import (
+    ALL_CACHED,
+    CONTENT,
+    SLUGS,
+    Baseline,
+    Run,
+    check_content,
+    lesson_entry,
+    library_version,
+    timeless,
+)
 
 from atlas_build import cache as caching
 from atlas_build import pipeline
 from atlas_build.cache import Cache, fingerprint
-from atlas_build.report import FORMATS, Report, render
+from atlas_build.report import FORMATS, render
 
-CONTENT = Path(__file__).resolve().parent.parent / "content"
-SLUGS = ("attention", "kv-cache", "softmax-temperature")
-ALL_CACHED = dict.fromkeys(SLUGS, True)
 NONE_CACHED = dict.fromkeys(SLUGS, False)
 LESSON_PATHS = [
     "content/attention/record.json",
     "content/kv-cache/lesson.md",
     "content/softmax-temperature/lesson.md",
 ]
-
-
-@dataclass
-class Run:
-    report: Report
-    checked: list[pipeline.Checked]
-
-    @property
-    def json(self) -> dict[str, Any]:
-        return self.report.to_json()
-
-    @property
-    def cached(self) -> dict[str, bool]:
-        """slug -> whether that lesson's report came from the per-lesson cache."""
-        return {Path(item.report.path).parent.name: item.cached for item in self.checked}
-
-    def record(self, slug: str) -> dict[str, Any]:
-        (found,) = [r for r in self.json["records"] if Path(r["path"]).parent.name == slug]
-        return found
-
-    def codes(self, slug: str, severity: str = "error") -> list[str]:
-        return [d["code"] for d in self.record(slug)["diagnostics"] if d["severity"] == severity]
-
-
-def check(jobs: int = 1, cache: str | None = "cache") -> Run:
-    """pipeline.check on `content` in the working directory, caching into `cache`."""
-    return Run(*pipeline.check(["content"], pipeline.Options(jobs=jobs, cache_dir=cache)))
-
-
-def timeless(report: dict[str, Any]) -> dict[str, Any]:
-    """A JSON report without claims[].seconds, the wall-clock time a claim took."""
-    report = json.loads(json.dumps(report))
-    for record in report["records"]:
-        for claim in record["claims"]:
-            claim.pop("seconds", None)
-    return report
 
 
 @contextlib.contextmanager
@@ -90,51 +61,12 @@ def atlas_build_version(version: str) -> Iterator[None]:
         fingerprint.cache_clear()
 
 
-@dataclass
-class Baseline:
-    root: Path
-    cold: Run
-
-
-@pytest.fixture(scope="module")
-def baseline(tmp_path_factory: pytest.TempPathFactory) -> Baseline:
-    """One cold, cached run of three real lessons, one of each format (a record, a
-    lesson.md, one whose claims file quotes across paragraphs)."""
-    root = tmp_path_factory.mktemp("baseline")
-    for slug in SLUGS:
-        shutil.copytree(CONTENT / slug, root / "content" / slug)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.chdir(root)
-        cold = check()
-    return Baseline(root, cold)
-
-
-@pytest.fixture
-def tree(baseline: Baseline, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private copy of the baseline's content/ and warm cache/, as working directory."""
-    shutil.copytree(baseline.root, tmp_path, dirs_exist_ok=True)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
-def lesson_entry(tree: Path, slug: str) -> Path:
-    """The file of the per-lesson cache entry whose report is that of `slug`."""
-    found = []
-    for path in (tree / "cache" / "lesson").rglob("*"):
-        if path.is_file():
-            payload = path.read_bytes().partition(b"\n")[2]
-            if Path(json.loads(payload)["path"]).parent.name == slug:
-                found.append(path)
-    assert len(found) == 1, found
-    return found[0]
-
-
 def test_cold_run_caches_nothing_and_warm_run_serves_all_identically(
     baseline: Baseline, tree: Path
 ) -> None:
     assert baseline.cold.cached == NONE_CACHED
     assert baseline.cold.json["summary"]["claims"] > 40  # the claims really ran
-    warm = check()
+    warm = check_content()
     assert warm.cached == ALL_CACHED
     assert warm.json == baseline.cold.json  # timings included: they are cached too
     for output_format in FORMATS:
@@ -190,7 +122,7 @@ def test_an_edit_recomputes_exactly_its_lesson(
     original = path.read_bytes()
     path.write_bytes(edit(original.decode("utf-8")).encode("utf-8"))
 
-    edited = check()
+    edited = check_content()
     assert edited.cached == {**ALL_CACHED, slug: False}
     assert baseline.cold.codes(slug) == []
     assert sorted(set(edited.codes(slug))) == errors  # one wrong number may fail two claims
@@ -202,10 +134,10 @@ def test_an_edit_recomputes_exactly_its_lesson(
     for other in SLUGS:
         if other != slug:
             assert edited.record(other) == baseline.cold.record(other)
-    assert check().cached == ALL_CACHED  # the recomputed report was stored
+    assert check_content().cached == ALL_CACHED  # the recomputed report was stored
 
     path.write_bytes(original)
-    reverted = check()
+    reverted = check_content()
     assert reverted.cached == ALL_CACHED
     assert reverted.json == baseline.cold.json
 
@@ -222,11 +154,11 @@ def test_a_changed_tool_version_recomputes_every_lesson(
     baseline: Baseline, tree: Path, bump: Callable[[], contextlib.AbstractContextManager[None]]
 ) -> None:
     with bump():
-        bumped = check()
+        bumped = check_content()
         assert bumped.cached == NONE_CACHED
-        assert check().cached == ALL_CACHED
+        assert check_content().cached == ALL_CACHED
     assert timeless(bumped.json) == timeless(baseline.cold.json)
-    back = check()  # the real versions again: the original entries are still valid
+    back = check_content()  # the real versions again: the original entries are still valid
     assert back.cached == ALL_CACHED
     assert back.json == baseline.cold.json
 
@@ -242,11 +174,11 @@ def test_a_damaged_lesson_entry_is_recomputed(baseline: Baseline, tree: Path, da
     else:
         path.write_bytes(b"")
 
-    run = check()
+    run = check_content()
     assert run.cached == {**ALL_CACHED, "kv-cache": False}
     assert timeless(run.json) == timeless(baseline.cold.json)
     assert lesson_entry(tree, "kv-cache") == path  # rewritten, and valid again
-    assert check().cached == ALL_CACHED
+    assert check_content().cached == ALL_CACHED
 
 
 def test_damaged_claim_entries_are_recomputed(
@@ -273,7 +205,7 @@ def test_damaged_claim_entries_are_recomputed(
         return payload
 
     monkeypatch.setattr(Cache, "get", spy)
-    run = check(jobs=1)  # in this process, so the spy sees every lookup
+    run = check_content(jobs=1)  # in this process, so the spy sees every lookup
     monkeypatch.undo()
 
     assert run.cached == NONE_CACHED
@@ -300,13 +232,13 @@ def test_jobs_1_and_jobs_2_report_identically(run_cli: Callable[..., Any], tree:
 def test_pool_results_are_cached_like_serial_ones(baseline: Baseline, tree: Path) -> None:
     """A cold `-j 2` run fills the cache that a `-j 1` run then serves, identically."""
     shutil.rmtree(tree / "cache")
-    pooled = check(jobs=2)
+    pooled = check_content(jobs=2)
     assert pooled.cached == NONE_CACHED
     assert timeless(pooled.json) == timeless(baseline.cold.json)
     for output_format in set(FORMATS) - {"json"}:
         expected = render(baseline.cold.report, output_format, verbose=True)
         assert render(pooled.report, output_format, verbose=True) == expected, output_format
-    serial = check(jobs=1)
+    serial = check_content(jobs=1)
     assert serial.cached == ALL_CACHED
     assert serial.json == pooled.json
 
@@ -318,15 +250,15 @@ def test_adding_a_related_lesson_recomputes_every_lesson(baseline: Baseline, tre
     slugs of the run: when it changes, every lesson is recomputed, as it must be."""
     shutil.rmtree(tree / "cache" / "lesson")  # keep the claim entries: runs stay quick
     shutil.rmtree(tree / "content" / "kv-cache")
-    without = check()
+    without = check_content()
     assert without.cached == {"attention": False, "softmax-temperature": False}
     assert without.codes("softmax-temperature", "warning") == ["A240"]
     assert "kv-cache" in json.dumps(without.record("softmax-temperature")["diagnostics"])
     assert "'kv-cache'" in json.dumps(without.record("attention")["diagnostics"])
-    assert check().cached == {"attention": True, "softmax-temperature": True}
+    assert check_content().cached == {"attention": True, "softmax-temperature": True}
 
     shutil.copytree(CONTENT / "kv-cache", tree / "content" / "kv-cache")
-    added = check()
+    added = check_content()
     assert added.cached == NONE_CACHED
     assert added.codes("softmax-temperature", "warning") == []
     assert timeless(added.json) == timeless(baseline.cold.json)
@@ -338,7 +270,7 @@ def test_renaming_a_lesson_folder_recomputes_lessons_linking_to_it(
     """Same ids, other slugs: attention's link to /learn/atlas/kv-cache/ no longer
     resolves (A332), so its cached report must not be served."""
     (tree / "content" / "kv-cache").rename(tree / "content" / "kv-cache-renamed")
-    renamed = check()
+    renamed = check_content()
     assert not any(renamed.cached.values())
     notes = renamed.record("attention")["diagnostics"]
     assert any(d["code"] == "A332" and "'kv-cache'" in d["message"] for d in notes)
@@ -351,10 +283,10 @@ def test_renaming_a_lesson_folder_recomputes_lessons_linking_to_it(
 def test_creating_an_empty_claims_file_invalidates_the_lesson(tree: Path) -> None:
     claims = tree / "content" / "softmax-temperature" / "claims.yaml"
     claims.unlink()
-    assert check().codes("softmax-temperature") == []  # no claims file: nothing to check
+    assert check_content().codes("softmax-temperature") == []  # no claims file: nothing to check
     claims.write_bytes(b"")
-    run = check()
-    assert check(cache=None).codes("softmax-temperature") == ["A400"]
+    run = check_content()
+    assert check_content(cache=None).codes("softmax-temperature") == ["A400"]
     assert run.cached["softmax-temperature"] is False
     assert run.codes("softmax-temperature") == ["A400"]
 
@@ -368,14 +300,14 @@ def test_a_failing_check_is_located_where_the_equation_now_is(tree: Path) -> Non
     assert text.count(JACOBIAN) == 1
     text = text.replace(JACOBIAN, JACOBIAN.replace(r"{\tau}", r"{2\tau}"))
     lesson.write_text(text, encoding="utf-8")
-    broken = check().record("softmax-temperature")["diagnostics"]
+    broken = check_content().record("softmax-temperature")["diagnostics"]
     (before,) = [d for d in broken if d["code"] == "A403"]
 
     lesson.write_text(text.replace("## The mechanism\n", "## The mechanism\n\nOne.\n\nTwo.\n"))
-    moved = check().record("softmax-temperature")["diagnostics"]
+    moved = check_content().record("softmax-temperature")["diagnostics"]
     (after,) = [d for d in moved if d["code"] == "A403"]
     assert (after["line"], after["column"]) == (before["line"] + 4, before["column"])
-    fresh = check(cache=None).record("softmax-temperature")["diagnostics"]
+    fresh = check_content(cache=None).record("softmax-temperature")["diagnostics"]
     assert [d for d in fresh if d["code"] == "A403"] == [after]
 
 
@@ -396,7 +328,7 @@ def test_a_failing_claims_stage_is_an_internal_error_on_its_lesson(tmp_path, mon
 
     monkeypatch.setattr(claims, "evaluate", evaluate)
     monkeypatch.chdir(tmp_path)
-    run = check(cache=None)
+    run = check_content(cache=None)
     assert run.codes("kv-cache") == ["A901"]
     messages = [d["message"] for d in run.record("kv-cache")["diagnostics"] if d["code"] == "A901"]
     assert messages == ["checking this lesson failed: TypeError: Cannot convert complex to float"]
@@ -419,12 +351,12 @@ def test_lesson_ids_are_read_once_per_file_content(
         return original(path, raw)
 
     monkeypatch.setattr(load, "identity", counted)
-    assert check().cached == ALL_CACHED and read == []
+    assert check_content().cached == ALL_CACHED and read == []
     path = tree / "content" / "kv-cache" / "lesson.md"
     text = path.read_text(encoding="utf-8")
     old = next(line for line in text.splitlines() if line.startswith("id: "))
     path.write_text(text.replace(old, old + "-renamed", 1), encoding="utf-8")
-    renamed = check()
+    renamed = check_content()
     assert read == ["kv-cache"]
     assert renamed.record("kv-cache")["id"] == old.removeprefix("id: ") + "-renamed"
     one_folder = pipeline.Options(jobs=1, cache_dir="cache")
@@ -446,7 +378,7 @@ def test_a_memo_serves_unchanged_lessons_without_reading_the_cache(
     cache_reads.clear()
     second = Run(*pipeline.check(["content"], options, memo=memo))
     assert cache_reads == []
-    plain = check()
+    plain = check_content()
     assert timeless(second.json) == timeless(plain.json)
     assert [item.digest for item in second.checked] == [item.digest for item in plain.checked]
     assert all(item.digest for item in second.checked)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import with_unchecked_quiz
 
 from atlas_build import lesson, pipeline, selftest
 from atlas_build.claims.prose import numbers
@@ -22,17 +23,6 @@ CLI = str(Path(sys.executable).parent / "atlas-build")
 # qualitative: no claim can compute "value vectors", so swapping its answer for another
 # option survives. Every other generated mutant must be killed.
 EXPLAINED_SURVIVORS = {"What does the attention weight matrix mix?"}
-
-
-def with_unchecked_quiz(folder: Path) -> Path:
-    """The `new` skeleton with its quiz listed unchecked instead of checked: swapping the
-    answer "Doubles it" for "Halves it" then survives, a known survivor for tests."""
-    claims = folder / "claims.yaml"
-    text = claims.read_text(encoding="utf-8")
-    text = text[: text.index("\n  # The quiz answer")] + "\n"
-    listed = 'unchecked:\n  - {quiz: "What does doubling t do", reason: "left open on purpose"}\n'
-    claims.write_text(text.replace("claims:\n", listed + "claims:\n", 1), encoding="utf-8")
-    return folder
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import write_site_lesson
 
 from atlas_build import lesson, pipeline
 from atlas_build.lesson.model import Lesson
@@ -395,8 +396,6 @@ def other_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     whose structures are worded differently (`Symbols`, `Notation`, `Quiz`, `Solution`)."""
     import shutil
 
-    from test_site_render import write_lesson
-
     _require_browser()
     root = tmp_path_factory.mktemp("other")
     content = root / "content"
@@ -404,7 +403,7 @@ def other_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     claims = content / "kv-cache" / "claims.yaml"
     claims.write_text(claims.read_text("utf-8").rstrip("\n") + "\n" + WHY_CLAIM, "utf-8")
     body = (SUBJECTS / "rc.md").read_text("utf-8")
-    write_lesson(content, "rc-filter", body, title="RC low-pass filter", topic="Circuits")
+    write_site_lesson(content, "rc-filter", body, title="RC low-pass filter", topic="Circuits")
     yield from _serve(root, content, OTHER_MODELS)
 
 

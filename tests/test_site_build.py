@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_site_render import assert_inert, write_lesson
+from support import assert_inert, write_site_lesson
 
 from atlas_build import outputs, pipeline
 from atlas_build.cache import Cache
@@ -183,7 +183,7 @@ def test_docs_generation_is_deterministic(tmp_path: Path) -> None:
 
 def _small_site(tmp_path: Path, body: str = "# Fine\n\nAll good: $x^2$.\n") -> dict[str, object]:
     content = tmp_path / "content"
-    write_lesson(content, "fine", body)
+    write_site_lesson(content, "fine", body)
     report, checked = pipeline.check([str(content)], pipeline.Options())
     return {"report": report, "checked": checked}
 
@@ -271,7 +271,7 @@ def test_errors_stop_the_build_unless_allowed(tmp_path: Path) -> None:
 
 def test_cli_wiring_builds_from_arguments(tmp_path: Path) -> None:
     content = tmp_path / "content"
-    write_lesson(content, "fine", "# Fine\n\nText.\n")
+    write_site_lesson(content, "fine", "# Fine\n\nText.\n")
     parser = argparse.ArgumentParser()
     parser.add_argument("paths", nargs="*")
     parser.add_argument("--out", default=str(tmp_path / "build"))

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_site_incremental import CONFIG, _build, _content, _edit
+from support import MKDOCS_CONFIG, edit_text, site_build, site_content
 
 from atlas_build.cache import Cache
 from atlas_build.site.mkdocs import build, incremental, pagestore
@@ -23,7 +23,9 @@ from atlas_build.site.mkdocs.stats import Stats
 
 
 def test_a_child_never_asked_ends_with_nothing_left(tmp_path: Path) -> None:
-    child = build.MkDocs(CONFIG, tmp_path / "docs", tmp_path / "site", str(tmp_path / "cache"))
+    child = build.MkDocs(
+        MKDOCS_CONFIG, tmp_path / "docs", tmp_path / "site", str(tmp_path / "cache")
+    )
     process, scratch = child.process, child.scratch
     assert process is not None and scratch.is_dir()
     child.close()
@@ -33,11 +35,11 @@ def test_a_child_never_asked_ends_with_nothing_left(tmp_path: Path) -> None:
 
 
 def test_a_child_started_before_the_docs_exist_builds_them(tmp_path: Path) -> None:
-    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    content, cache, work = site_content(tmp_path), tmp_path / "cache", tmp_path / "work"
     assert not (work / "docs").exists()
-    child = build.MkDocs(CONFIG, work / "docs", work / "site", str(cache))
+    child = build.MkDocs(MKDOCS_CONFIG, work / "docs", work / "site", str(cache))
     try:
-        code, log = _build(content, work, cache, child=child)
+        code, log = site_build(content, work, cache, child=child)
     finally:
         child.close()
     assert code == 0 and "MkDocs rendered all 10 pages" in log, log
@@ -45,12 +47,12 @@ def test_a_child_started_before_the_docs_exist_builds_them(tmp_path: Path) -> No
 
 
 def test_a_configuration_error_is_reported_once_after_the_request(tmp_path: Path) -> None:
-    content, work = _content(tmp_path), tmp_path / "work"
+    content, work = site_content(tmp_path), tmp_path / "work"
     config = tmp_path / "mkdocs.yml"
-    config.write_text(CONFIG.read_text(encoding="utf-8") + "\nnot_an_option: 1\n")
+    config.write_text(MKDOCS_CONFIG.read_text(encoding="utf-8") + "\nnot_an_option: 1\n")
     child = build.MkDocs(config, work / "docs", work / "site", str(tmp_path / "cache"))
     try:
-        code, log = _build(content, work, tmp_path / "cache", config=config, child=child)
+        code, log = site_build(content, work, tmp_path / "cache", config=config, child=child)
     finally:
         child.close()
     assert code == 1
@@ -79,13 +81,13 @@ def _batch_reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 def _in_process(work: Path, cache: Path, docs: Path) -> Stats:
     """The docs folder laid out again in this process (where the counters are)."""
     config = work / "in-process.yml"
-    config.write_text(build.mkdocs_config(CONFIG, docs, work / "laid-out"), encoding="utf-8")
+    config.write_text(build.mkdocs_config(MKDOCS_CONFIG, docs, work / "laid-out"), encoding="utf-8")
     return incremental.build(config, str(cache), stream=io.StringIO())
 
 
 def test_page_entries_come_from_the_shards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
-    assert _build(content, work, cache)[0] == 0
+    content, cache, work = site_content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert site_build(content, work, cache)[0] == 0
     _in_process(work, cache, work / "docs")  # writes the shards of this docs folder
     shards = sorted(p for p in (cache / pagestore.BATCH).rglob("*") if p.is_file())
     before = {p: p.stat().st_mtime_ns for p in shards}
@@ -94,7 +96,7 @@ def test_page_entries_come_from_the_shards(tmp_path: Path, monkeypatch: pytest.M
     assert stats.reused == 10 and not stats.rendered
     assert counts == {"batch": 10}  # no entry read one by one
     assert {p: p.stat().st_mtime_ns for p in shards} == before  # nothing changed: none saved
-    _edit(work / "docs" / "lessons" / "alpha" / "index.md", "pangolins", "numbats")
+    edit_text(work / "docs" / "lessons" / "alpha" / "index.md", "pangolins", "numbats")
     monkeypatch.undo()
     stats = _in_process(work, cache, work / "docs")
     assert stats.rendered == ["lessons/alpha/index.md"]
@@ -127,7 +129,7 @@ def test_a_child_dies_with_a_build_killed_with_sigkill(tmp_path: Path) -> None:
         "import subprocess, sys, time\n"
         "from pathlib import Path\n"
         "from atlas_build.site.mkdocs.build import MkDocs\n"
-        f"child = MkDocs(Path({str(CONFIG)!r}), Path({str(tmp_path / 'docs')!r}),\n"
+        f"child = MkDocs(Path({str(MKDOCS_CONFIG)!r}), Path({str(tmp_path / 'docs')!r}),\n"
         f"               Path({str(tmp_path / 'site')!r}), {str(tmp_path / 'cache')!r})\n"
         "holder = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'],\n"
         "                          pass_fds=[child.process.stdin.fileno()])\n"

@@ -13,7 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_site_render import write_lesson
+from support import (
+    MKDOCS_CONFIG,
+    edit_text,
+    site_build,
+    site_cold,
+    site_content,
+    site_tree,
+)
 
 from atlas_build import pipeline
 from atlas_build.cache import Cache
@@ -22,50 +29,6 @@ from atlas_build.site.mkdocs.stats import Stats
 from atlas_build.site.pages import docs
 
 REPO = Path(__file__).resolve().parent.parent
-CONFIG = REPO / "mkdocs.yml"
-UNSTABLE = {"sitemap.xml.gz"}  # its gzip header carries the build date
-
-
-def _content(root: Path) -> Path:
-    content = root / "content"
-    write_lesson(content, "alpha", "# Alpha\n\nThe alpha lesson speaks of $x^2$ and pangolins.\n")
-    write_lesson(content, "beta", "# Beta\n\nThe beta lesson speaks of capybaras.\n", topic="B")
-    write_lesson(content, "gamma", "# Gamma\n\nThe gamma lesson speaks of axolotls.\n")
-    return content
-
-
-def _build(content: Path, root: Path, cache: Path | None, **extra: object) -> tuple[int, str]:
-    options = pipeline.Options(cache_dir=str(cache) if cache else None)
-    report, checked = pipeline.check([str(content)], options)
-    out = io.StringIO()
-    arguments: dict[str, object] = {"config": CONFIG, "allow_errors": True, **extra}
-    code = build.build_site(
-        report, checked, docs_dir=root / "docs", site_dir=root / "site", options=options,
-        stream=out, **arguments,  # type: ignore[arg-type]
-    )  # fmt: skip
-    return code, out.getvalue()
-
-
-def _tree(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.name not in UNSTABLE
-    }
-
-
-def _cold(content: Path, root: Path) -> dict[str, bytes]:
-    """The same content built with nothing to reuse (no cache, fresh folders)."""
-    code, log = _build(content, root, None)
-    assert code == 0, log
-    assert "MkDocs rendered all" in log
-    return _tree(root / "site")
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new), encoding="utf-8")
 
 
 def _search(site: Path) -> list[dict[str, str]]:
@@ -73,17 +36,17 @@ def _search(site: Path) -> list[dict[str, str]]:
 
 
 def test_edit_lays_out_one_page_and_equals_a_cold_build(tmp_path: Path) -> None:
-    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
-    assert _build(content, work, cache)[0] == 0
-    _edit(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
-    code, log = _build(content, work, cache)
+    content, cache, work = site_content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert site_build(content, work, cache)[0] == 0
+    edit_text(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
+    code, log = site_build(content, work, cache)
     assert code == 0 and "MkDocs rendered 1 of 10 pages: lessons/alpha/index.md" in log, log
-    _edit(content / "alpha" / "lesson.md", "quetzals", "quetzals and wombats")
-    code, log = _build(content, work, cache)  # now laid out in the recycled spare folder
+    edit_text(content / "alpha" / "lesson.md", "quetzals", "quetzals and wombats")
+    code, log = site_build(content, work, cache)  # now laid out in the recycled spare folder
     assert code == 0 and "MkDocs rendered 1 of 10 pages: lessons/alpha/index.md" in log, log
     assert publish.spare_path(work / "site").is_dir()
-    incremental_site = _tree(work / "site")
-    cold = _cold(content, tmp_path / "cold")
+    incremental_site = site_tree(work / "site")
+    cold = site_cold(content, tmp_path / "cold")
     assert incremental_site == cold
     entries = _search(work / "site")
     assert any(
@@ -97,35 +60,37 @@ def test_edit_lays_out_one_page_and_equals_a_cold_build(tmp_path: Path) -> None:
 
 def test_cold_build_is_mkdocs_build(tmp_path: Path) -> None:
     """With nothing cached, the driver is `mkdocs build --strict`, byte for byte."""
-    content = _content(tmp_path)
-    cold = _cold(content, tmp_path / "cold")
+    content = site_content(tmp_path)
+    cold = site_cold(content, tmp_path / "cold")
     config = tmp_path / "bare.yml"
-    config.write_text(build.mkdocs_config(CONFIG, tmp_path / "cold" / "docs", tmp_path / "bare"))
+    config.write_text(
+        build.mkdocs_config(MKDOCS_CONFIG, tmp_path / "cold" / "docs", tmp_path / "bare")
+    )
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config)]
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     subprocess.run(command, check=True, env=env, capture_output=True)
-    assert _tree(tmp_path / "bare") == cold
+    assert site_tree(tmp_path / "bare") == cold
 
 
 def test_nothing_changed_means_mkdocs_does_not_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
-    assert _build(content, work, cache)[0] == 0
+    content, cache, work = site_content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert site_build(content, work, cache)[0] == 0
     before = {p: p.stat().st_mtime_ns for p in (work / "site").rglob("*")}
 
     def refuse(*args: object, **kwargs: object) -> list[str]:
         raise AssertionError("MkDocs ran although nothing changed")
 
     monkeypatch.setattr(build, "run_mkdocs", refuse)
-    code, log = _build(content, work, cache)
+    code, log = site_build(content, work, cache)
     assert code == 0 and "site up to date" in log
     assert {p: p.stat().st_mtime_ns for p in (work / "site").rglob("*")} == before
     monkeypatch.undo()
     (work / "site" / "index.html").write_bytes(b"defaced")  # site/ is checked, not trusted
-    code, log = _build(content, work, cache)
+    code, log = site_build(content, work, cache)
     assert code == 0 and "MkDocs rendered no page, reused all 10" in log, log
-    assert _tree(work / "site") == _cold(content, tmp_path / "cold")
+    assert site_tree(work / "site") == site_cold(content, tmp_path / "cold")
 
 
 def _docs_site(tmp_path: Path, content: Path) -> tuple[Path, Path]:
@@ -134,7 +99,7 @@ def _docs_site(tmp_path: Path, content: Path) -> tuple[Path, Path]:
     report, checked = pipeline.check([str(content)], options)
     docsfolder.write_tree(docs.generate_docs(report, checked, options=options), tmp_path / "docs")
     config = tmp_path / "mkdocs.yml"
-    config.write_text(build.mkdocs_config(CONFIG, tmp_path / "docs", tmp_path / "out"))
+    config.write_text(build.mkdocs_config(MKDOCS_CONFIG, tmp_path / "docs", tmp_path / "out"))
     return tmp_path / "docs", config
 
 
@@ -146,12 +111,12 @@ def _run(config: Path, cache: Path, site: Path) -> Stats:
 def test_every_input_invalidates_what_it_should(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    content, cache, site = _content(tmp_path), tmp_path / "cache", tmp_path / "out"
+    content, cache, site = site_content(tmp_path), tmp_path / "cache", tmp_path / "out"
     docs_dir, config = _docs_site(tmp_path, content)
     assert len(_run(config, cache, site).rendered) == 10
     assert _run(config, cache, site).rendered == []
     page = docs_dir / "lessons" / "beta" / "index.md"
-    _edit(page, "capybaras", "capybaras and okapis")  # a lesson's text
+    edit_text(page, "capybaras", "capybaras and okapis")  # a lesson's text
     assert _run(config, cache, site).rendered == ["lessons/beta/index.md"]
     claims = content / "gamma" / "claims.yaml"  # a claims file: the lesson's page and indexes
     claims.write_text(
@@ -161,7 +126,7 @@ def test_every_input_invalidates_what_it_should(
     rendered = _run(config, cache, site).rendered
     assert "lessons/gamma/index.md" in rendered and "lessons/alpha/index.md" not in rendered
     changed = tmp_path / "other.yml"  # the MkDocs configuration: every page
-    changed.write_text(f"INHERIT: {json.dumps(str(CONFIG))}\nsite_name: Renamed\n")
+    changed.write_text(f"INHERIT: {json.dumps(str(MKDOCS_CONFIG))}\nsite_name: Renamed\n")
     config.write_text(build.mkdocs_config(changed, docs_dir, site))
     assert len(_run(config, cache, site).rendered) == 10
     assert _run(config, cache, site).rendered == []
@@ -196,10 +161,10 @@ def test_markdown_links_to_other_pages_are_always_laid_out(tmp_path: Path) -> No
 
 
 def test_tampered_spare_site_and_cache_cannot_change_the_site(tmp_path: Path) -> None:
-    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    content, cache, work = site_content(tmp_path), tmp_path / "cache", tmp_path / "work"
     for word in ("sloths", "tapirs"):
-        assert _build(content, work, cache)[0] == 0
-        _edit(content / "alpha" / "lesson.md", "pangolins", f"pangolins and {word}")
+        assert site_build(content, work, cache)[0] == 0
+        edit_text(content / "alpha" / "lesson.md", "pangolins", f"pangolins and {word}")
     spare = publish.spare_path(work / "site")
     outside = tmp_path / "outside.txt"
     outside.write_text("keep me", encoding="utf-8")
@@ -212,17 +177,17 @@ def test_tampered_spare_site_and_cache_cannot_change_the_site(tmp_path: Path) ->
         if entry.is_file():
             header = entry.read_bytes().split(b"\n", 1)[0]
             entry.write_bytes(header + b"\n<p>forged</p>")
-    code, log = _build(content, work, cache)
+    code, log = site_build(content, work, cache)
     assert code == 0, log
     assert outside.read_text(encoding="utf-8") == "keep me"
-    assert _tree(work / "site") == _cold(content, tmp_path / "cold")
-    assert b"planted" not in b"".join(_tree(work / "site").values())
+    assert site_tree(work / "site") == site_cold(content, tmp_path / "cold")
+    assert b"planted" not in b"".join(site_tree(work / "site").values())
 
 
 def test_site_state_is_authenticated(tmp_path: Path) -> None:
     """A state entry that does not verify is no state: the build lays the site out."""
-    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
-    assert _build(content, work, cache)[0] == 0
+    content, cache, work = site_content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert site_build(content, work, cache)[0] == 0
     recorded = state.load(Cache(cache), work / "site")
     assert recorded.inputs and recorded.site
     entries = [p for p in (cache / state.NAMESPACE).rglob("*") if p.is_file()]
@@ -230,7 +195,7 @@ def test_site_state_is_authenticated(tmp_path: Path) -> None:
     forged = json.dumps({"inputs": "0" * 64, "site": {}, "spare": {}}).encode()
     entries[0].write_bytes(entries[0].read_bytes().split(b"\n", 1)[0] + b"\n" + forged)
     assert state.load(Cache(cache), work / "site").inputs is None
-    code, log = _build(content, work, cache)
+    code, log = site_build(content, work, cache)
     assert code == 0 and "site up to date" not in log
 
 
@@ -240,9 +205,9 @@ def test_unchanged_build_is_answered_before_checking(tmp_path: Path, run_cli) ->
     from atlas_build import cli
     from atlas_build.site.mkdocs import uptodate
 
-    content = _content(tmp_path)
+    content = site_content(tmp_path)
     argv = ["build", str(content), "--out", str(tmp_path / "out"), "--site-dir",
-            str(tmp_path / "site"), "--mkdocs-config", str(CONFIG), "--cache-dir",
+            str(tmp_path / "site"), "--mkdocs-config", str(MKDOCS_CONFIG), "--cache-dir",
             str(tmp_path / "cache"), "-q"]  # fmt: skip
     args = cli.build_parser().parse_args(argv)
     assert uptodate.replay(args, io.StringIO()) is None  # never built
@@ -263,7 +228,7 @@ def test_unchanged_build_is_answered_before_checking(tmp_path: Path, run_cli) ->
     assert uptodate.replay(args, io.StringIO()) is None
     (tmp_path / "site" / "planted.html").unlink()
     assert uptodate.replay(args, io.StringIO()) == 0
-    _edit(content / "beta" / "lesson.md", "capybaras", "capybaras and tenrecs")
+    edit_text(content / "beta" / "lesson.md", "capybaras", "capybaras and tenrecs")
     assert uptodate.replay(args, io.StringIO()) is None
     no_cache = cli.build_parser().parse_args([*argv, "--no-cache"])
     uptodate.record(no_cache, "x", 0)
@@ -277,13 +242,13 @@ def test_other_mkdocs_versions_get_a_plain_build(
     is built by MkDocs as it is, with the same result."""
     from atlas_build.site.mkdocs import mkcontext
 
-    content, cache, site = _content(tmp_path), tmp_path / "cache", tmp_path / "out"
+    content, cache, site = site_content(tmp_path), tmp_path / "cache", tmp_path / "out"
     _, config = _docs_site(tmp_path, content)
     assert _run(config, cache, site).incremental
-    reference = _tree(site)
+    reference = site_tree(site)
     monkeypatch.setitem(mkcontext.SUPPORTED, "mkdocs", (9, 9))
     stats = _run(config, cache, site)
-    assert not stats.incremental and len(stats.rendered) == 0 and _tree(site) == reference
+    assert not stats.incremental and len(stats.rendered) == 0 and site_tree(site) == reference
 
 
 def test_preview_rebuilds_equal_a_cold_build(tmp_path: Path) -> None:
@@ -291,17 +256,17 @@ def test_preview_rebuilds_equal_a_cold_build(tmp_path: Path) -> None:
     after edits its site is still the cold build's, byte for byte."""
     from atlas_build.site.mkdocs import serve
 
-    content, scratch = _content(tmp_path), tmp_path / "scratch"
+    content, scratch = site_content(tmp_path), tmp_path / "scratch"
     scratch.mkdir()
     options = pipeline.Options(cache_dir=str(tmp_path / "cache"))
     out = io.StringIO()
-    preview = serve.Preview([str(content)], tmp_path / "docs", CONFIG, scratch, options, out)
+    preview = serve.Preview([str(content)], tmp_path / "docs", MKDOCS_CONFIG, scratch, options, out)
     preview()
     for word in ("civets", "dugongs"):
-        _edit(content / "gamma" / "lesson.md", "axolotls", f"axolotls and {word}")
+        edit_text(content / "gamma" / "lesson.md", "axolotls", f"axolotls and {word}")
         preview()
     assert "rendered 1 of 10 pages: lessons/gamma/index.md" in out.getvalue()
-    assert _tree(preview.site) == _cold(content, tmp_path / "cold")
+    assert site_tree(preview.site) == site_cold(content, tmp_path / "cold")
 
 
 def test_build_replays_an_unchanged_build_and_rebuilds_after_an_edit(
@@ -309,18 +274,18 @@ def test_build_replays_an_unchanged_build_and_rebuilds_after_an_edit(
 ) -> None:
     """`atlas-build build` itself: the second run with nothing changed answers with the
     first run's report and touches nothing; an edit makes the next run build again."""
-    content = _content(tmp_path)
+    content = site_content(tmp_path)
     argv = ["build", str(content), "--out", str(tmp_path / "out"), "--site-dir",
-            str(tmp_path / "site"), "--mkdocs-config", str(CONFIG), "--cache-dir",
+            str(tmp_path / "site"), "--mkdocs-config", str(MKDOCS_CONFIG), "--cache-dir",
             str(tmp_path / "cache")]  # fmt: skip
     first = run_cli(*argv)
     assert first.code == 0, first.err
-    before = _tree(tmp_path / "site")
+    before = site_tree(tmp_path / "site")
     again = run_cli(*argv)
     assert again.code == 0 and "nothing changed since the last build" in again.err
     assert first.err.splitlines()[0] in again.err  # the first build's report, again
-    assert _tree(tmp_path / "site") == before
-    _edit(content / "beta" / "lesson.md", "capybaras", "capybaras and tenrecs")
+    assert site_tree(tmp_path / "site") == before
+    edit_text(content / "beta" / "lesson.md", "capybaras", "capybaras and tenrecs")
     edited = run_cli(*argv)
     assert edited.code == 0 and "nothing changed" not in edited.err
     assert "MkDocs rendered 1 of" in edited.err + edited.out
@@ -331,18 +296,18 @@ def test_a_memo_lays_out_without_reading_page_entries_again(
 ) -> None:
     """`serve` passes a memo of page entries: the next layout reads none of them from the
     cache, one by one or in shards, and its site is the same, byte for byte."""
-    content, cache, site = _content(tmp_path), tmp_path / "cache", tmp_path / "out"
+    content, cache, site = site_content(tmp_path), tmp_path / "cache", tmp_path / "out"
     _, config = _docs_site(tmp_path, content)
     memo: pagestore.Pages = {}
     first = incremental.build(config, str(cache), stream=io.StringIO(), memo=memo)
     assert len(first.rendered) == 10 and memo
-    built = _tree(site)
+    built = site_tree(site)
     shutil.rmtree(site)
     cache_reads.clear()
     second = incremental.build(config, str(cache), stream=io.StringIO(), memo=memo)
     assert not {namespace for namespace, _ in cache_reads} & {pagestore.PAGES, pagestore.BATCH}
     assert second.reused >= len(memo)
-    assert _tree(site) == built
+    assert site_tree(site) == built
 
 
 def test_the_theme_listing_is_cached_with_a_custom_dir(
@@ -352,7 +317,7 @@ def test_the_theme_listing_is_cached_with_a_custom_dir(
     so the theme's ~14,500 files are listed once, and again only when that folder changes."""
     from mkdocs.structure.files import Files
 
-    content, cache, site = _content(tmp_path), tmp_path / "cache", tmp_path / "out"
+    content, cache, site = site_content(tmp_path), tmp_path / "cache", tmp_path / "out"
     custom = tmp_path / "partials-dir"
     shutil.copytree(build.THEME_DIR, custom)
     _, config = _docs_site(tmp_path, content)
@@ -393,17 +358,17 @@ def test_the_theme_listing_key_does_not_follow_links_in_a_custom_dir(tmp_path: P
 def test_a_first_build_leaves_a_spare_the_next_lays_out_in(tmp_path: Path) -> None:
     """No site was replaced, so the first build copies its site to the spare: the next
     build rewrites only what changed (an untouched page keeps its change time)."""
-    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
-    assert _build(content, work, cache)[0] == 0
+    content, cache, work = site_content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert site_build(content, work, cache)[0] == 0
     spare = publish.spare_path(work / "site")
-    assert _tree(spare) == _tree(work / "site")
+    assert site_tree(spare) == site_tree(work / "site")
     untouched = spare / "lessons" / "beta" / "index.html"
     before = untouched.stat().st_ctime_ns
-    _edit(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
-    code, log = _build(content, work, cache)
+    edit_text(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
+    code, log = site_build(content, work, cache)
     assert code == 0 and "MkDocs rendered 1 of 10 pages" in log, log
     assert (work / "site" / "lessons" / "beta" / "index.html").stat().st_ctime_ns == before
-    assert _tree(work / "site") == _cold(content, tmp_path / "cold")
+    assert site_tree(work / "site") == site_cold(content, tmp_path / "cold")
 
 
 def test_pages_mkdocs_lays_out_are_scanned_for_links_as_they_are_made(
@@ -414,7 +379,7 @@ def test_pages_mkdocs_lays_out_are_scanned_for_links_as_they_are_made(
     makes from a template, is not checked), with the same findings as a plain scan."""
     from atlas_build.site.mkdocs import linkcheck
 
-    code, log = _build(_content(tmp_path), tmp_path, tmp_path / "cache")
+    code, log = site_build(site_content(tmp_path), tmp_path, tmp_path / "cache")
     assert code == 0, log
     site, store = tmp_path / "site", Cache(tmp_path / "cache")
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))

@@ -11,8 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_selftest import with_unchecked_quiz
-from test_site_render import assert_inert
+from support import assert_inert, with_unchecked_quiz
 
 from atlas_build.authoring.sources import new_lesson
 from atlas_build.report import RecordReport

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 import pytest
-from test_site_incremental import _build, _cold, _content, _edit, _tree
+from support import edit_text, site_build, site_cold, site_content, site_tree
 
 from atlas_build.cache import Cache
 from atlas_build.site.pages import pageledger
@@ -23,26 +23,26 @@ from atlas_build.site.pages import pageledger
 def test_an_edit_reads_only_the_edited_page(
     tmp_path: Path, cache_reads: list[tuple[str, str]]
 ) -> None:
-    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
-    assert _build(content, work, cache)[0] == 0
-    _edit(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
+    content, cache, work = site_content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert site_build(content, work, cache)[0] == 0
+    edit_text(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
     cache_reads.clear()
-    code, log = _build(content, work, cache)
+    code, log = site_build(content, work, cache)
     assert code == 0, log
     pages = [key for namespace, key in cache_reads if namespace == "page"]
     assert len(pages) == 1  # the edited lesson's, a miss: it is rendered
-    assert _tree(work / "site") == _cold(content, tmp_path / "cold")
+    assert site_tree(work / "site") == site_cold(content, tmp_path / "cold")
 
 
 @pytest.mark.parametrize("damage", ["edited", "deleted", "hard link", "symbolic link"])
 def test_a_touched_docs_page_is_written_again(tmp_path: Path, damage: str) -> None:
-    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
-    assert _build(content, work, cache)[0] == 0
+    content, cache, work = site_content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert site_build(content, work, cache)[0] == 0
     page = work / "docs" / "lessons" / "beta" / "index.md"
     outside = tmp_path / "outside.md"
     outside.write_text("# Outside\n", encoding="utf-8")
     if damage == "edited":
-        _edit(page, "capybaras", "aardvarks")
+        edit_text(page, "capybaras", "aardvarks")
     elif damage == "deleted":
         page.unlink()
     elif damage == "hard link":
@@ -51,10 +51,10 @@ def test_a_touched_docs_page_is_written_again(tmp_path: Path, damage: str) -> No
     else:
         page.unlink()
         page.symlink_to(outside)
-    _edit(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
-    code, log = _build(content, work, cache)
+    edit_text(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
+    code, log = site_build(content, work, cache)
     assert code == 0, log
-    assert _tree(work / "site") == _cold(content, tmp_path / "cold")
+    assert site_tree(work / "site") == site_cold(content, tmp_path / "cold")
     assert outside.read_text(encoding="utf-8") == "# Outside\n"
     assert "capybaras" in page.read_text(encoding="utf-8") and not page.is_symlink()
 
@@ -66,8 +66,8 @@ def _ledger_path(cache: Path, docs: Path) -> Path:
 
 @pytest.mark.parametrize("damage", ["forged", "malformed"])
 def test_a_damaged_ledger_is_a_miss(tmp_path: Path, damage: str) -> None:
-    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
-    assert _build(content, work, cache)[0] == 0
+    content, cache, work = site_content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    assert site_build(content, work, cache)[0] == 0
     path = _ledger_path(cache, work / "docs")
     header, _, payload = path.read_bytes().partition(b"\n")
     rows = json.loads(payload)
@@ -79,21 +79,21 @@ def test_a_damaged_ledger_is_a_miss(tmp_path: Path, damage: str) -> None:
         path.write_bytes(header + b"\n" + data)
     else:  # authenticated, but not what the ledger writes: every row is refused
         Cache(cache).put(pageledger.NAMESPACE, path.name, data)
-    _edit(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
-    code, log = _build(content, work, cache)
+    edit_text(content / "alpha" / "lesson.md", "and pangolins", "and pangolins and quetzals")
+    code, log = site_build(content, work, cache)
     assert code == 0, log
-    site = _tree(work / "site")
-    assert site == _cold(content, tmp_path / "cold")
+    site = site_tree(work / "site")
+    assert site == site_cold(content, tmp_path / "cold")
     assert not any(b"Forged" in data for data in site.values())
 
 
 def test_a_broken_link_of_an_unread_page_is_located_in_its_lesson(tmp_path: Path) -> None:
-    content, cache, work = _content(tmp_path), tmp_path / "cache", tmp_path / "work"
-    _edit(content / "beta" / "lesson.md", "capybaras.", "capybaras ([more](../alpha/)).")
-    assert _build(content, work, cache)[0] == 0
+    content, cache, work = site_content(tmp_path), tmp_path / "cache", tmp_path / "work"
+    edit_text(content / "beta" / "lesson.md", "capybaras.", "capybaras ([more](../alpha/)).")
+    assert site_build(content, work, cache)[0] == 0
     (content / "alpha" / "lesson.md").unlink()  # beta's link now leads nowhere
     (content / "alpha" / "claims.yaml").unlink(missing_ok=True)
-    code, log = _build(content, work, cache)
+    code, log = site_build(content, work, cache)
     beta = content / "beta" / "lesson.md"
     line = next(n for n, text in enumerate(beta.read_text().splitlines(), 1) if "more" in text)
     assert f"content/beta/lesson.md:{line}:" in log, log  # shown relative to the cwd

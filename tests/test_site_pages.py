@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_site_render import assert_inert, page_of, write_lesson
+from support import assert_inert, page_of, write_site_lesson
 
 from atlas_build import lesson
 from atlas_build.latex import mathml
@@ -299,7 +299,7 @@ def test_hostile_glossary_and_quiz_stay_inert(tmp_path: Path) -> None:
         "Two <iframe src=https://evil.example/></iframe>\n\nBecause.\n\n"
         '<div class="atlas-math-box">not an equation</div>\n'
     )
-    write_lesson(tmp_path, "hostile-structures", body_text, title="Hostile structures")
+    write_site_lesson(tmp_path, "hostile-structures", body_text, title="Hostile structures")
     page, _ = page_of(tmp_path, "hostile-structures")
     assert_inert(page)
     assert "<details" in page and "atlas-glossary" in page
@@ -319,7 +319,7 @@ def test_every_formula_carries_its_tex_as_an_accessible_label(seed: dict) -> Non
 
 def test_heading_with_math_reads_as_text_in_toc_and_title(tmp_path: Path) -> None:
     text = "# The $\\sqrt{d_k}$ factor\n\nWhy $T^2$ grows.\n\n## Cost $O(T^2)$ per head\n\nText.\n"
-    write_lesson(tmp_path, "mathy", text, title="The $\\sqrt{d_k}$ factor")
+    write_site_lesson(tmp_path, "mathy", text, title="The $\\sqrt{d_k}$ factor")
     page, _ = page_of(tmp_path, "mathy")
     assert 'data-toc-label="The √dₖ factor"' in page
     assert 'data-toc-label="Cost O(T²) per head"' in page

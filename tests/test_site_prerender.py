@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from test_site_incremental import CONFIG, UNSTABLE
+from support import MKDOCS_CONFIG, UNSTABLE_SITE_FILES
 
 from atlas_build.site.mkdocs import build, incremental, prerender
 from atlas_build.site.mkdocs.prepared import prepare
@@ -38,7 +38,7 @@ def _docs(root: Path, pages: int, body: str = "") -> Path:
 def _lay_out(root: Path, docs: Path, jobs: int) -> tuple[Stats, str, Path]:
     site = root / f"site-{jobs}"
     config = root / f"mkdocs-{jobs}.yml"
-    config.write_text(build.mkdocs_config(CONFIG, docs, site), encoding="utf-8")
+    config.write_text(build.mkdocs_config(MKDOCS_CONFIG, docs, site), encoding="utf-8")
     log = io.StringIO()
     stats = incremental.build(config, str(root / f"cache-{jobs}"), stream=log, jobs=jobs)
     return stats, log.getvalue(), site
@@ -48,7 +48,7 @@ def _tree(folder: Path) -> dict[str, bytes]:
     return {
         p.relative_to(folder).as_posix(): p.read_bytes()
         for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.name not in UNSTABLE
+        if p.is_file() and p.name not in UNSTABLE_SITE_FILES
     }
 
 
@@ -69,7 +69,7 @@ def test_a_page_that_warns_is_laid_out_and_reported_by_the_build(tmp_path: Path)
     docs = _docs(tmp_path, 20, "\n[gone](../nowhere/missing.md)\n")
     for jobs in (2, 1):
         config = tmp_path / f"warn-{jobs}.yml"
-        config.write_text(build.mkdocs_config(CONFIG, docs, tmp_path / f"warn-{jobs}"))
+        config.write_text(build.mkdocs_config(MKDOCS_CONFIG, docs, tmp_path / f"warn-{jobs}"))
         log = io.StringIO()
         with pytest.raises(Abort):
             incremental.build(config, str(tmp_path / f"cache-{jobs}"), stream=log, jobs=jobs)
@@ -88,7 +88,7 @@ def test_the_docs_tree_given_lists_what_the_folder_does(tmp_path: Path) -> None:
 
     docs = _docs(tmp_path, 20)
     config = tmp_path / "mkdocs.yml"
-    config.write_text(build.mkdocs_config(CONFIG, docs, tmp_path / "site"), encoding="utf-8")
+    config.write_text(build.mkdocs_config(MKDOCS_CONFIG, docs, tmp_path / "site"), encoding="utf-8")
     prepared = prepare(config, str(tmp_path / "cache"))
     sources = {
         p.relative_to(docs).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()

@@ -3,67 +3,15 @@
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
+from support import assert_inert, page_of, write_site_lesson
 
-from atlas_build import pipeline
 from atlas_build.canonical import canonicalize, sections
 from atlas_build.latex import mathml
-from atlas_build.site.pages import docs, markup, panels, sanitize
+from atlas_build.site.pages import markup, panels, sanitize
 from atlas_build.site.pages.html import inline_for_markdown
-
-FRONT = """---
-schemaVersion: 1
-id: atlas-lesson-{slug}
-title: {title}
-category: learning
-format: Atlas lesson
-description: A lesson written by a test.
-canonicalUrl: https://atlas.example.org/learn/{slug}/
-publishedDate: null
-revisionDate: '2026-11-29'
-author: null
-topic: {topic}
-series: null
-license: null
-rightsUrl: null
-version: 0.1.0
-status: Draft
-evidenceScope: Test content.
-contentCoverage: published-lesson
-artifactUrl: null
-interactiveUrl: null
-related: []
-supersedes: []
-supersededBy: []
-jsonUrl: null
-markdownUrl: null
-citations:
-- title: A source
-  url: https://example.org/
-contentFormat: text/markdown
----
-"""
-
-
-def write_lesson(
-    root: Path, slug: str, body: str, *, title: str = "A lesson", topic: str = "Testing"
-) -> Path:
-    folder = root / slug
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "lesson.md"
-    path.write_text(FRONT.format(slug=slug, title=title, topic=topic) + body, encoding="utf-8")
-    return path
-
-
-def page_of(root: Path, slug: str) -> tuple[str, docs.DocsTree]:
-    report, checked = pipeline.check([str(root)], pipeline.Options())
-    tree = docs.generate_docs(report, checked)
-    return tree.text(f"lessons/{slug}/index.md"), tree
-
 
 HOSTILE = """# Hostile
 
@@ -94,33 +42,8 @@ $$
 """
 
 
-class _Elements(HTMLParser):
-    """Every start tag of a page with its attributes."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-
-
-def assert_inert(html: str) -> None:
-    """No active element, no event handler, and every URL http(s), mailto or relative."""
-    parser = _Elements()
-    parser.feed(html)
-    for tag, attrs in parser.tags:
-        assert tag not in {"script", "iframe", "style", "svg", "form", "input", "object"}, tag
-        for name, value in attrs.items():
-            assert not name.startswith("on"), (tag, name)
-            if name in ("href", "src", "action", "formaction", "xlink:href"):
-                scheme = urlsplit((value or "").strip()).scheme.lower()
-                assert scheme in ("", "http", "https", "mailto"), (tag, name, value)
-            assert "alert(" not in (value or ""), (tag, name, value)
-
-
 def test_hostile_markdown_renders_inert(tmp_path: Path) -> None:
-    write_lesson(tmp_path, "hostile", HOSTILE, title="Hostile")
+    write_site_lesson(tmp_path, "hostile", HOSTILE, title="Hostile")
     page, tree = page_of(tmp_path, "hostile")
     assert_inert(page)
     lowered = page.lower()
@@ -154,28 +77,43 @@ def test_math_is_mathml_and_errors_carry_positions() -> None:
     assert error.value.position == len(r"\frac{a")
 
 
-def test_math_memo_keeps_results_not_errors_and_keys_on_display() -> None:
+def test_math_memo_keeps_results_not_errors_and_keys_on_display(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Rendering is kept per process: the same formula gives the same MathML without
     running KaTeX again, inline and display are separate, and an error is raised again
     every time (never remembered as a result)."""
-    mathml._kept.cache_clear()
+    katex_runs: list[str] = []  # every formula KaTeX is asked to render
+    katex = mathml.pykatex.renderToString
+
+    def counted(latex: str, **options: object) -> str:
+        katex_runs.append(latex)
+        return katex(latex, **options)
+
+    monkeypatch.setattr(mathml.pykatex, "renderToString", counted)
+    mathml._kept.cache_clear()  # start from an empty memo: earlier tests rendered d_k too
     first = mathml.render(r"d_k", display=False)
     assert mathml.render(r"d_k", display=False) == first
-    assert mathml._kept.cache_info().hits == 1
+    assert katex_runs == ["d_k"]  # the second render was served without KaTeX
     assert mathml.render(r"d_k", display=True) != first
+    assert katex_runs == ["d_k", "d_k"]
     for _ in range(2):
         with pytest.raises(mathml.MathError):
             mathml.render(r"a + \foo{b}", display=True)
+    assert katex_runs[2:] == [r"a + \foo{b}"] * 2  # an error is rendered again every time
     long = "x+" * 200 + "x"
     assert mathml.render(long, display=False) == mathml.render(long, display=False)
-    assert mathml._kept.cache_info().currsize == 2  # the long formula is not kept
+    assert katex_runs[4:] == [long, long]  # the long formula is not kept
+    assert mathml.render(r"d_k", display=False) == first
+    assert mathml.render(r"d_k", display=True) != first
+    assert len(katex_runs) == 6  # both d_k are still kept
 
 
 def test_latex_error_is_located_in_the_lesson_file(tmp_path: Path) -> None:
     body = (
         "# Broken math\n\nSome text.\n\n$$\nx = \\frac{1}{2} + \\nope{y}\n$$\n\nInline $a^$ too.\n"
     )
-    path = write_lesson(tmp_path, "broken", body)
+    path = write_site_lesson(tmp_path, "broken", body)
     _, tree = page_of(tmp_path, "broken")
     found = sorted((d.line, d.column, d.message) for d in tree.diagnostics if d.code == "A501")
     lines = path.read_text(encoding="utf-8").split("\n")
@@ -234,8 +172,8 @@ def test_links_to_lessons_in_content_become_local(tmp_path: Path) -> None:
         "# Linking\n\nSee [the other](https://semiaifoundry.com/learn/atlas/other/#section-2) "
         "and [absent](https://semiaifoundry.com/learn/atlas/absent/).\n"
     )
-    write_lesson(tmp_path, "linking", body)
-    write_lesson(tmp_path, "other", "# Other\n\n## Part\n")
+    write_site_lesson(tmp_path, "linking", body)
+    write_site_lesson(tmp_path, "other", "# Other\n\n## Part\n")
     page, _ = page_of(tmp_path, "linking")
     assert 'href="../other/#section-2"' in page
     assert 'href="https://semiaifoundry.com/learn/atlas/absent/"' in page

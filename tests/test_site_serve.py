@@ -17,7 +17,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from test_site_render import write_lesson
+from support import write_site_lesson
 
 from atlas_build import pipeline
 from atlas_build.site.mkdocs import serve
@@ -82,8 +82,8 @@ def _serving(
 
 def test_serve_rebuilds_what_a_save_changed(tmp_path: Path) -> None:
     content = tmp_path / "content"
-    lesson = write_lesson(content, "live", "# Live\n\nFirst version of the text.\n")
-    write_lesson(content, "other", "# Other\n\nAn untouched lesson.\n")
+    lesson = write_site_lesson(content, "live", "# Live\n\nFirst version of the text.\n")
+    write_site_lesson(content, "other", "# Other\n\nAn untouched lesson.\n")
     port, stopping, result, log = _free_port(), threading.Event(), [], io.StringIO()
     options = pipeline.Options(cache_dir=str(tmp_path / "cache"))
     worker = _serving(content, tmp_path, options, port, stopping, result, log)
@@ -122,7 +122,7 @@ def test_serve_lays_out_a_first_build_in_processes(
     monkeypatch.setattr(prerender, "LEAST", 2)
     content = tmp_path / "content"
     for name in ("one", "two", "three"):
-        write_lesson(content, name, f"# Lesson {name}\n\nSome text.\n")
+        write_site_lesson(content, name, f"# Lesson {name}\n\nSome text.\n")
     stopping, result, log = threading.Event(), [], io.StringIO()
     options = pipeline.Options(jobs=2, cache_dir=str(tmp_path / "cache"))
     worker = _serving(content, tmp_path, options, _free_port(), stopping, result, log)
@@ -152,7 +152,7 @@ def _children(pid: int) -> list[int]:
 def test_signals_stop_serve_and_remove_its_folder(tmp_path: Path, signum: int) -> None:
     """SIGTERM left `python -m mkdocs serve` running with parent 1; now nothing is left."""
     content, scratch = tmp_path / "content", tmp_path / "tmp"
-    write_lesson(content, "live", "# Live\n\nServed text.\n")
+    write_site_lesson(content, "live", "# Live\n\nServed text.\n")
     scratch.mkdir()
     port = _free_port()
     process = subprocess.Popen(
@@ -215,27 +215,38 @@ def test_serve_falls_back_to_polling_when_events_fail(
 def test_reading_a_watched_file_does_not_ask_for_a_rebuild(tmp_path: Path) -> None:
     """inotify reports opens and closes too; the rebuild reads every lesson, so only a
     change may set the flag, or serve would rebuild forever."""
+    from mkdocs.livereload import LiveReloadServer
+
     lesson = tmp_path / "content" / "alpha" / "lesson.md"
     lesson.parent.mkdir(parents=True)
     lesson.write_text("# Alpha\n", encoding="utf-8")
-    server = _server(tmp_path)
-    serve._watch(server, [str(tmp_path / "content")], 0.25)  # type: ignore[arg-type]
-    observer = server.observer  # type: ignore[attr-defined]
-    observer.start()
+    builds: list[float] = []  # the server's rebuilds, counted by its builder
+    server = LiveReloadServer(
+        builder=lambda: builds.append(time.monotonic()),
+        host="127.0.0.1",
+        port=0,
+        root=str(tmp_path),
+    )
+    serve._watch(server, [str(tmp_path / "content")], 0.25)
+    serving = threading.Thread(target=server.serve, daemon=True)
+    serving.start()
     try:
+        deadline = time.monotonic() + 5
+        while not server.observer.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
         time.sleep(0.3)
         for _ in range(3):
             lesson.read_bytes()
-        time.sleep(0.5)
-        assert not server._want_rebuild  # type: ignore[attr-defined]
+        time.sleep(0.5 + server.build_delay)
+        assert builds == []
         lesson.write_text("# Alpha, edited\n", encoding="utf-8")
         deadline = time.monotonic() + 5
-        while not server._want_rebuild and time.monotonic() < deadline:  # type: ignore[attr-defined]
+        while not builds and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert server._want_rebuild  # type: ignore[attr-defined]
+        assert len(builds) >= 1
     finally:
-        observer.stop()
-        observer.join(timeout=5)
+        server.shutdown(wait=True)
+        serving.join(timeout=5)
 
 
 BAD_REQUESTS = {

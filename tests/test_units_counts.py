@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
-from test_claims_kinds import Checked, write_lesson
-from test_claims_kinds import check as run_lesson
+from support import Checked, write_lesson
+from support import check as run_lesson
 
 from atlas_build.units import (
     ARGUMENT,
