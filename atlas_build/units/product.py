@@ -52,9 +52,10 @@ def number(value: object) -> sympy.Expr:
 class UnitProduct:
     """An immutable product of unit atoms with rational exponents, times an exact factor."""
 
-    __slots__ = ("_atoms", "_factor")
+    __slots__ = ("_atoms", "_factor", "_dimension")
     _atoms: tuple[tuple[UnitAtom, sympy.Rational], ...]
     _factor: sympy.Expr
+    _dimension: Dimension | None  # computed once: inference asks it of every symbol often
 
     def __init__(self, atoms: Iterable[tuple[UnitAtom, object]] = (), factor: object = 1) -> None:
         merged: dict[str, tuple[UnitAtom, sympy.Rational]] = {}
@@ -64,6 +65,7 @@ class UnitProduct:
         kept = tuple((atom, power) for atom, power in merged.values() if power != 0)
         object.__setattr__(self, "_atoms", kept)
         object.__setattr__(self, "_factor", number(factor))
+        object.__setattr__(self, "_dimension", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("UnitProduct is immutable")
@@ -81,10 +83,13 @@ class UnitProduct:
 
     @property
     def dimension(self) -> Dimension:
-        result = DIMENSIONLESS
-        for atom, power in self._atoms:
-            result = result * atom.dimension**power
-        return result
+        if self._dimension is None:
+            result = DIMENSIONLESS
+            for atom, power in self._atoms:
+                result = result * atom.dimension**power
+            object.__setattr__(self, "_dimension", result)
+            return result
+        return self._dimension
 
     @property
     def scale(self) -> sympy.Expr:

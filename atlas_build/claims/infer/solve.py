@@ -90,7 +90,7 @@ def residual(
         return None
     difference = relation.lhs - relation.rhs
     at = {named[name]: values[name] for name in named}
-    distance = _number(difference.subs(at))
+    distance = _number(solver.substitute(difference, at))
     if distance is None:
         return None
     allowed = sympy.Float(0, DIGITS)
@@ -98,11 +98,11 @@ def residual(
         tolerance = tolerances.get(name, 0)
         if not tolerance:
             continue
-        slope = _number(sympy.diff(difference, symbol).subs(at))
+        slope = _number(solver.substitute(sympy.diff(difference, symbol), at))
         if slope is None:
             return None
         allowed += abs(slope) * sympy.Float(tolerance, DIGITS)
-    scale = max(abs(_number(relation.lhs.subs(at)) or 0), sympy.Float(1, DIGITS))
+    scale = max(abs(_number(solver.substitute(relation.lhs, at)) or 0), sympy.Float(1, DIGITS))
     slack = scale * 1e-25
     if relation.op == "approx":
         # `ln 2·RC ≈ 0.69·RC`: as close as its own constants' digits; one that writes none
@@ -135,7 +135,7 @@ def _corners(
         for bit, (symbol, tolerance) in enumerate(rounded):
             sign = 1 if corner >> bit & 1 else -1
             moved[symbol] = at[symbol] + sign * tolerance
-        value = _number(difference.subs(moved))
+        value = _number(solver.substitute(difference, moved))
         if value is None:
             return None
         if value == 0:
@@ -169,7 +169,7 @@ def spread(
     named = symbols(relation)
     difference = relation.lhs - relation.rhs
     at = {named[n]: values[n] for n in named}
-    own = _number(sympy.diff(difference, named[name]).subs(at))
+    own = _number(solver.substitute(sympy.diff(difference, named[name]), at))
     if own is None or not abs(own) > sympy.Float(1e-300):
         return None
     total = sympy.Float(0, DIGITS)
@@ -177,7 +177,7 @@ def spread(
         tolerance = tolerances.get(other, 0)
         if other == name or not tolerance:
             continue
-        slope = _number(sympy.diff(difference, symbol).subs(at))
+        slope = _number(solver.substitute(sympy.diff(difference, symbol), at))
         if slope is None:
             return None
         total += abs(slope / own) * sympy.Float(tolerance, DIGITS)
@@ -225,7 +225,7 @@ def solve(
         return None
     target = named[unknown]
     at = {named[name]: values[name] for name in named if name != unknown}
-    lhs, rhs = relation.lhs.subs(at), relation.rhs.subs(at)
+    lhs, rhs = solver.substitute(relation.lhs, at), solver.substitute(relation.rhs, at)
     if lhs == target and target not in rhs.free_symbols:
         return rhs if _number(rhs) is not None else None
     if rhs == target and target not in lhs.free_symbols:
