@@ -612,3 +612,31 @@ def edit_text(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text
     path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+#: A one-relation lesson (V = I·R at I = 2 A, R = 3 Ω) whose stated drop is `{drop}`.
+OHM_BODY = """
+## Science and assumptions
+
+### Ohm
+
+$$
+V=I\\cdot R
+$$
+
+Symbols and units
+
+I
+
+Current through it
+
+A
+
+R
+
+Resistance
+
+Ω
+
+With I = 2 A and R = 3 Ω the drop is V = {drop}.
+"""

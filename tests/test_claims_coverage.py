@@ -8,33 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support import Checked, at, check, write_lesson
+from support import OHM_BODY, Checked, at, check, write_lesson
 
-OHM = """
-## Science and assumptions
-
-### Ohm
-
-$$
-V=I\\cdot R
-$$
-
-Symbols and units
-
-I
-
-Current through it
-
-A
-
-R
-
-Resistance
-
-Ω
-
-With I = 2 A and R = 3 Ω the drop is V = {drop}.
-"""
+OHM = OHM_BODY
 
 OHM_CLAIMS = """
 claims:

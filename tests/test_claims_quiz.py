@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support import QUIZ_BODY, QUIZ_CLAIMS, Checked, at, check, write_lesson
+from support import OHM_BODY, QUIZ_BODY, QUIZ_CLAIMS, Checked, at, check, write_lesson
 
 INTERVAL = """
 ## Science and assumptions
@@ -157,31 +157,9 @@ def test_an_option_may_restate_an_input_beside_the_fact(
         assert at(finding) == result.lesson_at(mark + said, shift=len(mark) + len(said) - 1)
 
 
-OHM = """
-## Science and assumptions
-
-### Ohm
-
-$$
-V=I\\cdot R
-$$
-
-Symbols and units
-
-I
-
-Current through it
-
-A
-
-R
-
-Resistance
-
-Ω
-
-With I = 2 A and R = 3 Ω the drop is V = {drop}.
-
+OHM = (
+    OHM_BODY
+    + """
 ## Check your understanding
 
 ### What is the drop across the resistor, in volts?
@@ -196,6 +174,7 @@ Answer and reasoning
 
 Ohm's law multiplies them.
 """
+)
 
 OHM_CLAIMS = """
 claims:

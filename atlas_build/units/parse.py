@@ -150,8 +150,7 @@ def _phrase(core: str, text: str, remark: str | None) -> UnitSpec | UnitProblem 
         if not _UNITS_OF.search(core):
             return None
         # `loss units per parameter unit² (Adam+L2)`: units described in words, with marks
-        named = [w for w in re.findall(r"[^\W\d_]+", core.lower()) if w not in FUNCTION_WORDS]
-        return UnitSpec(text, ABSTRACT, descriptive("_".join(named) or "unit", core), remark=remark)
+        return _described(text, core, re.findall(r"[^\W\d_]+", core.lower()), remark)
     for word in words:
         read = noun(word) if lookup(word) is None or word in AMBIGUOUS else None
         if isinstance(read, str):
@@ -170,9 +169,14 @@ def _phrase(core: str, text: str, remark: str | None) -> UnitSpec | UnitProblem 
         return UnitSpec(text, DIMENSIONLESS, ONE, remark=note)
     if COUNTING_WORDS & set(lower):
         return UnitSpec(text, COUNT, ONE, remark=note)
+    return _described(text, core, lower, remark)
+
+
+def _described(text: str, core: str, lower: list[str], remark: str | None) -> UnitSpec:
+    """A unit described in words, named by its words other than function words and
+    `unit(s)`: `value units` and `value` describe one thing."""
     named = [word for word in lower if word not in FUNCTION_WORDS | {"unit", "units"}]
-    units = descriptive("_".join(named or lower), core)
-    return UnitSpec(text, ABSTRACT, units, remark=remark)
+    return UnitSpec(text, ABSTRACT, descriptive("_".join(named or lower), core), remark=remark)
 
 
 _OVER = re.compile(r"\s*/\s*|\s+per\s+")

@@ -320,15 +320,6 @@ def _scalar(
     return Verdict(ok, quantity.text, shown, show(allowed), hint, unmarked)
 
 
-def _fast_family(unit: str) -> str:
-    """What the fast path's scale of `unit` is a factor to: a number, bytes, or bytes per
-    second. Two units of different families are never one a multiple of the other (a
-    computed value with no unit is a count in the written unit's base: 5 kB is 5000)."""
-    if unit == "%":
-        return "1"
-    return "B/s" if unit.endswith("/s") else "B"
-
-
 def _converted(
     value: sympy.Expr, allowed: sympy.Expr, written: str, unit: str, interval: bool = False
 ) -> tuple[sympy.Expr, sympy.Expr]:
@@ -338,7 +329,7 @@ def _converted(
     `interval` (a temperature difference: 10 °C of rise is 10 K) converts without the
     scales' zeros."""
     try:
-        if unit is None or _fast_family(written) == _fast_family(unit):  # `%` is no `B`
+        if unit is None or numbers.scale_reference(written) == numbers.scale_reference(unit):
             scale = numbers.unit_scale(written) / numbers.unit_scale(unit)
             return value * scale, allowed * scale
     except ValueError:

@@ -670,22 +670,22 @@ class _Walker:
         return truth(self.walk(condition))
 
 
-def _total(terms: list[Any]) -> Any:
+def _combined(terms: list[Any], operation: Any, what: str) -> Any:
+    """`terms` added or multiplied (`operation`), entry by entry where one is a vector."""
     if any(isinstance(t, Series) for t in terms):
         found: Any = terms[0]
         for term in terms[1:]:
-            found = elementwise([found, term], sympy.Add, "a sum")
+            found = elementwise([found, term], operation, what)
         return found
-    return settle(sympy.Add(*terms))
+    return settle(operation(*terms))
+
+
+def _total(terms: list[Any]) -> Any:
+    return _combined(terms, sympy.Add, "a sum")
 
 
 def _product_of(terms: list[Any]) -> Any:
-    if any(isinstance(t, Series) for t in terms):
-        found: Any = terms[0]
-        for term in terms[1:]:
-            found = elementwise([found, term], sympy.Mul, "a product")
-        return found
-    return settle(sympy.Mul(*terms))
+    return _combined(terms, sympy.Mul, "a product")
 
 
 def _extreme(terms: list[Any], largest: bool, node: sympy.Basic) -> Any:

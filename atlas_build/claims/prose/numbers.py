@@ -224,6 +224,16 @@ class Arithmetic:
 Item = Quantity | NumberList | SlotSet | Arithmetic
 
 
+def scale_reference(unit: str) -> str:
+    """What `unit_scale(unit)` is a factor to: `1` for `%`, `B/s` for a byte rate, `B` for
+    bytes; `ValueError` for a unit it does not scale. Units of different references are
+    never one a multiple of the other."""
+    written = _BYTES.fullmatch(unit)
+    if unit != "%" and written is None:
+        raise ValueError(f"unknown unit {unit!r}")
+    return "1" if written is None else "B/s" if written.group(1) else "B"
+
+
 @lru_cache(maxsize=256)
 def unit_scale(unit: str | None) -> sympy.Expr:
     """Factor to base units: bytes (per second for ``/s``) for the byte units the scanner
@@ -232,10 +242,7 @@ def unit_scale(unit: str | None) -> sympy.Expr:
     library's (`convert` to `B`, `B/s` or `1`): numbers keeps no table of its own."""
     if unit is None:
         return sympy.Integer(1)
-    written = _BYTES.fullmatch(unit)
-    if unit != "%" and written is None:
-        raise ValueError(f"unknown unit {unit!r}")
-    reference = "1" if written is None else "B/s" if written.group(1) else "B"
+    reference = scale_reference(unit)
     try:
         return convert(1, unit, reference)
     except UnitError as error:
@@ -808,9 +815,10 @@ def _working_step(text: str, r: int, lhs_end: int, after: int, relation: str) ->
 
 
 _BINARY = frozenset("×*·⋅/÷^√")
-_CALLED = re.compile(r"(?:\^|(?<![A-Za-z])(?:exp|ln|log|lg|sqrt|sin|cos|tan|tanh)|\b[A-Za-z])$")
+_CALLS = "exp|ln|log|lg|sqrt|sin|cos|tan|tanh"  # functions prose calls by name
+_CALLED = re.compile(rf"(?:\^|(?<![A-Za-z])(?:{_CALLS})|\b[A-Za-z])$")
 _TOKEN = re.compile(r"(\w+)$")
-_BARE_CALL = re.compile(r"(?<![A-Za-z])(?:exp|ln|log|lg|sqrt|sin|cos|tan|tanh|sinh|cosh)$")
+_BARE_CALL = re.compile(rf"(?<![A-Za-z])(?:{_CALLS}|sinh|cosh)$")
 _WORDS = frozenset("is of to by at so as be or an in on it we and the its".split())
 
 
