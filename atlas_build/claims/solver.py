@@ -11,10 +11,13 @@ transcendental relation, which can take minutes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import sympy
 from sympy.concrete.expr_with_limits import ExprWithLimits
+
+from atlas_build.claims import numeric
 
 DIGITS = 30
 MAX_DEGREE = 4
@@ -32,6 +35,36 @@ def substitute(expression: sympy.Expr, values: Mapping[sympy.Basic, sympy.Expr])
     if expression.has(*_BINDERS):
         return expression.subs(dict(values))
     return expression.xreplace(dict(values))
+
+
+def value(
+    expression: sympy.Expr, values: Mapping[sympy.Basic, sympy.Expr | numeric.Value]
+) -> numeric.Value | None:
+    """`expression` at `values`, by `numeric`'s compiled closures where they evaluate as
+    SymPy does (exact rationals, real intermediates), else by SymPy at `DIGITS` digits."""
+    try:
+        return numeric.value(expression, values)
+    except numeric.Unsupported:
+        pass
+    plain = {symbol: numeric.to_sympy(v) if numeric.is_value(v) else v
+             for symbol, v in values.items()}  # fmt: skip
+    found = number(substitute(expression, plain))
+    return None if found is None else numeric.of(found)
+
+
+def evaluate(
+    expression: sympy.Expr, values: Mapping[sympy.Basic, sympy.Expr]
+) -> sympy.Float | None:
+    """`number(substitute(expression, values))`, computed as `value` computes it."""
+    found = value(expression, values)
+    return None if found is None else numeric.to_float(found, DIGITS)
+
+
+@functools.lru_cache(maxsize=4096)
+def derivative(expression: sympy.Expr, symbol: sympy.Symbol) -> sympy.Expr:
+    """∂expression/∂symbol, once per relation and symbol (inference asks for each at every
+    stated value)."""
+    return sympy.diff(expression, symbol)
 
 
 def number(value: sympy.Expr) -> sympy.Float | None:
@@ -86,7 +119,7 @@ def secant(difference: sympy.Expr, symbol: sympy.Symbol, near: sympy.Expr) -> sy
     """The root of `difference` nearest `near`, by the secant method."""
 
     def at(x: sympy.Float) -> sympy.Float | None:
-        return number(substitute(difference, {symbol: x}))
+        return evaluate(difference, {symbol: x})
 
     start = number(near)
     if start is None:

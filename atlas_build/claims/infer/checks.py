@@ -3,7 +3,7 @@
 In each section, paragraphs are taken in reading order. A symbol gets a value where the
 prose states it by name (`statements`), and each symbol keeps the value stated last.
 Numbers written with a unit and no symbol (`dissipates 45 W`) are bound where they single
-a symbol out (`_Binder`). A relation with one symbol left open is solved for it, and the
+a symbol out (`loose.Binder`). A relation with one symbol left open is solved for it, and the
 value carried into the relations that use it (a chain: the flow from the power and the
 rise, then the outlet temperature from the flow). When the values complete a relation
 and one of them was written in the current paragraph, the relation is evaluated there:
@@ -35,7 +35,7 @@ import sympy
 
 from atlas_build.claims.binding.compare import digits_tolerance, show
 from atlas_build.claims.coverage.dimensions import lesson_units
-from atlas_build.claims.infer import solve, statements
+from atlas_build.claims.infer import loose, solve, statements
 from atlas_build.claims.infer.statements import Loose, Paragraph, Stated
 from atlas_build.latex import Relation
 from atlas_build.lesson.model import Lesson
@@ -242,17 +242,6 @@ class _Scene:
         return all(self.generation.get(s.name) == self.current for s in statements_)
 
 
-def _kind(spec: UnitSpec | None) -> tuple[object, bool] | None:
-    """What numbers a symbol can be bound to: of its dimension (and zero: °C or K; and
-    cycles or radians: Hz or rad/s, one dimension in SI), or, for a dimensionless symbol,
-    bare numbers (`statements.BARE`) by their words."""
-    if spec is None or spec.units is None:
-        return None
-    if spec.units.dimension.is_dimensionless:
-        return statements.BARE, False
-    return (spec.units.dimension, statements.angular(spec.text)), bool(spec.units.offset)
-
-
 class _Run:
     def __init__(self, lesson: Lesson, relations: Relations) -> None:
         self.lesson, self.relations = lesson, relations
@@ -271,10 +260,11 @@ class _Run:
         self.found: list[Inferred] = []
         self.symbols = {(e, i): set(solve.symbols(r)) for e, i, r in relations.items}
         self.seen: set[tuple[int, int, tuple[int, ...]]] = set()
+        self.derived: dict[tuple[object, ...], tuple[object, Known | None]] = {}
         self.several: dict[int, set[str]] = {}  # paragraph -> symbols it gives two values
         kinds: dict[tuple[object, bool], list[str]] = {}
         for name, spec in self.table.items():
-            kind = _kind(spec)
+            kind = loose.kind(spec)
             if kind is not None and kind[0] != statements.BARE:
                 kinds.setdefault(kind, []).append(name)
         self.unique = {kind: names[0] for kind, names in kinds.items() if len(names) == 1}
@@ -297,6 +287,18 @@ class _Run:
     def known(self, stated: Stated) -> Known | None:
         return known(stated, self.table.get(stated.name))
 
+    def derive(
+        self, key: tuple[int, int], relation: Relation, name: str, given: dict[str, Known]
+    ) -> Known | None:
+        """`_derive`, once per relation and set of values: every number a paragraph states
+        closes the whole scene again, and most of what it solves was solved before. The
+        memo keeps the values it was keyed by, so no key outlives its objects' ids."""
+        inputs = tuple(sorted(given.items()))
+        memo = (key, name, tuple((n, id(k)) for n, k in inputs))
+        if memo not in self.derived:
+            self.derived[memo] = (inputs, _derive(key, relation, name, given))
+        return self.derived[memo][1]
+
     def close(self, values: dict[str, Known]) -> dict[str, Known]:
         """`values` with the symbols relations give them solved for, a few rounds deep."""
         closed = dict(values)
@@ -308,7 +310,7 @@ class _Run:
                 if len(open_) != 1:
                     continue
                 given = {n: closed[n] for n in names if n in closed}
-                derived = _derive((equation, index), relation, open_[0], given)
+                derived = self.derive((equation, index), relation, open_[0], given)
                 if derived is not None:
                     closed[open_[0]] = derived
                     grown = True
@@ -376,81 +378,11 @@ class _Run:
             open_ = [n for n in sorted(names) if n not in scene.env]
             if not open_ or not paragraph.loose:
                 continue
-            chosen = _Binder(self, paragraph, earlier).bind(open_)
+            binder = loose.Binder(self.table, self.unique, self.meanings, paragraph, earlier)
+            chosen = binder.bind(open_)
             for stated in chosen.values():
                 found.setdefault(stated.start, stated)
         return sorted(found.values(), key=lambda s: s.start)
-
-
-class _Binder:
-    """Open symbols to numbers written without a symbol, one at a time where only one
-    fits: the only number of the symbol's dimension (and zero: a °C number is a
-    temperature, a K number a difference) for the only open symbol of it, or the number
-    whose words match the symbol's meaning best; what one takes, the next cannot."""
-
-    def __init__(self, run: _Run, paragraph: Paragraph, earlier: list[Loose]) -> None:
-        self.run, self.paragraph = run, paragraph
-        self.here = {id(q) for q in paragraph.loose}
-        self.pool = list(paragraph.loose) + list(earlier)
-
-    def bind(self, open_: list[str]) -> dict[str, Stated]:
-        table = self.run.table
-        specs = {name: table.get(name) for name in open_}
-        left = [name for name in open_ if _kind(specs[name]) is not None]
-        chosen: dict[str, Stated] = {}
-        progress = True
-        while left and progress:
-            progress = False
-            for name in list(left):
-                stated = self._one(name, left, specs)
-                if stated is None:
-                    continue
-                chosen[name] = stated
-                left.remove(name)
-                progress = True
-        return chosen
-
-    def _one(self, name: str, left: list[str], specs: dict[str, UnitSpec | None]) -> Stated | None:
-        spec = specs[name]
-        kind = _kind(spec)
-        assert spec is not None and kind is not None
-        rivals = [n for n in left if _kind(specs[n]) == kind]
-        fits = [q for q in self.pool if ((q.dimension, q.angular), q.affine) == kind]
-        local = [q for q in fits if id(q) in self.here]
-        fits = local or fits
-        # certain only as the only glossary symbol of its kind: `about 80 kHz` is the only
-        # number in Hz of its paragraph, and f₀ the relation's only open symbol in Hz, yet
-        # it is the new bandwidth B, another symbol in Hz
-        alone = self.run.unique.get(kind) == name
-        how = statements.DIMENSION if alone and len(local) == 1 else statements.MEANING
-        if len(fits) != 1 or len(rivals) != 1 or kind[0] == statements.BARE:
-            fits, how = self._by_meaning(name, fits, rivals), statements.MEANING
-        if len(fits) != 1:
-            return None
-        loose = fits[0]
-        value = statements.in_unit(loose.quantity, spec)
-        if value is None:
-            return None
-        self.pool.remove(loose)
-        return Stated(name, loose.quantity, value, loose.paragraph, loose.approx, how)
-
-    def _by_meaning(self, name: str, fits: list[Loose], rivals: list[str]) -> list[Loose]:
-        """The number whose words share most with `name`'s meaning, when `name` is also
-        the symbol those words fit best."""
-        meanings = self.run.meanings
-
-        def score(loose: Loose, symbol: str) -> int:
-            return len(loose.words & meanings.get(symbol, frozenset()))
-
-        ranked = sorted(fits, key=lambda loose: -score(loose, name))
-        if not ranked or score(ranked[0], name) == 0:
-            return []
-        if len(ranked) > 1 and score(ranked[1], name) == score(ranked[0], name):
-            return []
-        best = ranked[0]
-        if any(score(best, other) >= score(best, name) for other in rivals if other != name):
-            return []
-        return [best]
 
 
 def infer(lesson: Lesson, relations: Relations, paragraphs: list[Paragraph]) -> list[Inferred]:

@@ -9,14 +9,16 @@ relation to first order); `solve` gives the values of one unknown that make it h
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+import mpmath
 import sympy
 from sympy.core.function import AppliedUndef
 
-from atlas_build.claims import solver
+from atlas_build.claims import numeric, solver
 from atlas_build.latex import Relation
 
 EQUALITIES = ("=", "approx", ":=")
@@ -31,7 +33,10 @@ _OPAQUE = (
 )
 MAX_OPS = 200
 DIGITS = 30
-APPROXIMATE = sympy.Float("0.01")  # how close an `≈` relation without decimals must hold
+_EXACT = numeric.real(sympy.Rational(1, 10**25))  # what an exact relation may miss
+_LOOSE = numeric.real(sympy.Rational(1, 10**9))  # first-order estimate's margin
+_APPROXIMATE = numeric.real(sympy.Rational(1, 100))  # an `≈` relation, no decimals
+_TINY = numeric.real(sympy.Rational(1, 10**300))
 
 
 @dataclass(frozen=True)
@@ -41,10 +46,10 @@ class Residual:
     values span (None when too many are rounded to try them all): exact where the first
     order estimate of `allowed` is not (`L = ρ/(1 − ρ)` near ρ = 1)."""
 
-    distance: sympy.Float
-    allowed: sympy.Float
+    distance: mpmath.mpf  # numbers at `numeric.WORKING` digits
+    allowed: mpmath.mpf
     bracketed: bool | None = None
-    slack: sympy.Float = sympy.Float(0)  # what an approximate relation is allowed besides
+    slack: mpmath.mpf = 0  # what an approximate relation is allowed besides
 
     @property
     def holds(self) -> bool:
@@ -69,8 +74,16 @@ def usable(relation: Relation) -> bool:
 
 def symbols(relation: Relation) -> dict[str, sympy.Symbol]:
     """The relation's symbols by name, in name order (never the hash order of a set: a
-    report must not change with PYTHONHASHSEED)."""
-    found = relation.lhs.free_symbols | relation.rhs.free_symbols
+    report must not change with PYTHONHASHSEED). Shared: callers must not change it."""
+    try:
+        return _symbols(relation.lhs, relation.rhs)
+    except TypeError:  # a side that cannot be hashed (a mutable matrix)
+        return _symbols.__wrapped__(relation.lhs, relation.rhs)
+
+
+@functools.lru_cache(maxsize=4096)
+def _symbols(lhs: sympy.Basic, rhs: sympy.Basic) -> dict[str, sympy.Symbol]:
+    found = lhs.free_symbols | rhs.free_symbols
     plain = [symbol for symbol in found if isinstance(symbol, sympy.Symbol)]
     return {symbol.name: symbol for symbol in sorted(plain, key=lambda s: s.name)}
 
@@ -88,31 +101,38 @@ def residual(
     named = symbols(relation)
     if set(named) - set(values):
         return None
-    difference = relation.lhs - relation.rhs
+    difference = _difference(relation.lhs, relation.rhs)
     at = {named[name]: values[name] for name in named}
-    distance = _number(solver.substitute(difference, at))
+    distance = solver.value(difference, at)
     if distance is None:
         return None
-    allowed = sympy.Float(0, DIGITS)
+    real = numeric.real
+    allowed = real(0)
     for name, symbol in named.items():
         tolerance = tolerances.get(name, 0)
         if not tolerance:
             continue
-        slope = _number(solver.substitute(sympy.diff(difference, symbol), at))
+        slope = solver.value(solver.derivative(difference, symbol), at)
         if slope is None:
             return None
-        allowed += abs(slope) * sympy.Float(tolerance, DIGITS)
-    scale = max(abs(_number(solver.substitute(relation.lhs, at)) or 0), sympy.Float(1, DIGITS))
-    slack = scale * 1e-25
+        allowed += abs(real(slope)) * real(tolerance)
+    lhs = solver.value(relation.lhs, at)
+    scale = max(abs(real(lhs)) if lhs is not None else real(0), real(1))
+    slack = scale * _EXACT
     if relation.op == "approx":
         # `ln 2·RC ≈ 0.69·RC`: as close as its own constants' digits; one that writes none
         # (`R_s(1 + Q²) ≈ Q² R_s`) is an approximation of unstated quality: 1%
-        slack += scale * max(_rounding(relation.source), APPROXIMATE)
+        slack += scale * max(_rounding(relation.source), _APPROXIMATE)
     bracketed = _corners(difference, named, at, tolerances, distance)
-    return Residual(abs(distance), allowed * (1 + sympy.Float(1e-9)) + slack, bracketed, slack)
+    return Residual(abs(real(distance)), allowed * (1 + _LOOSE) + slack, bracketed, slack)
 
 
 MAX_CORNERS = 4  # rounded values whose box is tried corner by corner (2^4 evaluations)
+
+
+@functools.lru_cache(maxsize=4096)
+def _difference(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr:
+    return lhs - rhs
 
 
 def _corners(
@@ -120,22 +140,27 @@ def _corners(
     named: dict[str, sympy.Symbol],
     at: dict[sympy.Symbol, sympy.Expr],
     tolerances: Mapping[str, sympy.Expr],
-    distance: sympy.Float,
+    distance: numeric.Value,
 ) -> bool | None:
     """Whether `difference` takes both signs (or zero) over the corners of the box the
     rounded values span; None when more than `MAX_CORNERS` are rounded."""
-    rounded = [(named[n], t) for n, t in tolerances.items() if t and n in named]
-    if not rounded:
+    rounded_ = [(named[n], t) for n, t in tolerances.items() if t and n in named]
+    if not rounded_:
         return bool(distance == 0)
-    if len(rounded) > MAX_CORNERS:
+    if len(rounded_) > MAX_CORNERS:
+        return None
+    try:
+        rounded = [(symbol, numeric.of(t)) for symbol, t in rounded_]
+        start = {symbol: numeric.of(given) for symbol, given in at.items()}
+    except numeric.Unsupported:
         return None
     signs: set[bool] = set()
     for corner in range(2 ** len(rounded)):
-        moved = dict(at)
+        moved = dict(start)
         for bit, (symbol, tolerance) in enumerate(rounded):
             sign = 1 if corner >> bit & 1 else -1
-            moved[symbol] = at[symbol] + sign * tolerance
-        value = _number(solver.substitute(difference, moved))
+            moved[symbol] = numeric.shifted(start[symbol], tolerance, sign)
+        value = solver.value(difference, moved)
         if value is None:
             return None
         if value == 0:
@@ -147,14 +172,15 @@ def _corners(
 _DECIMAL = re.compile(r"(?<![\w.])(\d+)\.(\d+)(?![\d.])")
 
 
-def _rounding(source: str) -> sympy.Float:
+def _rounding(source: str) -> mpmath.mpf:
     """The largest relative rounding of a decimal constant a relation writes (`0.69`:
     0.005/0.69), which an approximate relation is allowed."""
-    worst = sympy.Float(0, DIGITS)
+    worst = numeric.real(0)
     for whole, fraction in _DECIMAL.findall(source):
-        value = sympy.Float(f"{whole}.{fraction}", DIGITS)
+        value = numeric.real(sympy.Rational(f"{whole}.{fraction}"))
         if value:
-            worst = max(worst, sympy.Float(0.5, DIGITS) * 10 ** -len(fraction) / value)
+            half = numeric.real(sympy.Rational(1, 2 * 10 ** len(fraction)))
+            worst = max(worst, half / value)
     return worst
 
 
@@ -167,21 +193,23 @@ def spread(
     """How far `name`, solved from the relation at `values` (its own included), may be
     off given the other values' tolerances: Σ |∂F/∂x / ∂F/∂name| · tol_x, F = lhs − rhs."""
     named = symbols(relation)
-    difference = relation.lhs - relation.rhs
+    difference = _difference(relation.lhs, relation.rhs)
     at = {named[n]: values[n] for n in named}
-    own = _number(solver.substitute(sympy.diff(difference, named[name]), at))
-    if own is None or not abs(own) > sympy.Float(1e-300):
+    found = solver.value(solver.derivative(difference, named[name]), at)
+    real = numeric.real
+    if found is None or not abs(real(found)) > _TINY:
         return None
-    total = sympy.Float(0, DIGITS)
+    own = real(found)
+    total = real(0)
     for other, symbol in named.items():
         tolerance = tolerances.get(other, 0)
         if other == name or not tolerance:
             continue
-        slope = _number(solver.substitute(sympy.diff(difference, symbol), at))
+        slope = solver.value(solver.derivative(difference, symbol), at)
         if slope is None:
             return None
-        total += abs(slope / own) * sympy.Float(tolerance, DIGITS)
-    return total
+        total += abs(real(slope) / own) * real(tolerance)
+    return numeric.to_float(total, DIGITS)
 
 
 def plain(relation: Relation) -> Relation:
