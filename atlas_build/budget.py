@@ -28,6 +28,7 @@ what is left of the run's; a claim with nothing left is not run and reported as 
 
 from __future__ import annotations
 
+import math
 import signal
 import threading
 import time
@@ -93,7 +94,7 @@ def deadline(seconds: float, make: Callable[[], BaseException]) -> Iterator[None
     interpreter, and code under the deadline may catch it, so one alarm alone could let a
     block run unbounded."""
     usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if not usable:
+    if not usable or math.isinf(seconds):  # no limit: an infinite timer cannot be set
         yield
         return
 

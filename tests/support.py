@@ -640,3 +640,52 @@ Resistance
 
 With I = 2 A and R = 3 Ω the drop is V = {drop}.
 """
+
+
+# An M/M/1 queue lesson whose worked example inference checks (tests of claims.infer)
+QUEUE = r"""
+## Science and assumptions
+
+### The M/M/1 queue
+
+$$
+\rho=\frac{\lambda}{\mu},\qquad L=\frac{\rho}{1-\rho},\qquad W=\frac{1}{\mu-\lambda}
+$$
+
+Symbols and units
+
+ρ
+
+Utilization
+
+dimensionless
+
+λ
+
+Arrival rate
+
+requests/s
+
+μ
+
+Service rate
+
+requests/s
+
+L
+
+Mean number in system
+
+requests
+
+W
+
+Mean time in system
+
+s
+
+## Engineering example
+
+A shard serves μ = 125 requests/s and receives λ = 100 requests/s. Its utilization is
+ρ = 0.8, it holds L = 4 requests on average, and a request spends W = 40 ms in the system.
+"""

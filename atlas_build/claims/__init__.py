@@ -19,6 +19,7 @@ from atlas_build.claims import codes, infer, kinds  # noqa: F401 (kinds register
 from atlas_build.claims.binding import anchors
 from atlas_build.claims.binding.bind import closest
 from atlas_build.claims.coverage import coverage, dimensions, inline, relations
+from atlas_build.claims.infer import store
 from atlas_build.claims.running import file
 from atlas_build.claims.running.registry import Outcome
 from atlas_build.claims.running.run import ClaimResult, LessonClaims
@@ -100,7 +101,7 @@ def evaluate(
             has_claims=True,
         )
     with (clock or StageClock(math.inf)).running():  # counted with the lesson's other stages
-        inferred = _inferred(lesson, locator, given)
+        inferred = _inferred(lesson, locator, given, cache)
         evaluation.results += inferred
         evaluation.diagnostics += [d for result in inferred for d in result.diagnostics]
         measured, found = coverage.measure(
@@ -127,43 +128,52 @@ def inferable(lesson: Lesson, specs: list[Any] | None = None) -> list[relations.
     ]
 
 
-def _inferred(lesson: Lesson, locator: Locator, given: coverage.Inputs) -> list[ClaimResult]:
+def _inferred(
+    lesson: Lesson, locator: Locator, given: coverage.Inputs, cache: Cache | None
+) -> list[ClaimResult]:
     """Checks inferred from the lesson itself (`infer`), handed to coverage as outcomes of
     claims of their own, `inferred-N`; a number a written claim binds is the written
-    claim's (an explicit claim on the same numbers wins)."""
-    inference = infer.run(lesson, locator, inferable(lesson, given.specs))
+    claim's (an explicit claim on the same numbers wins). Cached by what inference reads
+    (`infer.store`), unless it stopped at its time limit."""
+    cache = cache or Cache(None)
+    entry = store.key(lesson.content, relations.claim_options(given.specs))
+    found = store.load(cache, entry, lesson.content)
+    if found is None:
+        inference = infer.run(lesson, locator, inferable(lesson, given.specs))
+        found = [infer.plain(check, lesson) for check in inference.checks]
+        if inference.complete:
+            store.save(cache, entry, found)
     bound = {(start, end) for start, end, _ in given.spots}
-    proved = {(c.anchor.start, c.anchor.end) for c in inference.checks if c.holds}
+    proved = {check.anchor for check in found if check.holds}
     outcomes = dict(given.outcomes)
     statuses = dict(given.statuses)
     results: list[ClaimResult] = []
-    for check in inference.checks:
-        anchor = check.anchor
-        if (anchor.start, anchor.end) in bound or not (check.holds or check.certain):
+    for check in found:
+        if check.anchor in bound or not (check.holds or check.certain):
             continue
         claim_id = f"inferred-{len(results) + 1}"
         outcome = Outcome()
-        inputs = [(s.start, s.end, "input") for s in check.used if s is not anchor]
+        inputs = [(start, end, "input") for start, end in check.inputs]
         if check.holds:
             outcome.relations[(check.equation, check.index)] = "verified"
-            outcome.verified_at.append((anchor.start, anchor.end))
+            outcome.verified_at.append(check.anchor)
             given.spots += [spot for spot in inputs if spot[:2] not in bound | proved]
         else:
-            given.spots.append((anchor.start, anchor.end, "failed"))
+            given.spots.append((*check.anchor, "failed"))
         outcomes[claim_id] = outcome
         statuses[claim_id] = "pass" if check.holds else "fail"
         result = ClaimResult(
             claim_id,
             "inferred",
             status=statuses[claim_id],
-            message=f"equation {check.equation} `{check.source}`: {check.bindings}",
-            location=locator.content(anchor.start),
+            message=check.summary,
+            location=locator.content(check.anchor[0]),
             source="inferred",
         )
-        result.spans = [(anchor.start, anchor.end)]
+        result.spans = [check.anchor]
         result.anchor = {"equation": check.equation}
         if not check.holds:
-            result.diagnostics = [infer.diagnose(check, lesson, locator)]
+            result.diagnostics = [infer.diagnose(check, locator)]
         results.append(result)
     given.outcomes, given.statuses = outcomes, statuses
     return results

@@ -2,9 +2,10 @@
 
 `statements` reads what the prose states about glossary symbols; `solve` evaluates one
 relation at stated values; `checks` takes a lesson's statements in reading order and
-evaluates every relation a statement completes. `run` turns those into what the claims
-stage reports: per check an outcome (the relation verified by example, the number it
-verified, its inputs) and, where atlas-build is certain, an A430 error at the number.
+evaluates every relation a statement completes. `run` returns those checks; `plain` turns
+one into what the claims stage reports (`Found`: the relation verified by example, the
+number it verified, its inputs and, where atlas-build is certain, an A430 error at the
+number), which `store` caches by the lesson's content.
 """
 
 from __future__ import annotations
@@ -36,9 +37,27 @@ INFERRED = define(
 
 @dataclass
 class Inference:
-    """What inference checked in one lesson."""
+    """What inference checked in one lesson; `complete` is False when it stopped at the
+    time limit (`checks.MAX_SECONDS`) with the checks found so far."""
 
     checks: list[Inferred] = field(default_factory=list)
+    complete: bool = True
+
+
+@dataclass(frozen=True)
+class Found:
+    """One inferred check as the report needs it, in plain data (`store` caches it): the
+    relation, its verdict, where its number and inputs are, what it read as what, and
+    for a check atlas-build is certain failed, the A430's message."""
+
+    equation: int
+    index: int
+    holds: bool
+    certain: bool
+    anchor: tuple[int, int]
+    inputs: tuple[tuple[int, int], ...]
+    summary: str
+    error: str | None = None
 
 
 def run(lesson: Lesson, locator: Locator, entries: list[Entry]) -> Inference:
@@ -55,16 +74,36 @@ def run(lesson: Lesson, locator: Locator, entries: list[Entry]) -> Inference:
     usable = Relations([item for item in found if checks.solve.usable(item[2])], sections)
     result = Inference()
     if usable.items:
-        result.checks = checks.infer(lesson, usable, statements.paragraphs(lesson))
+        result.checks, result.complete = checks.infer(lesson, usable, statements.paragraphs(lesson))
     return result
 
 
-def diagnose(check: Inferred, lesson: Lesson, locator: Locator) -> Diagnostic:
-    """The A430 at the number a certain check found wrong."""
-    check.computed = checks.computed(check, lesson_units(lesson))
+def plain(check: Inferred, lesson: Lesson) -> Found:
+    """`check` as a `Found`; the A430's message, with the value the relation computes,
+    only for a failing check atlas-build is certain of (the one that reports it)."""
     anchor = check.anchor
-    message = (
-        f"equation {check.equation} `{check.source}` at the values this paragraph states "
-        f"({check.bindings}): {check.label(anchor.name)} is not {anchor.quantity.text}"
+    summary = f"equation {check.equation} `{check.source}`: {check.bindings}"
+    error = None
+    if not check.holds and check.certain:
+        check.computed = checks.computed(check, lesson_units(lesson))
+        error = (
+            f"equation {check.equation} `{check.source}` at the values this paragraph states "
+            f"({check.bindings}): {check.label(anchor.name)} is not {anchor.quantity.text}"
+        )
+    inputs = tuple((s.start, s.end) for s in check.used if s is not anchor)
+    return Found(
+        check.equation,
+        check.index,
+        check.holds,
+        check.certain,
+        (anchor.start, anchor.end),
+        inputs,
+        summary,
+        error,
     )
-    return at(INFERRED, locator.content(anchor.start), message)
+
+
+def diagnose(found: Found, locator: Locator) -> Diagnostic:
+    """The A430 at the number a certain check found wrong."""
+    assert found.error is not None
+    return at(INFERRED, locator.content(found.anchor[0]), found.error)

@@ -247,29 +247,23 @@ class _Run:
         self.lesson, self.relations = lesson, relations
         self.table = lesson_units(lesson)
         entries = [entry for glossary in lesson.glossaries for entry in glossary.entries]
-        self.meanings = {
-            name: statements.meaning_words(entry.meaning)
-            for entry in entries
-            for name in entry.names
-        }
         self.labels = {
             name: entry.symbol.replace("\\_", "_") if len(entry.names) == 1 else name
             for entry in entries
             for name in entry.names
         }
         self.found: list[Inferred] = []
+        self.complete = True
         self.symbols = {(e, i): set(solve.symbols(r)) for e, i, r in relations.items}
         self.seen: set[tuple[int, int, tuple[int, ...]]] = set()
         self.derived: dict[tuple[object, ...], tuple[object, Known | None]] = {}
         self.several: dict[int, set[str]] = {}  # paragraph -> symbols it gives two values
-        kinds: dict[tuple[object, bool], list[str]] = {}
-        for name, spec in self.table.items():
-            kind = loose.kind(spec)
-            if kind is not None and kind[0] != statements.BARE:
-                kinds.setdefault(kind, []).append(name)
-        self.unique = {kind: names[0] for kind, names in kinds.items() if len(names) == 1}
-        """The symbol of a dimension no other glossary symbol has: a number of that
-        dimension bound to it is bound for certain."""
+        meanings = {
+            name: statements.meaning_words(entry.meaning)
+            for entry in entries
+            for name in entry.names
+        }
+        self.glossary = loose.Glossary.of(self.table, meanings)
 
     def section_of(self, offset: int) -> int:
         heading = self.lesson.section_of(offset)
@@ -378,20 +372,22 @@ class _Run:
             open_ = [n for n in sorted(names) if n not in scene.env]
             if not open_ or not paragraph.loose:
                 continue
-            binder = loose.Binder(self.table, self.unique, self.meanings, paragraph, earlier)
-            chosen = binder.bind(open_)
+            chosen = loose.Binder(self.glossary, paragraph, earlier).bind(open_)
             for stated in chosen.values():
                 found.setdefault(stated.start, stated)
         return sorted(found.values(), key=lambda s: s.start)
 
 
-def infer(lesson: Lesson, relations: Relations, paragraphs: list[Paragraph]) -> list[Inferred]:
+def infer(
+    lesson: Lesson, relations: Relations, paragraphs: list[Paragraph]
+) -> tuple[list[Inferred], bool]:
     """Every relation a paragraph's numbers complete, evaluated there (see the module
-    docstring)."""
+    docstring), and whether every section was read before the time limit."""
     run = _Run(lesson, relations)
     deadline = time.monotonic() + MAX_SECONDS
     for section in _sections(lesson, paragraphs):
         if time.monotonic() > deadline:
+            run.complete = False
             break  # a lesson too dense to infer in time keeps the checks found so far
         scene = _Scene()
         earlier: list[Loose] = []
@@ -413,7 +409,7 @@ def infer(lesson: Lesson, relations: Relations, paragraphs: list[Paragraph]) -> 
                 run.evaluate(scene, paragraph, values, bound)
             earlier = list(paragraph.loose) + earlier
     _corroborate(run.found)
-    return run.found
+    return run.found, run.complete
 
 
 def _corroborate(found: list[Inferred]) -> None:

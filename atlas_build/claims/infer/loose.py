@@ -3,6 +3,8 @@ symbols where only one fits: by dimension, or by the words around them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from atlas_build.claims.infer import statements
 from atlas_build.claims.infer.statements import Loose, Paragraph, Stated
 from atlas_build.units import UnitSpec
@@ -19,35 +21,49 @@ def kind(spec: UnitSpec | None) -> tuple[object, bool] | None:
     return (spec.units.dimension, statements.angular(spec.text)), bool(spec.units.offset)
 
 
+@dataclass(frozen=True)
+class Glossary:
+    """What binding needs of a lesson's symbols, worked out once per lesson: each symbol's
+    kind of number (`kind`; only symbols that have one), and `unique`, the symbol of a
+    kind no other glossary symbol has (a number of that kind bound to it is bound for
+    certain)."""
+
+    table: dict[str, UnitSpec]
+    kinds: dict[str, tuple[object, bool]]
+    unique: dict[tuple[object, bool], str]
+    meanings: dict[str, frozenset[str]]
+
+    @classmethod
+    def of(cls, table: dict[str, UnitSpec], meanings: dict[str, frozenset[str]]) -> Glossary:
+        kinds = {name: found for name, spec in table.items() if (found := kind(spec)) is not None}
+        by_kind: dict[tuple[object, bool], list[str]] = {}
+        for name, found in kinds.items():
+            if found[0] != statements.BARE:
+                by_kind.setdefault(found, []).append(name)
+        unique = {found: names[0] for found, names in by_kind.items() if len(names) == 1}
+        return cls(table, kinds, unique, meanings)
+
+
 class Binder:
     """Open symbols to numbers written without a symbol, one at a time where only one
     fits: the only number of the symbol's dimension (and zero: a °C number is a
     temperature, a K number a difference) for the only open symbol of it, or the number
     whose words match the symbol's meaning best; what one takes, the next cannot."""
 
-    def __init__(
-        self,
-        table: dict[str, UnitSpec],
-        unique: dict[tuple[object, bool], str],
-        meanings: dict[str, frozenset[str]],
-        paragraph: Paragraph,
-        earlier: list[Loose],
-    ) -> None:
-        self.table, self.unique, self.meanings = table, unique, meanings
-        self.paragraph = paragraph
+    def __init__(self, glossary: Glossary, paragraph: Paragraph, earlier: list[Loose]) -> None:
+        self.glossary, self.paragraph = glossary, paragraph
         self.here = {id(q) for q in paragraph.loose}
         self.pool = list(paragraph.loose) + list(earlier)
 
     def bind(self, open_: list[str]) -> dict[str, Stated]:
-        table = self.table
-        specs = {name: table.get(name) for name in open_}
-        left = [name for name in open_ if kind(specs[name]) is not None]
+        kinds = self.glossary.kinds
+        left = [name for name in open_ if name in kinds]
         chosen: dict[str, Stated] = {}
         progress = True
         while left and progress:
             progress = False
             for name in list(left):
-                stated = self._one(name, left, specs)
+                stated = self._one(name, left)
                 if stated is None:
                     continue
                 chosen[name] = stated
@@ -55,18 +71,17 @@ class Binder:
                 progress = True
         return chosen
 
-    def _one(self, name: str, left: list[str], specs: dict[str, UnitSpec | None]) -> Stated | None:
-        spec = specs[name]
-        mine = kind(spec)
-        assert spec is not None and mine is not None
-        rivals = [n for n in left if kind(specs[n]) == mine]
+    def _one(self, name: str, left: list[str]) -> Stated | None:
+        kinds = self.glossary.kinds
+        spec, mine = self.glossary.table[name], kinds[name]
+        rivals = [n for n in left if kinds[n] == mine]
         fits = [q for q in self.pool if ((q.dimension, q.angular), q.affine) == mine]
         local = [q for q in fits if id(q) in self.here]
         fits = local or fits
         # certain only as the only glossary symbol of its kind: `about 80 kHz` is the only
         # number in Hz of its paragraph, and f₀ the relation's only open symbol in Hz, yet
         # it is the new bandwidth B, another symbol in Hz
-        alone = self.unique.get(mine) == name
+        alone = self.glossary.unique.get(mine) == name
         how = statements.DIMENSION if alone and len(local) == 1 else statements.MEANING
         if len(fits) != 1 or len(rivals) != 1 or mine[0] == statements.BARE:
             fits, how = self._by_meaning(name, fits, rivals), statements.MEANING
@@ -82,7 +97,7 @@ class Binder:
     def _by_meaning(self, name: str, fits: list[Loose], rivals: list[str]) -> list[Loose]:
         """The number whose words share most with `name`'s meaning, when `name` is also
         the symbol those words fit best."""
-        meanings = self.meanings
+        meanings = self.glossary.meanings
 
         def score(loose: Loose, symbol: str) -> int:
             return len(loose.words & meanings.get(symbol, frozenset()))

@@ -123,7 +123,9 @@ def residual(
         # `ln 2·RC ≈ 0.69·RC`: as close as its own constants' digits; one that writes none
         # (`R_s(1 + Q²) ≈ Q² R_s`) is an approximation of unstated quality: 1%
         slack += scale * max(_rounding(relation.source), _APPROXIMATE)
-    bracketed = _corners(difference, named, at, tolerances, distance)
+    # the corners decide only what the slack does not (`holds`)
+    close = abs(real(distance)) <= slack
+    bracketed = None if close else _corners(difference, named, at, tolerances, distance)
     return Residual(abs(real(distance)), allowed * (1 + _LOOSE) + slack, bracketed, slack)
 
 
@@ -255,9 +257,9 @@ def solve(
     at = {named[name]: values[name] for name in named if name != unknown}
     lhs, rhs = solver.substitute(relation.lhs, at), solver.substitute(relation.rhs, at)
     if lhs == target and target not in rhs.free_symbols:
-        return rhs if _number(rhs) is not None else None
+        return rhs if solver.value(relation.rhs, at) is not None else None
     if rhs == target and target not in lhs.free_symbols:
-        return lhs if _number(lhs) is not None else None
+        return lhs if solver.value(relation.lhs, at) is not None else None
     found = solver.roots(lhs - rhs, target, near)
     if not found:
         return None
