@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from atlas_build.claims.coverage import coverage, relations
+from atlas_build.claims.coverage import relations, verification
 from atlas_build.claims.prose import exempt
 from atlas_build.lesson import shapes
 
@@ -102,7 +102,7 @@ def test_every_status_and_verdict_is_documented():
     for status in relations.STATUSES:
         shown = "not checked** (`unverified`" if status == "unverified" else f"**{status}**"
         assert shown in DOC, status
-    for name in coverage.CLASSES:
+    for name in verification.CLASSES:
         assert f"**{name}**" in DOC, name
     for verdict in ("failed", "unverified", "partial", "verified"):
         assert f"| `{verdict}` |" in DOC, verdict

@@ -1,4 +1,4 @@
-"""What coverage counts as proved (claims/coverage/coverage.py, claims/binding/bind.py):
+"""What coverage counts as proved (claims/coverage/verification.py, claims/binding/bind.py):
 a relation is verified only through a check that passed, and a problem of the claims file
 is one finding however many places its quote is found at.
 """

@@ -1,4 +1,4 @@
-"""What a lesson's checks proved (claims/coverage/coverage.py, claims/coverage/relations.py,
+"""What a lesson's checks proved (claims/coverage/verification.py, claims/coverage/relations.py,
 claims/prose/exempt.py).
 
 Each relation status and each number class on small lessons written here: a definition is

@@ -18,7 +18,7 @@ from atlas_build.cache import Cache
 from atlas_build.claims import codes, infer, kinds  # noqa: F401 (kinds registers them)
 from atlas_build.claims.binding import anchors
 from atlas_build.claims.binding.bind import closest
-from atlas_build.claims.coverage import coverage, dimensions, inline, relations
+from atlas_build.claims.coverage import dimensions, inline, relations, verification
 from atlas_build.claims.infer import store
 from atlas_build.claims.running import file
 from atlas_build.claims.running.registry import Outcome
@@ -52,7 +52,7 @@ def evaluate(
     every lesson gets a coverage, so a lesson without claims reports honestly that nothing
     in it was checked."""
     evaluation = Evaluation()
-    given = coverage.Inputs()
+    given = verification.Inputs()
     claims_file = None
     if claims_path is not None:
         claims_file, problems = file.read(claims_path)
@@ -81,7 +81,7 @@ def evaluate(
         formulas, more = _unchecked_texts(claims_file, listed, "inline", stated)
         statements, also = _unchecked_quotes(claims_file, listed, runner)
         evaluation.diagnostics.extend(problems + more + also)
-        given = coverage.Inputs(
+        given = verification.Inputs(
             specs=[spec for _, spec in runner.specs.values()],
             unchecked={
                 (entry["equation"], entry.get("relation")): entry["reason"]
@@ -104,7 +104,7 @@ def evaluate(
         inferred = _inferred(lesson, locator, given, cache)
         evaluation.results += inferred
         evaluation.diagnostics += [d for result in inferred for d in result.diagnostics]
-        measured, found = coverage.measure(
+        measured, found = verification.measure(
             lesson, locator, given, require_accounted=require_accounted
         )
     evaluation.coverage = measured
@@ -129,7 +129,7 @@ def inferable(lesson: Lesson, specs: list[Any] | None = None) -> list[relations.
 
 
 def _inferred(
-    lesson: Lesson, locator: Locator, given: coverage.Inputs, cache: Cache | None
+    lesson: Lesson, locator: Locator, given: verification.Inputs, cache: Cache | None
 ) -> list[ClaimResult]:
     """Checks inferred from the lesson itself (`infer`), handed to coverage as outcomes of
     claims of their own, `inferred-N`; a number a written claim binds is the written
