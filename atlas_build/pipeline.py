@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from atlas_build import cache as caching
 from atlas_build import load, published
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from atlas_build.lesson import Lesson
     from atlas_build.model import LessonRecord
 
+T = TypeVar("T")
 Progress = Callable[[int, int, str], None]
 After = Callable[["Checked", frozenset[str], "Options"], object]
 
@@ -73,6 +74,32 @@ class Memo:
     reports: dict[str, tuple[RecordReport, float, str]] = field(default_factory=dict)
     identities: dict[str, str | None] = field(default_factory=dict)
     used: set[str] = field(default_factory=set, repr=False)  # identity keys read this check
+
+
+@dataclass(frozen=True)
+class _Tiers(Generic[T]):
+    """Where a content-addressed value may already be, fastest first: this process's memo
+    (`serve`), the build's ledger (one file for every lesson), then the value's own cache
+    entry. `recall` takes it from the first that has it and copies it into the faster
+    tiers; the lesson reports and the lesson ids are both looked up this way."""
+
+    memo: Callable[[str], T | None]
+    ledger: Callable[[str], T | None]
+    entry: Callable[[str], T | None]
+    keep_memo: Callable[[str, T], None]
+    keep_ledger: Callable[[str, T], None]
+
+    def recall(self, key: str) -> T | None:
+        found = self.memo(key)
+        if found is None:
+            found = self.ledger(key)
+            if found is None:
+                found = self.entry(key)
+                if found is None:
+                    return None
+                self.keep_ledger(key, found)
+        self.keep_memo(key, found)
+        return found
 
 
 @dataclass(frozen=True)
@@ -233,27 +260,38 @@ def _identity(
     matter or the whole record, which a build with one lesson changed did for every
     lesson (0.7 s of 250 lessons, profiled), and a one-folder check for every neighbour."""
     key = caching.digest(caching.fingerprint(), "identity", path.suffix, file_digest)
-    if memo is not None:
+    memo = Memo() if memo is None else memo
+    ledger = Ledger() if ledger is None else ledger
+
+    def from_memo(key: str) -> tuple[str | None] | None:
         memo.used.add(key)
-        if key in memo.identities:
-            return memo.identities[key]
-    if ledger is not None:
+        return (memo.identities[key],) if key in memo.identities else None
+
+    def from_ledger(key: str) -> tuple[str | None] | None:
         found, value = ledger.identity(key)
-        if found:
-            if memo is not None:
-                memo.identities[key] = value
-            return value
-    payload = store.get("identity", key)
-    if payload is not None:
+        return (value,) if found else None
+
+    def from_entry(key: str) -> tuple[str | None] | None:
+        payload = store.get("identity", key)
+        if payload is None:
+            return None
         remembered = payload.decode("ascii", "replace")
-        value = remembered if load.is_identifier(remembered) else None
-    else:
-        value = load.identity(path, raw)
-        store.put("identity", key, (value or "").encode("ascii"))
-    if ledger is not None:
-        ledger.remember_identity(key, value)
-    if memo is not None:
-        memo.identities[key] = value
+        return (remembered if load.is_identifier(remembered) else None,)
+
+    def keep_memo(key: str, value: tuple[str | None]) -> None:
+        memo.identities[key] = value[0]
+
+    def keep_ledger(key: str, value: tuple[str | None]) -> None:
+        ledger.remember_identity(key, value[0])
+
+    tiers = _Tiers(from_memo, from_ledger, from_entry, keep_memo, keep_ledger)
+    found = tiers.recall(key)
+    if found is not None:
+        return found[0]
+    value = load.identity(path, raw)
+    store.put("identity", key, (value or "").encode("ascii"))
+    keep_ledger(key, (value,))
+    keep_memo(key, (value,))
     return value
 
 
@@ -275,6 +313,36 @@ def _lesson_key(prepared: _Prepared, context: str, options: Options) -> str:
             ]
         ),
     )
+
+
+Remembered = tuple[RecordReport, float, str]  # a lesson's report, its seconds, its digest
+
+
+def _reports(
+    last: Memo, kept: Memo | None, ledger: Ledger, store: caching.Cache, task: _Task
+) -> _Tiers[Remembered]:
+    """Where a lesson's report may be: the previous check's memo (read) and this one's
+    (written), the ledger's heads, the lesson's cache entry."""
+
+    def from_ledger(key: str) -> Remembered | None:
+        head = ledger.head(key, _ClaimsLoader(task.options.cache_dir, key, task))
+        return None if head is None else (head.report, head.seconds, head.digest)
+
+    def from_entry(key: str) -> Remembered | None:
+        payload = store.get("lesson", key)
+        if payload is None:
+            return None
+        report, seconds = _report_from_json(payload)
+        return report, seconds, caching.digest(payload)
+
+    def keep_memo(key: str, found: Remembered) -> None:
+        if kept is not None:
+            kept.reports[key] = found
+
+    def keep_ledger(key: str, found: Remembered) -> None:
+        ledger.remember(key, *found)
+
+    return _Tiers(last.reports.get, from_ledger, from_entry, keep_memo, keep_ledger)
 
 
 def check(
@@ -311,20 +379,9 @@ def check(
     for index, item in enumerate(prepared):
         if item.file_digest is not None:
             item.key = _lesson_key(item, context, options)
-            remembered = last.reports.get(item.key)
             task = _Task(item.found, known, slugs, options)
-            loader = _ClaimsLoader(options.cache_dir, item.key, task)
-            head = ledger.head(item.key, loader) if remembered is None else None
-            if head is not None:
-                remembered = head.report, head.seconds, head.digest
-            payload = store.get("lesson", item.key) if remembered is None else None
-            if payload is not None:
-                cached_report, seconds = _report_from_json(payload)
-                remembered = cached_report, seconds, caching.digest(payload)
-                ledger.remember(item.key, cached_report, seconds, remembered[2])
+            remembered = _reports(last, kept, ledger, store, task).recall(item.key)
             if remembered is not None:
-                if kept is not None:
-                    kept.reports[item.key] = remembered
                 cached_report, seconds, payload_digest = remembered
                 results[index] = Checked(
                     item.found,
