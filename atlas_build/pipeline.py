@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from atlas_build import cache as caching
 from atlas_build import load, published
@@ -25,6 +25,7 @@ from atlas_build.budget import Budget, OutOfTime, StageClock
 from atlas_build.diagnostics import Diagnostic, Location, at
 from atlas_build.ledger import Ledger
 from atlas_build.report import RecordReport, Report
+from atlas_build.report.model import ClaimJSON, read_claims
 from atlas_build.ruler import INTERNAL
 from atlas_build.source import Source
 from atlas_build.workers import pool as workers_pool
@@ -332,7 +333,10 @@ def _reports(
         payload = store.get("lesson", key)
         if payload is None:
             return None
-        report, seconds = _report_from_json(payload)
+        try:
+            report, seconds = _report_from_json(payload)
+        except (ValueError, KeyError, TypeError):  # not what this version writes: recheck
+            return None
         return report, seconds, caching.digest(payload)
 
     def keep_memo(key: str, found: Remembered) -> None:
@@ -513,7 +517,7 @@ class _ClaimsLoader:
     key: str
     task: _Task
 
-    def __call__(self) -> list[dict[str, Any]]:
+    def __call__(self) -> list[ClaimJSON]:
         payload = caching.Cache(self.cache_dir).get("lesson", self.key)
         if payload is not None:
             with contextlib.suppress(ValueError, KeyError, TypeError, RecursionError):
@@ -527,7 +531,7 @@ def _report_from_json(payload: bytes) -> tuple[RecordReport, float]:
         data["path"],
         data["id"],
         [Diagnostic.from_cache(item) for item in data["diagnostics"]],
-        data["claims"],
+        read_claims(data["claims"]),
         data.get("coverage"),
         data.get("slug"),
     )

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
+from atlas_build.claims.running.result import ClaimJSON
 from atlas_build.diagnostics import Diagnostic, Severity
 from atlas_build.ruler import INTERNAL
 
@@ -14,7 +18,21 @@ REPORT_VERSION = 2
 INFERRED = "inferred"  # a claim's `source` when inference made it from the lesson itself
 
 
-ClaimsLoader = Callable[[], list[dict[str, Any]]]
+ClaimsLoader = Callable[[], list[ClaimJSON]]
+
+
+@functools.cache
+def _claims_shape() -> TypeAdapter[list[ClaimJSON]]:
+    return TypeAdapter(list[ClaimJSON])
+
+
+def read_claims(data: object) -> list[ClaimJSON]:
+    """Claims read back from the cache, taken only in the shape a report carries them
+    (`ClaimJSON`, no coercion); raises ValueError otherwise."""
+    try:
+        return _claims_shape().validate_python(data)
+    except ValidationError as error:
+        raise ValueError(f"cached claims: {error}") from None
 
 
 @dataclass(eq=False)
@@ -29,14 +47,14 @@ class RecordReport:
     path: str
     id: str | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    loaded_claims: list[dict[str, Any]] | None = field(default_factory=list, repr=False)
+    loaded_claims: list[ClaimJSON] | None = field(default_factory=list, repr=False)
     coverage: dict[str, Any] | None = None
     slug: str | None = None
     tally: dict[str, int] | None = field(default=None, repr=False)
     loader: ClaimsLoader | None = field(default=None, repr=False)
 
     @property
-    def claims(self) -> list[dict[str, Any]]:
+    def claims(self) -> list[ClaimJSON]:
         if self.loaded_claims is None:
             if self.loader is None:
                 raise ValueError(f"{self.path}: a report without its claims or their loader")
@@ -44,7 +62,7 @@ class RecordReport:
         return self.loaded_claims
 
     @claims.setter
-    def claims(self, value: list[dict[str, Any]]) -> None:
+    def claims(self, value: list[ClaimJSON]) -> None:
         self.loaded_claims, self.loader, self.tally = value, None, None
 
     def claim_tally(self) -> dict[str, int]:

@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sympy
 
@@ -35,6 +35,7 @@ from atlas_build.claims.coverage.dimensions import lesson_units, named, unread_u
 from atlas_build.claims.prose import numbers, tables
 from atlas_build.claims.running.file import ClaimsFile
 from atlas_build.claims.running.registry import LEVEL, ClaimError, Outcome, lookup, quantity_unit
+from atlas_build.claims.running.result import ClaimResult, ValueJSON
 from atlas_build.diagnostics import Code, Location, at
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
@@ -47,9 +48,6 @@ from atlas_build.units.prose import (
     unit_attempt,
     unread_unit_after,
 )
-
-if TYPE_CHECKING:
-    from atlas_build.claims.running.run import ClaimResult
 
 Fail = Callable[[Code, Location, str], None]
 _STATED = re.compile(
@@ -579,7 +577,7 @@ def _row(
     ok: bool,
     given: bool,
     where: Location,
-) -> dict[str, Any]:
+) -> ValueJSON:
     """One compared value as the report lists it (`given`: an input the claim fixes)."""
     return {
         "name": name,

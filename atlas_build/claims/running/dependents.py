@@ -25,7 +25,7 @@ from atlas_build.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from atlas_build.claims.running.file import ClaimsFile
-    from atlas_build.claims.running.run import ClaimResult
+    from atlas_build.claims.running.result import ClaimResult
 
 
 class Unavailable(ClaimError):

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from atlas_build.claims.running.run import ClaimResult
+    from atlas_build.claims.running.result import ClaimResult
 
 _BROKEN = {"fail": "failed", "error": "ended in an error"}
 

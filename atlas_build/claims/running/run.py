@@ -10,7 +10,6 @@ import dataclasses
 import json
 import math
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
@@ -35,7 +34,8 @@ from atlas_build.claims.running.registry import (
     Outcome,
     timed,
 )
-from atlas_build.diagnostics import Code, Diagnostic, Location, Severity, at
+from atlas_build.claims.running.result import AnchorJSON, ClaimResult
+from atlas_build.diagnostics import Code, Location, Severity, at
 from atlas_build.latex import EvaluationError, LatexError
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
@@ -44,55 +44,7 @@ from atlas_build.text import plural
 FAILING = {codes.MISMATCH.code, codes.ANCHOR.code, codes.FAILED.code, codes.ARITHMETIC.code}
 
 
-@dataclass
-class ClaimResult:
-    claim_id: str
-    kind: str
-    status: str = "pass"
-    message: str = ""
-    location: Location | None = None
-    quote: str | None = None
-    values: list[dict[str, Any]] = field(default_factory=list)
-    checks: list[dict[str, Any]] = field(default_factory=list)
-    seconds: float = 0.0
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    numbers_total: int = 0
-    numbers_bound: int = 0
-    spots: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, class)
-    spans: list[tuple[int, int]] = field(default_factory=list)  # where the quote was found
-    anchor: dict[str, int | str] | None = None  # the equation or quiz question, unquoted
-    source: str = "written"  # `written` in claims.yaml, or `inferred` from the lesson
-    # bound quantity -> why its number agreed without proving it (A423), unless another
-    # number bound to it was verified (`proved`): a claim comparing with it proves nothing
-    unproven: dict[str, str] = field(default_factory=dict)
-    proved: set[str] = field(default_factory=set)
-
-    def to_json(self) -> dict[str, Any]:
-        where = None
-        if self.location is not None:
-            where = {
-                "path": self.location.path,
-                "line": self.location.line,
-                "column": self.location.column,
-                "contentLine": self.location.content_line,
-                "contentColumn": self.location.content_column,
-            }
-        return {
-            "id": self.claim_id,
-            "kind": self.kind,
-            "status": self.status,
-            "message": self.message,
-            "location": where,
-            "quote": self.quote,
-            "spans": [list(span) for span in self.spans],
-            "anchor": self.anchor,
-            "values": self.values,
-            "checks": self.checks,
-            "source": self.source,
-        }
-
-
-def _anchor(spec: dict[str, Any]) -> dict[str, int | str] | None:
+def _anchor(spec: dict[str, Any]) -> AnchorJSON | None:
     """What a claim without a quote is about, as its own params say: a display equation
     (`equation: N`) or a quiz question (`question: text`), so a page can link to it."""
     if spec.get("quote"):

@@ -30,6 +30,7 @@ from atlas_build import engine
 from atlas_build.cache import Cache, digest, fingerprint
 from atlas_build.claims.prose import numbers
 from atlas_build.claims.running import file as claims_file
+from atlas_build.claims.running.result import ClaimJSON
 
 STYLE: dict[str, Any] = {
     "svg.hashsalt": "atlas-build",
@@ -301,16 +302,14 @@ def _drawn(group: _Group, cache: Cache | None) -> tuple[bytes, str, str] | None:
 
 
 def lesson_figures(
-    claims_path: str, results: list[dict[str, Any]], stem: str, cache: Cache | None = None
+    claims_path: str, results: list[ClaimJSON], stem: str, cache: Cache | None = None
 ) -> tuple[list[Figure], list[str]]:
     """The figures a lesson's claims call for, and a message for each that could not be drawn."""
     found, problems = claims_file.read(claims_path)
     if found is None:
         return [], []  # the claims stage reports an unreadable claims file
     lines = {
-        str(r.get("id")): (r.get("location") or {}).get("contentLine")
-        for r in results
-        if isinstance(r, dict)
+        r["id"]: None if r["location"] is None else r["location"]["contentLine"] for r in results
     }
     figures: list[Figure] = []
     messages: list[str] = []

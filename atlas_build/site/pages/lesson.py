@@ -11,11 +11,11 @@ equation or the quiz heading. The validation panel and the report link to these.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from atlas_build import canonical, paths
 from atlas_build import outputcodes as codes
 from atlas_build.cache import Cache
+from atlas_build.claims.running.result import ClaimJSON
 from atlas_build.diagnostics import Diagnostic, Location, at
 from atlas_build.lesson import build as build_model
 from atlas_build.lesson.model import Lesson
@@ -60,7 +60,7 @@ def claim_element(claim_id: str, occurrence: int = 0) -> str:
     return f"claim-{claim_id}" + (f"--{occurrence + 1}" if occurrence else "")
 
 
-def _marks(content: str, claims: list[dict[str, Any]]) -> list[markup.Mark]:
+def _marks(content: str, claims: list[ClaimJSON]) -> list[markup.Mark]:
     """A mark over each place the claims stage found a claim's quote (its `spans`)."""
     marks: list[markup.Mark] = []
     for claim in claims:
@@ -79,7 +79,7 @@ def _marks(content: str, claims: list[dict[str, Any]]) -> list[markup.Mark]:
     return marks
 
 
-def _spans(claim: dict[str, Any], size: int) -> list[tuple[int, int]]:
+def _spans(claim: ClaimJSON, size: int) -> list[tuple[int, int]]:
     found = claim.get("spans")
     if not isinstance(found, list):
         return []
@@ -93,7 +93,7 @@ def _spans(claim: dict[str, Any], size: int) -> list[tuple[int, int]]:
     ]
 
 
-def _targets(claims: list[dict[str, Any]], titles: list[str]) -> dict[str, list[str]]:
+def _targets(claims: list[ClaimJSON], titles: list[str]) -> dict[str, list[str]]:
     """Equation and quiz claims (no quote) -> where their anchor goes."""
     targets: dict[str, list[str]] = {}
     for claim in claims:
@@ -158,7 +158,7 @@ def _validation(page: LessonPage) -> str:
     report = page.report
     parts = [panels.coverage(report.coverage, lambda index: f"#equation-{index}")]
 
-    def claim_href(claim: dict[str, Any]) -> str | None:
+    def claim_href(claim: ClaimJSON) -> str | None:
         anchor = page.claim_anchor.get(str(claim.get("id")))
         return f"#{anchor}" if anchor else None
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+from atlas_build.claims.running.result import CheckJSON, ClaimJSON, ValueJSON
 from atlas_build.diagnostics import Diagnostic, Severity
 from atlas_build.model import LessonRecord
 from atlas_build.report.coverage import (
@@ -79,7 +80,7 @@ def diagnostic_location(diagnostic: Diagnostic) -> str:
     return where
 
 
-def claim_location(claim: dict[str, Any]) -> str:
+def claim_location(claim: ClaimJSON) -> str:
     location = claim.get("location")
     if not isinstance(location, dict):
         return ""
@@ -89,7 +90,7 @@ def claim_location(claim: dict[str, Any]) -> str:
     return where
 
 
-def _values(values: list[dict[str, Any]]) -> str:
+def _values(values: list[ValueJSON]) -> str:
     """Each number of the quote: what the lesson writes next to what was computed."""
     if not values:
         return ""
@@ -97,7 +98,7 @@ def _values(values: list[dict[str, Any]]) -> str:
     return f'<ul class="atlas-values">{items}</ul>'
 
 
-def _value(v: dict[str, Any]) -> str:
+def _value(v: ValueJSON) -> str:
     """An input (a value the claim fixes) agreeing with the prose is not a proof, so it is
     marked as given rather than checked."""
     ok, given = bool(v.get("ok")), bool(v.get("input")) and bool(v.get("ok"))
@@ -116,7 +117,7 @@ def _tolerance(value: object) -> str:
     return "" if value in (None, "", "0", 0) else f" (tolerance {esc(value)})"
 
 
-def _checks(checks: list[dict[str, Any]]) -> str:
+def _checks(checks: list[CheckJSON]) -> str:
     if not checks:
         return ""
     items = "".join(
@@ -132,9 +133,9 @@ def _checks(checks: list[dict[str, Any]]) -> str:
 
 
 def claim_rows(
-    claims: list[dict[str, Any]],
-    href: Callable[[dict[str, Any]], str | None],
-    lesson: Callable[[dict[str, Any]], str] | None = None,
+    claims: list[ClaimJSON],
+    href: Callable[[ClaimJSON], str | None],
+    lesson: Callable[[ClaimJSON], str] | None = None,
 ) -> str:
     """`<tr>`s of claims; `href` gives the link to the sentence a claim checks."""
     rows: list[str] = []
