@@ -139,9 +139,8 @@ def _inferred(
     entry = store.key(lesson.content, relations.claim_options(given.specs))
     found = store.load(cache, entry, lesson.content)
     if found is None:
-        inference = infer.run(lesson, locator, inferable(lesson, given.specs))
-        found = [infer.plain(check, lesson) for check in inference.checks]
-        if inference.complete:
+        found, complete = infer.found(lesson, inferable(lesson, given.specs))
+        if complete:
             store.save(cache, entry, found)
     bound = {(start, end) for start, end, _ in given.spots}
     proved = {check.anchor for check in found if check.holds}

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 
 from atlas_build.claims.coverage.dimensions import lesson_units
 from atlas_build.claims.coverage.relations import Entry
-from atlas_build.claims.infer import checks, statements
+from atlas_build.claims.infer import checks, statements, worked
 from atlas_build.claims.infer.checks import Inferred, Relations
+from atlas_build.claims.infer.found import Found
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
@@ -44,24 +45,35 @@ class Inference:
     complete: bool = True
 
 
-@dataclass(frozen=True)
-class Found:
-    """One inferred check as the report needs it, in plain data (`store` caches it): the
-    relation, its verdict, where its number and inputs are, what it read as what, and
-    for a check atlas-build is certain failed, the A430's message."""
-
-    equation: int
-    index: int
-    holds: bool
-    certain: bool
-    anchor: tuple[int, int]
-    inputs: tuple[tuple[int, int], ...]
-    summary: str
-    error: str | None = None
-
-
 def run(lesson: Lesson, locator: Locator, entries: list[Entry]) -> Inference:
     """Inferred checks of `lesson`, from the relations `entries` read (`relations.inventory`)."""
+    usable = _usable(lesson, entries)
+    result = Inference()
+    if usable.items:
+        result.checks, result.complete = checks.infer(lesson, usable, statements.paragraphs(lesson))
+    return result
+
+
+def found(lesson: Lesson, entries: list[Entry]) -> tuple[list[Found], bool]:
+    """Every check inferred in `lesson`, as the report needs it: those `run` finds, then
+    the relations a worked computation writes out (`worked`) that no check verified at
+    the same number; and whether inference finished before its time limit."""
+    usable = _usable(lesson, entries)
+    if not usable.items:
+        return [], True
+    paragraphs = statements.paragraphs(lesson)
+    inferred, complete = checks.infer(lesson, usable, paragraphs)
+    result = [plain(check, lesson) for check in inferred]
+    held = {(f.equation, f.index, f.anchor) for f in result if f.holds}
+    for check in worked.found(lesson, usable, paragraphs):
+        if (check.equation, check.index, check.anchor) not in held:
+            result.append(check)
+            held.add((check.equation, check.index, check.anchor))
+    return result, complete
+
+
+def _usable(lesson: Lesson, entries: list[Entry]) -> Relations:
+    """The relations inference evaluates, and the section each is displayed in."""
     found = [
         (entry.equation, entry.relation, checks.solve.plain(entry.parsed))
         for entry in entries
@@ -71,11 +83,7 @@ def run(lesson: Lesson, locator: Locator, entries: list[Entry]) -> Inference:
     for entry in entries:
         heading = lesson.section_of(entry.offset)
         sections[(entry.equation, entry.relation)] = heading.start if heading is not None else -1
-    usable = Relations([item for item in found if checks.solve.usable(item[2])], sections)
-    result = Inference()
-    if usable.items:
-        result.checks, result.complete = checks.infer(lesson, usable, statements.paragraphs(lesson))
-    return result
+    return Relations([item for item in found if checks.solve.usable(item[2])], sections)
 
 
 def plain(check: Inferred, lesson: Lesson) -> Found:

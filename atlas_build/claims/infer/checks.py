@@ -247,11 +247,7 @@ class _Run:
         self.lesson, self.relations = lesson, relations
         self.table = lesson_units(lesson)
         entries = [entry for glossary in lesson.glossaries for entry in glossary.entries]
-        self.labels = {
-            name: entry.symbol.replace("\\_", "_") if len(entry.names) == 1 else name
-            for entry in entries
-            for name in entry.names
-        }
+        self.labels = statements.labels(lesson)
         self.found: list[Inferred] = []
         self.complete = True
         self.symbols = {(e, i): set(solve.symbols(r)) for e, i, r in relations.items}

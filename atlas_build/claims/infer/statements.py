@@ -85,6 +85,7 @@ class Paragraph:
     end: int
     stated: list[Stated] = field(default_factory=list)
     loose: list[Loose] = field(default_factory=list)
+    worked: list[numbers.Arithmetic] = field(default_factory=list)  # offsets from `start`
 
 
 class Names:
@@ -175,6 +176,7 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
         paragraph = Paragraph(start, end)
         found.append(paragraph)
         items = numbers.extract(text)
+        paragraph.worked = [item for item in items if isinstance(item, numbers.Arithmetic)]
         for match in _TOKEN.finditer(text):
             if _FUNCTION_BEFORE.search(text, max(0, match.start() - 8), match.start()):
                 continue  # `sin θ = 0.93` states sin θ, not θ
@@ -256,6 +258,16 @@ def angular(unit: str) -> bool:
     """Whether a unit measures an angle (`rad/s`, `°/s`), which SI counts as 1: `212 kHz`
     is no angular frequency."""
     return bool(_ANGLE.search(unit))
+
+
+def labels(lesson: Lesson) -> dict[str, str]:
+    """Glossary name -> the symbol as the glossary writes it, for messages."""
+    entries = [entry for glossary in lesson.glossaries for entry in glossary.entries]
+    return {
+        name: entry.symbol.replace("\\_", "_") if len(entry.names) == 1 else name
+        for entry in entries
+        for name in entry.names
+    }
 
 
 def meaning_words(meaning: str) -> frozenset[str]:

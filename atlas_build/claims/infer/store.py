@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from atlas_build.cache import Cache, digest, fingerprint
-from atlas_build.claims.infer import Found
 from atlas_build.claims.infer.checks import MAX_CHECKS
+from atlas_build.claims.infer.found import Found
 
 NAMESPACE = "inferred"
 FORMAT = 1
