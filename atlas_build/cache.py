@@ -41,7 +41,15 @@ from atlas_build.atomic import write_bytes
 KEY_ENV = "ATLAS_BUILD_CACHE_KEY"
 DIR_ENV = "ATLAS_BUILD_CACHE_DIR"
 MAGIC = b"ATLAS-CACHE 2 "
-LIBRARIES = ("sympy", "mpmath", "numpy", "markdown-it-py", "mdit-py-plugins", "jsonschema", "pydantic")
+LIBRARIES = (
+    "sympy",
+    "mpmath",
+    "numpy",
+    "markdown-it-py",
+    "mdit-py-plugins",
+    "jsonschema",
+    "pydantic",
+)
 _NAME_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyz-")
 
 

@@ -10,13 +10,15 @@ entry only when an output asks for them (`RecordReport.loader`). Keys are conten
 addressed, so an entry of the ledger never goes stale; it only stops being asked for.
 
 The entry is authenticated like every other; a ledger or head that does not read back
-exactly as written is a miss, and the lesson is read the slow way.
+exactly as written is a miss, and the lesson is read the slow way. `Tiers` is the order
+the pipeline looks a report or an id up in: its memo, this ledger, the cache entry.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from atlas_build.cache import Cache, digest
 from atlas_build.diagnostics import Diagnostic
@@ -140,3 +142,32 @@ class Ledger:
             return
         data = {"identities": self.seen_identities, "heads": self.seen_heads}
         store.put_json(NAMESPACE, self.key(paths), data)
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Tiers(Generic[T]):
+    """Where a content-addressed value may already be, fastest first: this process's memo
+    (`serve`), the build's ledger (one file for every lesson), then the value's own cache
+    entry. `recall` takes it from the first that has it and copies it into the faster
+    tiers; the lesson reports and the lesson ids are both looked up this way."""
+
+    memo: Callable[[str], T | None]
+    ledger: Callable[[str], T | None]
+    entry: Callable[[str], T | None]
+    keep_memo: Callable[[str, T], None]
+    keep_ledger: Callable[[str, T], None]
+
+    def recall(self, key: str) -> T | None:
+        found = self.memo(key)
+        if found is None:
+            found = self.ledger(key)
+            if found is None:
+                found = self.entry(key)
+                if found is None:
+                    return None
+                self.keep_ledger(key, found)
+        self.keep_memo(key, found)
+        return found

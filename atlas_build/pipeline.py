@@ -17,15 +17,15 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING
 
 from atlas_build import cache as caching
 from atlas_build import load, published
 from atlas_build.budget import Budget, OutOfTime, StageClock
+from atlas_build.claimjson import ClaimJSON
 from atlas_build.diagnostics import Diagnostic, Location, at
-from atlas_build.ledger import Ledger
+from atlas_build.ledger import Ledger, Tiers
 from atlas_build.report import RecordReport, Report
-from atlas_build.report.model import ClaimJSON, read_claims
 from atlas_build.ruler import INTERNAL
 from atlas_build.source import Source
 from atlas_build.workers import pool as workers_pool
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from atlas_build.lesson import Lesson
     from atlas_build.model import LessonRecord
 
-T = TypeVar("T")
 Progress = Callable[[int, int, str], None]
 After = Callable[["Checked", frozenset[str], "Options"], object]
 
@@ -75,32 +74,6 @@ class Memo:
     reports: dict[str, tuple[RecordReport, float, str]] = field(default_factory=dict)
     identities: dict[str, str | None] = field(default_factory=dict)
     used: set[str] = field(default_factory=set, repr=False)  # identity keys read this check
-
-
-@dataclass(frozen=True)
-class _Tiers(Generic[T]):
-    """Where a content-addressed value may already be, fastest first: this process's memo
-    (`serve`), the build's ledger (one file for every lesson), then the value's own cache
-    entry. `recall` takes it from the first that has it and copies it into the faster
-    tiers; the lesson reports and the lesson ids are both looked up this way."""
-
-    memo: Callable[[str], T | None]
-    ledger: Callable[[str], T | None]
-    entry: Callable[[str], T | None]
-    keep_memo: Callable[[str, T], None]
-    keep_ledger: Callable[[str, T], None]
-
-    def recall(self, key: str) -> T | None:
-        found = self.memo(key)
-        if found is None:
-            found = self.ledger(key)
-            if found is None:
-                found = self.entry(key)
-                if found is None:
-                    return None
-                self.keep_ledger(key, found)
-        self.keep_memo(key, found)
-        return found
 
 
 @dataclass(frozen=True)
@@ -285,7 +258,7 @@ def _identity(
     def keep_ledger(key: str, value: tuple[str | None]) -> None:
         ledger.remember_identity(key, value[0])
 
-    tiers = _Tiers(from_memo, from_ledger, from_entry, keep_memo, keep_ledger)
+    tiers = Tiers(from_memo, from_ledger, from_entry, keep_memo, keep_ledger)
     found = tiers.recall(key)
     if found is not None:
         return found[0]
@@ -321,7 +294,7 @@ Remembered = tuple[RecordReport, float, str]  # a lesson's report, its seconds, 
 
 def _reports(
     last: Memo, kept: Memo | None, ledger: Ledger, store: caching.Cache, task: _Task
-) -> _Tiers[Remembered]:
+) -> Tiers[Remembered]:
     """Where a lesson's report may be: the previous check's memo (read) and this one's
     (written), the ledger's heads, the lesson's cache entry."""
 
@@ -334,7 +307,7 @@ def _reports(
         if payload is None:
             return None
         try:
-            report, seconds = _report_from_json(payload)
+            report, seconds = RecordReport.from_cache(payload)
         except (ValueError, KeyError, TypeError):  # not what this version writes: recheck
             return None
         return report, seconds, caching.digest(payload)
@@ -346,7 +319,7 @@ def _reports(
     def keep_ledger(key: str, found: Remembered) -> None:
         ledger.remember(key, *found)
 
-    return _Tiers(last.reports.get, from_ledger, from_entry, keep_memo, keep_ledger)
+    return Tiers(last.reports.get, from_ledger, from_entry, keep_memo, keep_ledger)
 
 
 def check(
@@ -403,7 +376,7 @@ def check(
     tasks = [_Task(prepared[i].found, known, slugs, options, after) for i in pending]
     outcomes = _execute(tasks, options.jobs)
     for index, (record_report, seconds, made) in zip(pending, outcomes, strict=True):
-        payload = _report_to_json(record_report, seconds)
+        payload = record_report.to_cache(seconds)
         made_digest = caching.digest(payload)
         results[index] = Checked(
             prepared[index].found,
@@ -499,14 +472,6 @@ def materialize(checked: Checked, options: Options) -> Checked:
     return checked
 
 
-def _report_to_json(report: RecordReport, seconds: float) -> bytes:
-    data = report.to_json()
-    data["diagnostics"] = [diagnostic.to_cache() for diagnostic in report.diagnostics]
-    data["slug"] = report.slug
-    data["seconds"] = seconds
-    return json.dumps(data).encode("ascii")  # ASCII escapes keep lone surrogates intact
-
-
 @dataclass(frozen=True)
 class _ClaimsLoader:
     """The claims of a report read from the ledger: from the report's own cache entry, or,
@@ -521,18 +486,5 @@ class _ClaimsLoader:
         payload = caching.Cache(self.cache_dir).get("lesson", self.key)
         if payload is not None:
             with contextlib.suppress(ValueError, KeyError, TypeError, RecursionError):
-                return _report_from_json(payload)[0].claims
+                return RecordReport.from_cache(payload)[0].claims
         return list(_run_task(replace(self.task, after=None))[0].claims)
-
-
-def _report_from_json(payload: bytes) -> tuple[RecordReport, float]:
-    data = json.loads(payload)
-    report = RecordReport(
-        data["path"],
-        data["id"],
-        [Diagnostic.from_cache(item) for item in data["diagnostics"]],
-        read_claims(data["claims"]),
-        data.get("coverage"),
-        data.get("slug"),
-    )
-    return report, float(data.get("seconds", 0.0))

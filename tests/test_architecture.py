@@ -42,6 +42,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "budget",
             "cache",
             "canonical",
+            "claimjson",
             "diagnostics",
             "markdown",
             "mathlimits",

@@ -399,3 +399,21 @@ def test_a_memo_recomputes_an_edited_lesson_and_forgets_the_old_one(tree: Path) 
     again = Run(*pipeline.check(["content"], options, memo=memo))
     assert again.cached == ALL_CACHED
     assert timeless(again.json) == timeless(edited.json)
+
+
+def test_the_cached_path_imports_no_claims_stage() -> None:
+    """A check whose lessons are all cached reads reports back and never runs a claim:
+    importing the command line, the pipeline, the report and the ledger loads neither
+    SymPy nor NumPy nor pydantic (they cost the no-change check most of its time)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "import atlas_build.cli, atlas_build.pipeline, atlas_build.report, atlas_build.ledger\n"
+        "print(sorted(m for m in ('sympy', 'numpy', 'pydantic') if m in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert result.stdout.strip() == "[]"

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from atlas_build.claims import ClaimResult
-from atlas_build.claims.running.result import (
+from atlas_build.claimjson import (
     AnchorJSON,
     CheckJSON,
     ClaimJSON,
     LocationJSON,
     ValueJSON,
 )
+from atlas_build.claims import ClaimResult
 from atlas_build.diagnostics import Location
 from atlas_build.report.model import read_claims
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
-
-from atlas_build.claims.running.result import ClaimJSON
+from atlas_build.claimjson import ClaimJSON
 from atlas_build.diagnostics import Diagnostic, Severity
 from atlas_build.ruler import INTERNAL
 
@@ -22,17 +21,24 @@ ClaimsLoader = Callable[[], list[ClaimJSON]]
 
 
 @functools.cache
-def _claims_shape() -> TypeAdapter[list[ClaimJSON]]:
+def _claims_shape() -> Any:
+    """pydantic's validator of a list of `ClaimJSON`, made on first use: a check whose
+    lessons are all in the ledger never reads claims back, nor imports pydantic."""
+    from pydantic import TypeAdapter
+
     return TypeAdapter(list[ClaimJSON])
 
 
 def read_claims(data: object) -> list[ClaimJSON]:
     """Claims read back from the cache, taken only in the shape a report carries them
     (`ClaimJSON`, no coercion); raises ValueError otherwise."""
+    from pydantic import ValidationError
+
     try:
-        return _claims_shape().validate_python(data)
+        found: list[ClaimJSON] = _claims_shape().validate_python(data)
     except ValidationError as error:
         raise ValueError(f"cached claims: {error}") from None
+    return found
 
 
 @dataclass(eq=False)
@@ -101,6 +107,30 @@ class RecordReport:
         if self.count(Severity.ERROR):
             return "error"
         return "warning" if self.count(Severity.WARNING) else "pass"
+
+    def to_cache(self, seconds: float) -> bytes:
+        """The report as its cache entry: its JSON, with what the cache needs besides
+        (diagnostics in full, the slug, the seconds it took)."""
+        data = self.to_json()
+        data["diagnostics"] = [diagnostic.to_cache() for diagnostic in self.diagnostics]
+        data["slug"] = self.slug
+        data["seconds"] = seconds
+        return json.dumps(data).encode("ascii")  # ASCII escapes keep lone surrogates intact
+
+    @classmethod
+    def from_cache(cls, payload: bytes) -> tuple[RecordReport, float]:
+        """A report and its seconds from `to_cache`'s bytes; raises ValueError (KeyError,
+        TypeError) for anything else."""
+        data = json.loads(payload)
+        report = cls(
+            data["path"],
+            data["id"],
+            [Diagnostic.from_cache(item) for item in data["diagnostics"]],
+            read_claims(data["claims"]),
+            data.get("coverage"),
+            data.get("slug"),
+        )
+        return report, float(data.get("seconds", 0.0))
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {

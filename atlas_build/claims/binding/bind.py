@@ -21,6 +21,7 @@ from typing import Any
 
 import sympy
 
+from atlas_build.claimjson import ValueJSON
 from atlas_build.claims import codes
 from atlas_build.claims.binding import anchors
 from atlas_build.claims.binding.compare import Verdict, compare, parse_tolerance
@@ -35,7 +36,7 @@ from atlas_build.claims.coverage.dimensions import lesson_units, named, unread_u
 from atlas_build.claims.prose import numbers, tables
 from atlas_build.claims.running.file import ClaimsFile
 from atlas_build.claims.running.registry import LEVEL, ClaimError, Outcome, lookup, quantity_unit
-from atlas_build.claims.running.result import ClaimResult, ValueJSON
+from atlas_build.claims.running.result import ClaimResult
 from atlas_build.diagnostics import Code, Location, at
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator

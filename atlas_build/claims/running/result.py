@@ -1,75 +1,22 @@
-"""What one claim reports: `ClaimResult` while the claims stage works, and its JSON form
-(`ClaimJSON`), the shape every report carries, every output format shows and
-`schemas/report.schema.json` publishes (tests/test_report_model.py holds the two to each
-other). A report read back from the cache is that JSON, so the types are the JSON's.
-"""
+"""What one claim reports while the claims stage works (`ClaimResult`), and its JSON
+form, `atlas_build.claimjson.ClaimJSON`, which every report carries."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import ConfigDict, with_config
-from typing_extensions import TypedDict  # pydantic validates these on Python 3.11
-
+from atlas_build.claimjson import AnchorJSON, CheckJSON, ClaimJSON, LocationJSON, ValueJSON
 from atlas_build.diagnostics import Diagnostic, Location
 
-_STRICT = ConfigDict(strict=True)  # read back as written: no coercion
-
-
-@with_config(_STRICT)
-class LocationJSON(TypedDict):
-    path: str
-    line: int | None
-    column: int | None
-    contentLine: int | None  # noqa: N815 (the report's JSON names)
-    contentColumn: int | None  # noqa: N815
-
-
-@with_config(_STRICT)
-class AnchorJSON(TypedDict, total=False):
-    """A claim without a quote is about a display equation or a quiz question."""
-
-    equation: int
-    question: str
-
-
-@with_config(_STRICT)
-class ValueJSON(TypedDict, total=False):
-    """One value a claim compared with the number the prose states for it."""
-
-    name: str
-    quoted: str | None
-    computed: str | None
-    tolerance: str | None
-    ok: bool
-    input: bool
-    line: int | None
-    column: int | None
-
-
-@with_config(_STRICT)
-class CheckJSON(TypedDict):
-    """One check a claim ran besides its values (an identity, a sample, a property)."""
-
-    name: str
-    ok: bool
-    message: str
-
-
-@with_config(_STRICT)
-class ClaimJSON(TypedDict):
-    id: str
-    kind: str
-    status: str
-    message: str
-    location: LocationJSON | None
-    quote: str | None
-    spans: list[list[int]]
-    anchor: AnchorJSON | None
-    values: list[ValueJSON]
-    checks: list[CheckJSON]
-    source: Literal["written", "inferred"]
+__all__ = [
+    "AnchorJSON",
+    "CheckJSON",
+    "ClaimJSON",
+    "ClaimResult",
+    "LocationJSON",
+    "ValueJSON",
+]
 
 
 @dataclass

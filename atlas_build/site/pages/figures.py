@@ -28,9 +28,9 @@ import numpy as np
 
 from atlas_build import engine
 from atlas_build.cache import Cache, digest, fingerprint
+from atlas_build.claimjson import ClaimJSON
 from atlas_build.claims.prose import numbers
 from atlas_build.claims.running import file as claims_file
-from atlas_build.claims.running.result import ClaimJSON
 
 STYLE: dict[str, Any] = {
     "svg.hashsalt": "atlas-build",

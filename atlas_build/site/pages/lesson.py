@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from atlas_build import canonical, paths
 from atlas_build import outputcodes as codes
 from atlas_build.cache import Cache
-from atlas_build.claims.running.result import ClaimJSON
+from atlas_build.claimjson import ClaimJSON
 from atlas_build.diagnostics import Diagnostic, Location, at
 from atlas_build.lesson import build as build_model
 from atlas_build.lesson.model import Lesson

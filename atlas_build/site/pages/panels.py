@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from atlas_build.claims.running.result import CheckJSON, ClaimJSON, ValueJSON
+from atlas_build.claimjson import CheckJSON, ClaimJSON, ValueJSON
 from atlas_build.diagnostics import Diagnostic, Severity
 from atlas_build.model import LessonRecord
 from atlas_build.report.coverage import (
