@@ -67,6 +67,8 @@ CONVENTION = [
     ("x*", r"x^\ast", "x_star"),
     ("x⋆", r"x^\star", "x_star"),
     ("x†", r"x^\dagger", "x_dagger"),
+    ("S\\_2.83V", r"S_{2.83V}", "S_2.83V"),  # a decimal in a subscript
+    ("ΣK", r"\sum K", "K"),  # a cell naming a sum defines its summand
 ]
 
 
@@ -135,7 +137,9 @@ def test_a_qualified_symbol_keeps_its_qualifier():
     assert (cell.kind, cell.names, cell.qualifier) == (SYMBOL, ("B_Gen5",), "one way")
 
 
-@pytest.mark.parametrize("token", ["2x", "x-y", "(", "∂", "μₙp", "T_max−T_min", "x_i−x_j"])
+@pytest.mark.parametrize(
+    "token", ["2x", "x-y", "(", "∂", "μₙp", "T_max−T_min", "x_i−x_j", "2.5", "x_1.", "x.5"]
+)
 def test_tokens_that_are_no_name(token):
     assert name_of(token) is None
 

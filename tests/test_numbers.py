@@ -774,3 +774,29 @@ def test_every_number_a_reader_sees_is_read(text: str, value: sympy.Expr, unit: 
     assert isinstance(item, Quantity)
     assert item.value == value and item.unit == unit
     assert text[item.start : item.end].translate(numbers.FOLD) == item.text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("a rise of 300 000 Pa", 300000),  # SI style: groups of three after a space
+        ("a rise of 300\u202f000 Pa", 300000),  # a narrow no-break space
+        ("1\u2009000\u2009000.5 s", R(2000001, 2)),  # thin spaces, and a decimal after
+        ("a rise of 300,000 Pa", 300000),
+    ],
+)
+def test_digits_grouped_by_spaces_are_one_number(text: str, value: sympy.Expr) -> None:
+    [item] = extract(text)
+    assert isinstance(item, Quantity) and item.value == value
+
+
+def test_working_with_a_space_grouped_number_is_read_whole() -> None:
+    """`300 000 / (1000 × 9.81) ≈ 30.6 m` was `000 / (…)`: 0 m, an error at a right number."""
+    [item] = extract("is 300 000 / (1000 × 9.81) ≈ 30.6 m of head")
+    assert isinstance(item, numbers.Arithmetic) and item.operands[0].value == 300000
+    assert judge(item).status == "verified"
+
+
+def test_a_year_before_a_count_stays_two_numbers() -> None:
+    """Only one to three digits start a group: `2019 300` is a year and a count."""
+    assert [i.value for i in extract("in 2019 300 units shipped")] == [2019, 300]

@@ -77,6 +77,10 @@ def _suffixes(primes: int, marks: list[str]) -> str:
     return prime + "".join("_" + mark for mark in marks)
 
 
+_POINT = "\ue000"  # a decimal point between digits, kept apart from a full stop
+_DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def name_of(token: str) -> str | None:
     """One symbol written in plain text -> its name, or None when it is no name.
@@ -91,6 +95,7 @@ def name_of(token: str) -> str | None:
     caret = text.find("^")
     power = text[caret + 1 :].strip("{} ") if caret != -1 else None
     text = text[:caret] if caret != -1 else text
+    text = _DECIMAL_POINT.sub(_POINT, text)  # `S_2.83V`: a decimal in a subscript
     base: list[str] = []
     style = ""
     accents: list[str] = []
@@ -116,6 +121,10 @@ def name_of(token: str) -> str | None:
             continue
         elif char == "," and braced and mode == "sub" and subs and subs[-1]:
             continue  # `x_{i,j}` is `x_ij`, as LaTeX writes an index pair
+        elif char == _POINT:
+            if mode != "sub" or not subs:
+                return None
+            subs[-1] += "."
         elif char in naming.SUBSCRIPT_SIGNS and mode == "sub" and subs:
             subs[-1] += naming.SUBSCRIPT_SIGNS[char]  # `R_□` is `R_square`
         elif char in _SUB_OPERATORS and mode in ("sub", "usub") and subs and subs[-1]:
@@ -328,6 +337,11 @@ def read(text: str) -> SymbolCell:
             else:
                 qualifiers.append(piece)
             continue
+        summed = _summand(piece)
+        if summed is not None:  # `ΣK`: the sum of K, which an equation writes `\sum K`
+            found.append(summed)
+            mentioned += latex_reading(summed)
+            continue
         single = name_of(piece.replace("Δ ", "Δ")) or _spelled(piece)
         if single is not None:
             found.append(single)
@@ -351,6 +365,13 @@ def read(text: str) -> SymbolCell:
         kind = OPERATOR if operators else NONE
         return SymbolCell(text, (), kind, qualifier, operators=tuple(operators))
     return SymbolCell(text, tuple(found), SYMBOL, qualifier, tuple(mentioned), tuple(operators))
+
+
+def _summand(piece: str) -> str | None:
+    """`K` of `ΣK` or `∑ K_i`: a glossary cell that names a sum defines its summand."""
+    if len(piece) < 2 or piece[0] not in "Σ∑":
+        return None
+    return name_of(piece[1:].strip())
 
 
 def canonical(text: str) -> list[str]:

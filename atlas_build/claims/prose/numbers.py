@@ -50,7 +50,12 @@ _SPACES = " \t\u00a0\u2009\u202f"
 _WS = f"[{_SPACES}]"
 _SUPER = "[⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]"
 _TO_ASCII = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻−", "0123456789+--")
-_INT_GROUPED = re.compile(r"[1-9][0-9]{0,2}(?:,[0-9]{3})++(?![0-9])|[0-9]++")
+_GROUP_SPACES = " \u00a0\u2009\u202f"  # `300 000`, SI style: a space, no-break or thin
+_INT_GROUPED = re.compile(
+    r"[1-9][0-9]{0,2}(?:,[0-9]{3})++(?![0-9])"
+    rf"|[1-9][0-9]{{0,2}}(?:[{_GROUP_SPACES}][0-9]{{3}})++(?![0-9])"
+    r"|[0-9]++"
+)
 _INT = re.compile(r"[0-9]++")
 _FRAC = re.compile(r"\.([0-9]++)")
 _E_EXP = re.compile(r"[eE]([+\-−]?[0-9]{1,3}+)(?![0-9])")
@@ -272,6 +277,11 @@ def _int(text: str) -> int:
     return int(text.translate(_TO_ASCII))
 
 
+def _ungrouped(digits: str) -> str:
+    """`300 000` and `300,000` as `300000`."""
+    return digits.translate({ord(c): None for c in "," + _GROUP_SPACES})
+
+
 def _literal(
     text: str,
     i: int,
@@ -293,7 +303,7 @@ def _literal(
     digits_match = (_INT_GROUPED if grouped else _INT).match(text, i, end)
     if digits_match is None:
         return None
-    digits, j, frac = digits_match.group().replace(",", ""), digits_match.end(), ""
+    digits, j, frac = _ungrouped(digits_match.group()), digits_match.end(), ""
     if point := _FRAC.match(text, j, end):
         frac, j = point.group(1), point.end()
     if len(digits) + len(frac) > MAX_DIGITS or _VERSION_TAIL.match(text, j, end):
