@@ -181,9 +181,12 @@ def _check(
 
 def cmd_check(args: argparse.Namespace) -> int:
     report, _ = _check(args)
-    from atlas_build import catalog
+    codes = None
+    if args.format == "sarif":  # only SARIF describes the codes: the catalog imports every
+        from atlas_build import catalog  # stage, most of a check whose lessons are cached
 
-    output = render(report, args.format, verbose=args.verbose, codes=catalog.codes())
+        codes = catalog.codes()
+    output = render(report, args.format, verbose=args.verbose, codes=codes)
     if args.output:
         from atlas_build.atomic import write_bytes
 

@@ -417,3 +417,29 @@ def test_the_cached_path_imports_no_claims_stage() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_a_check_with_every_lesson_cached_runs_no_stage(tmp_path: Path) -> None:
+    """The second `check` of an unchanged lesson replays its report: in a fresh process it
+    imports neither SymPy nor the stages (the code catalog, which imports them all, is
+    only for SARIF)."""
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent
+    shutil.copytree(repo / "content" / "rc-delay", tmp_path / "content" / "rc-delay")
+    command = [sys.executable, "-c", (
+        "import sys\n"
+        "from atlas_build.cli import main\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in ('sympy', 'atlas_build.claims') if m in sys.modules))\n"
+    ), "check", "content", "--cache-dir", "cache", "-q"]  # fmt: skip
+    runs = [
+        subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        for _ in range(2)
+    ]
+    assert runs[0].stdout.strip().endswith("['atlas_build.claims', 'sympy']"), runs[0].stderr
+    assert runs[1].stdout.strip().endswith("[]"), runs[1].stderr
