@@ -51,6 +51,68 @@ from atlas_build.units.prose import (
 )
 
 Fail = Callable[[Code, Location, str], None]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One bind entry at one occurrence of its quote: its number, what it is bound to and
+    how closely (`allowed`, `rounded`), and where its results go (`result`, `fail`; names
+    the claim does not compute, told once, in `unknown`)."""
+
+    item: numbers.Item
+    options: dict[str, Any]
+    outcome: Outcome
+    allowed: Any
+    rounded: anchors.Precision
+    pointer: str
+    result: ClaimResult
+    fail: Fail
+    unknown: set[str]
+
+
+@dataclass(frozen=True)
+class _Against:
+    """A number compared with its quantity's computed value, in a given unit (and, to see
+    whether it agrees to its own digits, with another tolerance)."""
+
+    written: numbers.Item
+    computed: Any
+    allowed: Any
+    relation: Any
+    rounded: anchors.Precision
+    interval: bool
+
+    def __call__(self, unit: str | None, allowed: Any = None) -> Verdict:
+        return compare(
+            self.written,
+            self.computed,
+            tolerance=self.allowed if allowed is None else allowed,
+            unit=unit,
+            relation=self.relation,
+            approximate=self.rounded,
+            interval=self.interval,
+        )
+
+
+@dataclass
+class _Compared:
+    """One number compared: the verdict, the unit it was read in, and why an agreeing
+    number may prove nothing (`unproven`, `unread`, `through` a loose tolerance)."""
+
+    name: str
+    base: str
+    written: numbers.Item
+    at_number: numbers.Item
+    where: Location
+    unit: str | None
+    verdict: Verdict
+    against: _Against
+    unproven: bool
+    unread: str
+    through: bool
+    notes: list[Loose]
+
+
 _STATED = re.compile(
     r"(?:^|(?<=[\s(,;:]))(?<![-+−×·/*=≈]\s)([A-Za-z](?:\\?_\{?[A-Za-z0-9]+\}?)?)\s*(=|≈)?\s*$"
 )
@@ -334,10 +396,11 @@ class Binder:
                     if index in refused:  # compared in a unit the table contradicts: not at all
                         result.spots += [(*span, "failed") for span in _number_spans(item)]
                         continue
+                    options = bound if isinstance(bound, dict) else {"value": bound}
                     rounded = anchors.approximate(self.lesson.content, item, occurrence)
-                    loosened = self._bind_item(
-                        item, bound, outcome, tolerance, rounded, pointer, result, fail, unknown
-                    )
+                    entry = _Entry(item, options, outcome, options.get("tolerance", tolerance),
+                                   rounded, pointer, result, fail, unknown)  # fmt: skip
+                    loosened = self._bind_item(entry)
                     if loosened:
                         where, value = tolerance_at(spec, pointer, bound, index, self.tolerance)
                         notes.setdefault(where, (value, []))[1].extend(loosened)
@@ -369,26 +432,13 @@ class Binder:
             "number is not counted as verified. Correct the unit in the table"
         )
 
-    def _bind_item(
-        self,
-        item: numbers.Item,
-        bound: str | dict[str, Any],
-        outcome: Outcome,
-        tolerance: Any,
-        rounded: anchors.Precision,
-        pointer: str,
-        result: ClaimResult,
-        fail: Fail,
-        unknown: set[str] | None = None,
-    ) -> list[Loose]:
+    def _bind_item(self, entry: _Entry) -> list[Loose]:
         """Compare one bind entry's number (and its operands); returns the numbers the
         author's tolerance compared more loosely than their digits (options.loose). A name
         the claim does not compute is one problem of the claims file, however many places
         the quote is found at (`occurrences: 2`): an A404 the first time, kept in
-        `unknown`, and skipped after."""
-        unknown = set() if unknown is None else unknown
-        options = bound if isinstance(bound, dict) else {"value": bound}
-        allowed = options.get("tolerance", tolerance)
+        `entry.unknown`, and skipped after."""
+        options, item = entry.options, entry.item
         loosened: list[Loose] = []
         pairs: list[tuple[numbers.Item, str]] = []
         if options.get("value"):
@@ -397,149 +447,164 @@ class Binder:
             names = options.get("operands") or []
             pairs += [(o, n) for o, n in zip(item.operands, names, strict=False) if n]
         for written, name in pairs:
-            if name in unknown:
+            if name in entry.unknown:
                 continue
             try:
-                computed = lookup(outcome.quantities, name)
+                computed = lookup(entry.outcome.quantities, name)
             except ClaimError as error:
-                unknown.add(name)
-                fail(codes.ERROR, self.file.at(pointer + "/bind"), str(error))
+                entry.unknown.add(name)
+                entry.fail(codes.ERROR, self.file.at(entry.pointer + "/bind"), str(error))
                 continue
-            base = name.split("[", 1)[0]
-            written = self._header_unit(written, name, options.get("unit"), outcome)
-            written = self._letter_unit(written, base, outcome)
-            if options.get("unit") is None:
-                written = self._pure_ratio(name, written, outcome)
-            at_number = written.result if isinstance(written, numbers.Arithmetic) else written
-            where = self.locator.content(at_number.start)
-            problem = self._misstated(name, written is item, at_number, computed, outcome, options)
-            if problem:
-                fail(codes.MISMATCH, where, f"{name}: {problem}")
-                row = _row(name, at_number.text, "", "", False, base in outcome.inputs, where)
-                result.values.append(row)
-                for start, end in _number_spans(written):
-                    result.spots.append((start, end, "failed"))
-                continue
-            unit, presumed = options.get("unit"), False
-            if unit is None:
-                unit, presumed = self._unit(name, written, outcome)
-
-            def against(
-                unit: str | None,
-                written: numbers.Item = written,
-                computed: Any = computed,
-                allowed: Any = allowed,
-                interval: bool = self._difference(base),
-            ) -> Verdict:
-                return compare(
-                    written,
-                    computed,
-                    tolerance=allowed,
-                    unit=unit,
-                    relation=options.get("relation"),
-                    approximate=rounded,
-                    interval=interval,
-                )
-
-            converts = not presumed or convertible(getattr(at_number, "unit", None), unit)
-            verdict = against(unit if converts else None)
-            unproven = False
-            if presumed and not (converts and verdict.ok):
-                bare = against(None)
-                unproven, verdict = bare.ok, bare if bare.ok or not converts else verdict
-            notes = [] if options.get("relation") else loose(written, allowed, rounded)
-            if notes and verdict.ok and not unproven:  # does it agree to its own digits?
-                digits = min(note.needed for note in notes)
-                through = not against(unit if converts else None, allowed=digits).ok
-                for note in notes:
-                    note.through = through
-            loosened += notes
-            through = any(note.through for note in notes)
-            unread = self._unread(name, at_number, unit, outcome) if verdict.ok else ""
-            unproven = unproven or bool(unread)
-            ok = verdict.ok and not unproven and not through
-            row = _row(
-                name,
-                verdict.quoted,
-                verdict.computed,
-                verdict.tolerance,
-                ok,
-                base in outcome.inputs,
-                where,
-            )
-            result.values.append(row)
-            kind = "failed" if not verdict.ok else "input" if base in outcome.inputs else "verified"
-            if unproven:
-                written_unit = getattr(at_number, "unit", None)
-                why = (
-                    f"from its symbols' units the claim works {name} out in {unit}"
-                    if unit is not None
-                    else f"nothing gives {name} a unit (no symbol-table entry, no unit in the bind)"
-                )
-                fix = (
-                    "If the expression's constants carry units, say so in the bind"
-                    if unit is not None
-                    else f"Give {name} a unit in the symbol table, or in the bind"
-                )
-                advised, aside = written_unit, ""
-                if self._difference(base) and _temperature_point(written_unit):
-                    advised = "K"  # `unit: °C` would make the computed value a temperature
-                    aside = (
-                        f" ({name} is a difference of temperatures: {verdict.quoted} is an "
-                        f"interval, which `unit: {written_unit}` would read as a temperature)"
-                    )
-                plain = (
-                    f"{name}: {verdict.quoted} agrees only as a bare number; {why}, so the "
-                    f"number is not counted as verified. {fix}: "
-                    f"{{value: {name}, unit: {advised}}}{aside}"
-                )
-                said = f"{name}: {verdict.quoted} {unread}" if unread else plain
-                fail(codes.UNIT_UNPROVEN, where, said)
-                kind = "input" if kind == "input" and not unread else ""
-                if base not in outcome.inputs:  # a claim comparing with it proves nothing
-                    how = "through a unit that does not read" if unread else "as a bare number"
-                    said = f"{name} = {verdict.quoted}, which agrees only {how} (A423)"
-                    result.unproven.setdefault("".join(name.split()), said)
-            if ok and base not in outcome.inputs:
-                result.proved.add("".join(name.split()))
-            if through:  # it agrees only within a tolerance looser than its digits (A416)
-                kind = ""
-            for start, end in _number_spans(written) if kind else ():
-                result.spots.append((start, end, kind))
-            refs = outcome.depends.get(base, set())
-            if ok:  # a relation is verified by a number that proves it, not one that agrees
-                for ref in refs:
-                    self.evaluated.setdefault(ref, set()).add(result.claim_id)
-            elif refs and not verdict.ok and not verdict.unmarked:
-                # a wrong number blames its relations (an unmarked rounding does not)
-                place = f"{where.path}:{where.line}:{where.column}"
-                sign = "" if verdict.computed.startswith("≈") else "= "  # not `r_d = ≈ 0.03`
-                said = f"{name} {sign}{verdict.computed} where the lesson says {verdict.quoted}"
-                self.contradicted.append((frozenset(refs), f"{said} ({place})"))
-            if not verdict.ok:
-                said = "the claim fixes" if base in outcome.inputs else "computed"
-                message = f"{name}: the lesson says {verdict.quoted}, {said} {verdict.computed}"
-                hint = verdict.hint
-                written_unit = getattr(at_number, "unit", None)
-                if is_level(written_unit):
-                    hint = _level_hint(name)
-                elif written_unit is not None and _from_header(self.lesson.content, at_number):
-                    hint = f"{at_number.text} is in {written_unit}, as its column's header says"
-                elif written_unit is not None and unit_attempt(written_unit) is not None:
-                    hint = (
-                        f"a number is compared bare in {name}'s unit only when nothing after "
-                        "it is meant as a unit; write one that docs/units.md lists"
-                    )
-                worked = outcome.units.get(base)
-                if options.get("unit") and worked and convertible(options["unit"], worked):
-                    if against(worked).ok:  # the bind's unit was read as a conversion
-                        hint = (
-                            f"the bind's unit {options['unit']} replaces the unit the claim "
-                            f"works {name} out in, {worked}, and the lesson's number agrees in "
-                            "that one: leave `unit` out of the bind"
-                        )
-                fail(codes.MISMATCH, where, message + (f" ({hint})" if hint else ""))
+            compared = self._compare(entry, name, written, computed)
+            if compared is not None:
+                loosened += compared.notes
+                self._record(entry, compared)
         return loosened
+
+    def _compare(
+        self, entry: _Entry, name: str, written: numbers.Item, computed: Any
+    ) -> _Compared | None:
+        """One number against the quantity it is bound to, in the unit it is read in: the
+        verdict and what it rests on. A number misstated for its quantity (A401 before any
+        comparison: `_misstated`) is reported here, and None returned."""
+        options, outcome = entry.options, entry.outcome
+        base = name.split("[", 1)[0]
+        written = self._header_unit(written, name, options.get("unit"), outcome)
+        written = self._letter_unit(written, base, outcome)
+        if options.get("unit") is None:
+            written = self._pure_ratio(name, written, outcome)
+        at_number = written.result if isinstance(written, numbers.Arithmetic) else written
+        where = self.locator.content(at_number.start)
+        problem = self._misstated(
+            name, written is entry.item, at_number, computed, outcome, options
+        )
+        if problem:
+            entry.fail(codes.MISMATCH, where, f"{name}: {problem}")
+            row = _row(name, at_number.text, "", "", False, base in outcome.inputs, where)
+            entry.result.values.append(row)
+            for start, end in _number_spans(written):
+                entry.result.spots.append((start, end, "failed"))
+            return None
+        unit, presumed = options.get("unit"), False
+        if unit is None:
+            unit, presumed = self._unit(name, written, outcome)
+        against = _Against(written, computed, entry.allowed, options.get("relation"),
+                           entry.rounded, self._difference(base))  # fmt: skip
+        converts = not presumed or convertible(getattr(at_number, "unit", None), unit)
+        verdict = against(unit if converts else None)
+        unproven = False
+        if presumed and not (converts and verdict.ok):
+            bare = against(None)
+            unproven, verdict = bare.ok, bare if bare.ok or not converts else verdict
+        notes = [] if options.get("relation") else loose(written, entry.allowed, entry.rounded)
+        if notes and verdict.ok and not unproven:  # does it agree to its own digits?
+            digits = min(note.needed for note in notes)
+            through = not against(unit if converts else None, allowed=digits).ok
+            for note in notes:
+                note.through = through
+        through = any(note.through for note in notes)
+        unread = self._unread(name, at_number, unit, outcome) if verdict.ok else ""
+        unproven = unproven or bool(unread)
+        return _Compared(name, base, written, at_number, where, unit, verdict, against,
+                         unproven, unread, through, notes)  # fmt: skip
+
+    def _record(self, entry: _Entry, compared: _Compared) -> None:
+        """What one comparison tells the report: its row, the class of its number, A423 or
+        A421 when it agreed without proving, the relations it verified or blames, and the
+        A401 of a wrong number."""
+        name, base, verdict = compared.name, compared.base, compared.verdict
+        outcome, result = entry.outcome, entry.result
+        ok = verdict.ok and not compared.unproven and not compared.through
+        given = base in outcome.inputs
+        row = _row(name, verdict.quoted, verdict.computed, verdict.tolerance, ok, given,
+                   compared.where)  # fmt: skip
+        result.values.append(row)
+        kind = "failed" if not verdict.ok else "input" if given else "verified"
+        if compared.unproven:
+            kind = self._unproven(entry, compared, kind)
+        if ok and not given:
+            result.proved.add("".join(name.split()))
+        if compared.through:  # it agrees only within a tolerance looser than its digits (A416)
+            kind = ""
+        for start, end in _number_spans(compared.written) if kind else ():
+            result.spots.append((start, end, kind))
+        refs = outcome.depends.get(base, set())
+        where = compared.where
+        if ok:  # a relation is verified by a number that proves it, not one that agrees
+            for ref in refs:
+                self.evaluated.setdefault(ref, set()).add(result.claim_id)
+        elif refs and not verdict.ok and not verdict.unmarked:
+            # a wrong number blames its relations (an unmarked rounding does not)
+            place = f"{where.path}:{where.line}:{where.column}"
+            sign = "" if verdict.computed.startswith("≈") else "= "  # not `r_d = ≈ 0.03`
+            said = f"{name} {sign}{verdict.computed} where the lesson says {verdict.quoted}"
+            self.contradicted.append((frozenset(refs), f"{said} ({place})"))
+        if not verdict.ok:
+            entry.fail(codes.MISMATCH, where, self._wrong(entry, compared))
+
+    def _unproven(self, entry: _Entry, compared: _Compared, kind: str) -> str:
+        """The A423 (agrees only as a bare number) or A421 (through a unit that does not
+        read) of a number that agreed without proving; the class its number keeps."""
+        name, base, unit, unread = compared.name, compared.base, compared.unit, compared.unread
+        verdict, outcome = compared.verdict, entry.outcome
+        written_unit = getattr(compared.at_number, "unit", None)
+        why = (
+            f"from its symbols' units the claim works {name} out in {unit}"
+            if unit is not None
+            else f"nothing gives {name} a unit (no symbol-table entry, no unit in the bind)"
+        )
+        fix = (
+            "If the expression's constants carry units, say so in the bind"
+            if unit is not None
+            else f"Give {name} a unit in the symbol table, or in the bind"
+        )
+        advised, aside = written_unit, ""
+        if self._difference(base) and _temperature_point(written_unit):
+            advised = "K"  # `unit: °C` would make the computed value a temperature
+            aside = (
+                f" ({name} is a difference of temperatures: {verdict.quoted} is an "
+                f"interval, which `unit: {written_unit}` would read as a temperature)"
+            )
+        plain = (
+            f"{name}: {verdict.quoted} agrees only as a bare number; {why}, so the "
+            f"number is not counted as verified. {fix}: "
+            f"{{value: {name}, unit: {advised}}}{aside}"
+        )
+        said = f"{name}: {verdict.quoted} {unread}" if unread else plain
+        entry.fail(codes.UNIT_UNPROVEN, compared.where, said)
+        kind = "input" if kind == "input" and not unread else ""
+        if base not in outcome.inputs:  # a claim comparing with it proves nothing
+            how = "through a unit that does not read" if unread else "as a bare number"
+            said = f"{name} = {verdict.quoted}, which agrees only {how} (A423)"
+            entry.result.unproven.setdefault("".join(name.split()), said)
+        return kind
+
+    def _wrong(self, entry: _Entry, compared: _Compared) -> str:
+        """The A401 message of a wrong number, with the hint that fits how it was read."""
+        name, base, verdict = compared.name, compared.base, compared.verdict
+        options, outcome, at_number = entry.options, entry.outcome, compared.at_number
+        said = "the claim fixes" if base in outcome.inputs else "computed"
+        message = f"{name}: the lesson says {verdict.quoted}, {said} {verdict.computed}"
+        hint = verdict.hint
+        written_unit = getattr(at_number, "unit", None)
+        if is_level(written_unit):
+            hint = _level_hint(name)
+        elif written_unit is not None and _from_header(self.lesson.content, at_number):
+            hint = f"{at_number.text} is in {written_unit}, as its column's header says"
+        elif written_unit is not None and unit_attempt(written_unit) is not None:
+            hint = (
+                f"a number is compared bare in {name}'s unit only when nothing after "
+                "it is meant as a unit; write one that docs/units.md lists"
+            )
+        worked = outcome.units.get(base)
+        if options.get("unit") and worked and convertible(options["unit"], worked):
+            if compared.against(worked).ok:  # the bind's unit was read as a conversion
+                hint = (
+                    f"the bind's unit {options['unit']} replaces the unit the claim "
+                    f"works {name} out in, {worked}, and the lesson's number agrees in "
+                    "that one: leave `unit` out of the bind"
+                )
+        return message + (f" ({hint})" if hint else "")
 
     def lost(
         self,
