@@ -95,8 +95,8 @@ def evaluate(
             outcomes=runner.outcomes,
             statuses={result.claim_id: result.status for result in evaluation.results},
             unproved=runner.unproved,
-            evaluated=runner.evaluated,
-            contradicted=runner.contradicted,
+            evaluated=runner.binder.evaluated,
+            contradicted=runner.binder.contradicted,
             spots=[spot for result in evaluation.results for spot in result.spots],
             has_claims=True,
         )

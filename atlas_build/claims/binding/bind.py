@@ -16,7 +16,7 @@ import dataclasses
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
@@ -137,16 +137,16 @@ FRACTIONS = ("%", "ppm")  # units of a pure number: what a quoted one is compare
 
 @dataclass
 class Binder:
-    """Compares a lesson's quoted numbers with its claims' outcomes. `evaluated` and
-    `contradicted` are the runner's: which claims checked each relation, and the wrong
-    numbers each relation computed."""
+    """Compares a lesson's quoted numbers with its claims' outcomes, and records what the
+    comparisons found for coverage: `evaluated`, which claims' numbers verified each
+    relation, and `contradicted`, the wrong numbers each relation computed."""
 
     file: ClaimsFile
     lesson: Lesson
     locator: Locator
     tolerance: Any
-    evaluated: dict[tuple[int, int], set[str]]
-    contradicted: list[tuple[frozenset[tuple[int, int]], str]]
+    evaluated: dict[tuple[int, int], set[str]] = field(default_factory=dict)
+    contradicted: list[tuple[frozenset[tuple[int, int]], str]] = field(default_factory=list)
 
     def _unit(self, name: str, written: numbers.Item, outcome: Outcome) -> tuple[str | None, bool]:
         """The unit of the bound quantity (registry.quantity_unit), when the quoted number writes

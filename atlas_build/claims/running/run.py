@@ -92,8 +92,6 @@ class LessonClaims:
         self.invalid = claims.invalid  # id of a claim not run -> its entry
         self.ended: dict[str, Ended] = {}  # claim -> how its evaluation ended in an error
         self.outcomes: dict[str, Outcome | Exception] = {}
-        self.evaluated: dict[tuple[int, int], set[str]] = {}  # relation -> claims binding it
-        self.contradicted: list[tuple[frozenset[tuple[int, int]], str]] = []  # wrong numbers
         self.told: dict[tuple[str, str, int | None], str] = {}  # failed check -> claim told
         self._running: list[str] = []
         self.facts: dict[str, set[str]] = {}  # claim -> `id.name` of others' quantities it read
@@ -102,9 +100,7 @@ class LessonClaims:
         defaults = claims.defaults
         self.timeout = float(defaults.get("timeout", DEFAULT_TIMEOUT))
         self.tolerance = defaults.get("tolerance")
-        self.binder = Binder(
-            claims, lesson, locator, self.tolerance, self.evaluated, self.contradicted
-        )
+        self.binder = Binder(claims, lesson, locator, self.tolerance)
 
     def outcome(self, claim_id: str, *, direct: bool = False) -> Outcome:
         """Evaluate (once) the kind of a claim; used directly and by references. A claim
