@@ -342,7 +342,7 @@ def cmd_infer(args: argparse.Namespace) -> int:
         if item.lesson is None or item.source is None:
             continue
         entries = claims.inferable(item.lesson)
-        inferred = infer.run(item.lesson, item.source.locator, entries).checks
+        inferred = infer.run(item.lesson, entries).checks
         found = _passing(item, emit.entries(item.lesson, inferred), options)
         written = yaml.safe_dump(found, sort_keys=False, allow_unicode=True, width=100)
         if not args.write:

@@ -44,9 +44,6 @@ class Unsupported(Exception):
     """SymPy, not these closures, must evaluate this (complex, or a node not listed)."""
 
 
-UNSUPPORTED = Unsupported
-
-
 def _real(value: object) -> mpmath.mpf:
     if isinstance(value, Fraction):
         return _CTX.mpf(value.numerator) / value.denominator
@@ -65,6 +62,13 @@ def _checked(value: object) -> Value:
     raise Unsupported(type(value).__name__)  # mpc: a complex intermediate
 
 
+def _combined(left: Value, right: Value, op: Callable[[Any, Any], Any]) -> Value:
+    """`op(left, right)`: exact when both are fractions, else in mpmath."""
+    if isinstance(left, Fraction) and isinstance(right, Fraction):
+        return op(left, right)
+    return op(_real(left), _real(right))
+
+
 def _fold(parts: list[Function], start: int, op: Callable[[Any, Any], Any]) -> Function:
     """A sum (`operator.add` from 0) or product (`operator.mul` from 1) of `parts`: exact
     while every term is a fraction, in mpmath from the first that is not."""
@@ -72,11 +76,7 @@ def _fold(parts: list[Function], start: int, op: Callable[[Any, Any], Any]) -> F
     def call(env: Mapping[sympy.Symbol, Value]) -> Value:
         total: Value = Fraction(start)
         for part in parts:
-            value = part(env)
-            if isinstance(total, Fraction) and isinstance(value, Fraction):
-                total = op(total, value)
-            else:
-                total = op(_real(total), _real(value))
+            total = _combined(total, part(env), op)
         return _checked(total)
 
     return call
@@ -347,9 +347,7 @@ def real(found: object) -> mpmath.mpf:
 
 def shifted(found: Value, by: Value, sign: int) -> Value:
     """`found + sign·by`, exact where both are."""
-    if isinstance(found, Fraction) and isinstance(by, Fraction):
-        return found + sign * by
-    return _real(found) + sign * _real(by)
+    return _combined(found, sign * by, operator.add)
 
 
 def to_sympy(found: Value) -> sympy.Expr:

@@ -45,13 +45,18 @@ class Inference:
     complete: bool = True
 
 
-def run(lesson: Lesson, locator: Locator, entries: list[Entry]) -> Inference:
+def run(lesson: Lesson, entries: list[Entry]) -> Inference:
     """Inferred checks of `lesson`, from the relations `entries` read (`relations.inventory`)."""
-    usable = _usable(lesson, entries)
-    result = Inference()
+    return _run(lesson, _usable(lesson, entries))[0]
+
+
+def _run(lesson: Lesson, usable: Relations) -> tuple[Inference, list[statements.Paragraph]]:
+    """`run`'s checks, and the paragraphs it read (none without a usable relation)."""
+    result, paragraphs = Inference(), []
     if usable.items:
-        result.checks, result.complete = checks.infer(lesson, usable, statements.paragraphs(lesson))
-    return result
+        paragraphs = statements.paragraphs(lesson)
+        result.checks, result.complete = checks.infer(lesson, usable, paragraphs)
+    return result, paragraphs
 
 
 def found(lesson: Lesson, entries: list[Entry]) -> tuple[list[Found], bool]:
@@ -59,17 +64,14 @@ def found(lesson: Lesson, entries: list[Entry]) -> tuple[list[Found], bool]:
     the relations a worked computation writes out (`worked`) that no check verified at
     the same number; and whether inference finished before its time limit."""
     usable = _usable(lesson, entries)
-    if not usable.items:
-        return [], True
-    paragraphs = statements.paragraphs(lesson)
-    inferred, complete = checks.infer(lesson, usable, paragraphs)
-    result = [plain(check, lesson) for check in inferred]
+    inference, paragraphs = _run(lesson, usable)
+    result = [plain(check, lesson) for check in inference.checks]
     held = {(f.equation, f.index, f.anchor) for f in result if f.holds}
     for check in worked.found(lesson, usable, paragraphs):
         if (check.equation, check.index, check.anchor) not in held:
             result.append(check)
             held.add((check.equation, check.index, check.anchor))
-    return result, complete
+    return result, inference.complete
 
 
 def _usable(lesson: Lesson, entries: list[Entry]) -> Relations:

@@ -88,9 +88,6 @@ def _symbols(lhs: sympy.Basic, rhs: sympy.Basic) -> dict[str, sympy.Symbol]:
     return {symbol.name: symbol for symbol in sorted(plain, key=lambda s: s.name)}
 
 
-_number = solver.number
-
-
 def residual(
     relation: Relation,
     values: Mapping[str, sympy.Expr],
@@ -123,10 +120,10 @@ def residual(
         # `ln 2·RC ≈ 0.69·RC`: as close as its own constants' digits; one that writes none
         # (`R_s(1 + Q²) ≈ Q² R_s`) is an approximation of unstated quality: 1%
         slack += scale * max(_rounding(relation.source), _APPROXIMATE)
+    gap = abs(real(distance))
     # the corners decide only what the slack does not (`holds`)
-    close = abs(real(distance)) <= slack
-    bracketed = None if close else _corners(difference, named, at, tolerances, distance)
-    return Residual(abs(real(distance)), allowed * (1 + _LOOSE) + slack, bracketed, slack)
+    bracketed = None if gap <= slack else _corners(difference, named, at, tolerances, distance)
+    return Residual(gap, allowed * (1 + _LOOSE) + slack, bracketed, slack)
 
 
 MAX_CORNERS = 4  # rounded values whose box is tried corner by corner (2^4 evaluations)

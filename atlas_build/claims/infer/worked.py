@@ -300,25 +300,25 @@ def _form(item: numbers.Arithmetic, kept: frozenset[int]) -> sympy.Expr | None:
     numbers they are), read by the arithmetic parser itself. Operands written with units
     (`5 ns + 0.25 × 80 ns`) are read without them: the form is the same, and the units
     would scale it (`5 × 10⁻⁹`)."""
-    working, values = _unitless(item)
-    shift = {k: sympy.Symbol(f"_o{k}") - value for k, value in enumerate(values) if k not in kept}
-    bare = replace(item, working=working)
+    shift = {
+        k: sympy.Symbol(f"_o{k}") - operand.value
+        for k, operand in enumerate(item.operands)
+        if k not in kept
+    }
+    bare = replace(item, working=_unitless(item))
     try:
         measure = numbers.evaluate(bare, shift=shift)
     except (TypeError, ValueError, AttributeError, ArithmeticError, RecursionError):
         return None
     if measure is None or not isinstance(measure.value, sympy.Expr):
         return None
-    if not kept and len(values) != len(item.operands):
-        return None
     return measure.value
 
 
-def _unitless(item: numbers.Arithmetic) -> tuple[str, list[sympy.Expr]]:
-    """The working with each operand written with a unit replaced by its number alone, and
-    the operands' values as the parser reads them there."""
+def _unitless(item: numbers.Arithmetic) -> str:
+    """The working with each operand written with a unit replaced by its number alone."""
     if all(operand.unit is None for operand in item.operands):
-        return item.working, [operand.value for operand in item.operands]
+        return item.working
     parts, at = [], 0
     for operand in item.operands:
         start, end = operand.start - item.start, operand.end - item.start
@@ -326,9 +326,7 @@ def _unitless(item: numbers.Arithmetic) -> tuple[str, list[sympy.Expr]]:
         parts.append(operand.text if operand.unit is None else _number_text(operand))
         at = end
     parts.append(item.working[at:])
-    working = "".join(parts)
-    parser_values = [operand.value for operand in item.operands]
-    return working, parser_values
+    return "".join(parts)
 
 
 def _number_text(operand: numbers.Quantity) -> str:

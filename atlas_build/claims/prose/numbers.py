@@ -277,9 +277,12 @@ def _int(text: str) -> int:
     return int(text.translate(_TO_ASCII))
 
 
+_SEPARATORS = {ord(c): None for c in "," + _GROUP_SPACES}
+
+
 def _ungrouped(digits: str) -> str:
     """`300 000` and `300,000` as `300000`."""
-    return digits.translate({ord(c): None for c in "," + _GROUP_SPACES})
+    return digits.translate(_SEPARATORS)
 
 
 def _literal(
