@@ -97,3 +97,81 @@ def test_a_relation_is_not_proved_by_a_value_solved_from_itself(authored) -> Non
     record = authored(body)
     assert record.coverage["relations"]["verified"] == 0
     assert _inferred(record) == []
+
+
+_BY_VALUE = "and a request spends W = 40 ms in the system."
+
+
+def test_a_result_written_without_its_symbol_is_found_by_its_value(authored) -> None:
+    """`takes 40 ms end to end` names no symbol, and 32 ms is a second time in the
+    paragraph: the relation `W = 1/(μ − λ)` computes 40 ms from μ and λ, stated by name, and
+    the one precise number of W's kind with that value verifies it."""
+    body = QUEUE.replace(_BY_VALUE, "and a request takes 40 ms end to end, 32 ms in line.")
+    record = authored(body)
+    assert _codes(record) == []
+    shown = [c["message"] for c in _inferred(record) if "(the value computed)" in c["message"]]
+    assert len(shown) == 1 and "40 ms → W (the value computed)" in shown[0], shown
+
+
+def test_a_number_found_by_its_value_is_never_an_error(authored) -> None:
+    """The same paragraph with 41 ms: no number has the computed value, so nothing is
+    verified there and nothing is reported (the number is not certain to be W)."""
+    body = QUEUE.replace(_BY_VALUE, "and a request takes 41 ms end to end, 32 ms in line.")
+    record = authored(body)
+    assert _codes(record) == []
+    assert not any("→ W" in c["message"] for c in _inferred(record))
+
+
+def test_a_coarse_number_is_not_found_by_its_value(authored) -> None:
+    """`about 40 ms` rounds to the tens (half a unit is 12.5% of it): it could agree with
+    the computed value by chance, so it verifies nothing."""
+    body = QUEUE.replace(_BY_VALUE, "and a request takes about 40 ms end to end, 32 ms in line.")
+    record = authored(body)
+    assert not any("→ W" in c["message"] for c in _inferred(record))
+
+
+_DELAY = r"""
+## Science and assumptions
+
+### Lumped delay
+
+$$
+t\approx 0.69\,R\,C
+$$
+
+Symbols and units
+
+t
+
+Delay to the 50% point
+
+s
+
+R
+
+Driver resistance
+
+Ω
+
+C
+
+Load capacitance
+
+F
+
+## Engineering example
+
+A driver of R = 200 Ω into C = 370 fF gives t = {t}.
+"""
+
+
+def test_an_approximate_relation_in_small_units_holds_only_within_its_own_digits(
+    authored,
+) -> None:
+    """In base units t is 5.1e-11 s: the `≈` relation's 0.5% is relative to that, not to 1
+    (which admitted any picosecond value)."""
+    right = authored(_DELAY.replace("{t}", "51.1 ps"), slug="right")
+    assert right.coverage["relations"]["verified"] == 1
+    wrong = authored(_DELAY.replace("{t}", "90 ps"), slug="wrong")
+    assert wrong.coverage["relations"]["verified"] == 0
+    assert _codes(wrong) == []  # an approximate relation says how close it is nowhere: no error

@@ -8,7 +8,8 @@ value carried into the relations that use it (a chain: the flow from the power a
 rise, then the outlet temperature from the flow). When the values complete a relation
 and one of them was written in the current paragraph, the relation is evaluated there:
 it holds within the written precision of its numbers, read in the glossary's units or in
-base units, or it does not.
+base units, or it does not. A relation the named values leave one symbol open in is
+verified where one precise number of the paragraph is the value it computes (`by_value`).
 
 A relation that holds is verified by the lesson's own example, and the number that
 completed it (the last one written: the result the sentence works out) is verified; the
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy
 
@@ -101,7 +102,11 @@ class Inferred:
     @property
     def bindings(self) -> str:
         """`300 W → P, 0.10 K/W → R_th; computed ΔT = 30 K`: what was read as what."""
-        shown = ", ".join(f"{s.quantity.text} → {self.label(s.name)}" for s in self.used)
+        shown = ", ".join(
+            f"{s.quantity.text} → {self.label(s.name)}"
+            + (" (the value computed)" if s.how == statements.VALUE else "")
+            for s in self.used
+        )
         if self.derived:
             shown += f" (solved for {', '.join(self.label(n) for n in self.derived)})"
         if self.computed is None:
@@ -189,6 +194,13 @@ def _derive(
     return Known(name, (readings[0], readings[1]), None, via, used)
 
 
+def _exact(value: Known) -> Known:
+    """`value` taken as written: a number found by its value must be the value the inputs
+    give, not one their rounding admits (`β = 0.999` admits any N_eff from 667 to 2000)."""
+    table, base = (replace(r, tolerance=sympy.Integer(0)) for r in value.readings)
+    return replace(value, readings=(table, base))
+
+
 def _holds(relation: Relation, values: dict[str, Known], anchor: Stated) -> bool | None:
     verdicts = []
     for which in (GLOSSARY, BASE):
@@ -254,6 +266,9 @@ class _Run:
         self.seen: set[tuple[int, int, tuple[int, ...]]] = set()
         self.derived: dict[tuple[object, ...], tuple[object, Known | None]] = {}
         self.several: dict[int, set[str]] = {}  # paragraph -> symbols it gives two values
+        # relations solved for a symbol, searched for its value once binding is done
+        self.pending: list[tuple[Paragraph, tuple[int, int], Relation, dict[str, Known], set[int]]]
+        self.pending = []
         meanings = {
             name: statements.meaning_words(entry.meaning)
             for entry in entries
@@ -324,6 +339,7 @@ class _Run:
                 continue
             sources = {key for name in names for key in closed[name].relations}
             if any(self.symbols.get(key) == set(names) for key in sources):
+                self.pending.append((paragraph, (equation, index), relation, closed, mine))
                 continue  # solved from this relation, or one in the same symbols: no proof
             used = [s for name in sorted(names) for s in closed[name].statements]
             direct = [closed[name].stated for name in names if closed[name].stated is not None]
@@ -357,6 +373,51 @@ class _Run:
                 )
             )
             self.found.append(check)
+
+    def by_value(
+        self,
+        paragraph: Paragraph,
+        key: tuple[int, int],
+        relation: Relation,
+        closed: dict[str, Known],
+        mine: set[int],
+    ) -> None:
+        """A relation whose one open symbol the others, all stated by name and one of them
+        in this paragraph, solve for: verified when one number of the paragraph, of that
+        symbol's kind and written precisely (`loose.by_value`), is the value it computes
+        (`for a 50% delay of ≈ 166 ps` after R_d, C_w, C_L and R_w are stated). Never an
+        error: a number found by its value is not certain to be that symbol's. Searched
+        after the paragraph's numbers are bound, so a number bound by name, dimension or
+        meaning keeps that check (which can be certain)."""
+        names = solve.symbols(relation)
+        open_ = [n for n in names if closed[n].stated is None]
+        if len(open_) != 1 or closed[open_[0]].relations != frozenset({key}):
+            return
+        given = {n: closed[n] for n in names if n != open_[0]}
+        if not all(k.stated is not None and k.stated.how == statements.NAME
+                   for k in given.values()):  # fmt: skip
+            return
+        if not any(k.stated is not None and k.stated.start in mine for k in given.values()):
+            return
+        used = [k.stated for k in given.values() if k.stated is not None]
+
+        exact = {n: _exact(k) for n, k in given.items()}
+
+        def agrees(candidate: Stated) -> bool:
+            value = self.known(candidate)
+            return value is not None and bool(
+                _holds(relation, {**exact, open_[0]: value}, candidate)
+            )
+
+        found = loose.by_value(self.glossary, paragraph, open_[0], agrees)
+        if found is None or len(self.found) >= MAX_CHECKS:
+            return
+        seen = (*key, tuple(sorted({s.start for s in used} | {found.start})))
+        if seen in self.seen:
+            return
+        self.seen.add(seen)
+        used = sorted([*used, found], key=lambda s: s.name)
+        self.found.append(Inferred(*key, relation, found, used, True, labels=self.labels))
 
     def bind(self, scene: _Scene, paragraph: Paragraph, earlier: list[Loose]) -> list[Stated]:
         """Numbers written without a symbol, bound where they single a symbol out: for
@@ -403,6 +464,9 @@ def infer(
                     if value is not None:
                         values[stated.name] = value
                 run.evaluate(scene, paragraph, values, bound)
+            for pending in run.pending:
+                run.by_value(*pending)
+            run.pending.clear()
             earlier = list(paragraph.loose) + earlier
     _corroborate(run.found)
     return run.found, run.complete

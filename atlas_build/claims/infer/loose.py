@@ -3,11 +3,20 @@ symbols where only one fits: by dimension, or by the words around them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+import sympy
+
+from atlas_build.claims.binding.compare import digits_tolerance
 from atlas_build.claims.infer import statements
 from atlas_build.claims.infer.statements import Loose, Paragraph, Stated
 from atlas_build.units import UnitSpec
+
+BY_CHANCE = {True: sympy.Rational(1, 40), False: sympy.Rational(1, 100)}
+"""How precise a number must be written (half a unit in its last digit, relative to it)
+to be found by its value: a number with a unit (2.5%), a bare one (1%). A coarser one
+(`4 days`, `5 dB`, `0.8`) could agree with what a relation computes by chance."""
 
 
 def kind(spec: UnitSpec | None) -> tuple[object, bool] | None:
@@ -111,3 +120,36 @@ class Binder:
         if any(score(best, other) >= score(best, name) for other in rivals if other != name):
             return []
         return [best]
+
+
+def by_value(
+    glossary: Glossary, paragraph: Paragraph, name: str, agrees: Callable[[Stated], bool]
+) -> Stated | None:
+    """The one number of the paragraph that gives `name` the value a relation computes for
+    it (`agrees`), among the numbers of its kind written precisely enough not to agree by
+    chance (`BY_CHANCE`); None when no number, or more than one, does. Temperatures on a
+    scale with another zero (°C) are not searched: their digits say nothing of chance."""
+    spec = glossary.table.get(name)
+    mine = glossary.kinds.get(name)
+    if spec is None or spec.units is None or mine is None or mine[1]:
+        return None
+    found: list[Stated] = []
+    for loose in paragraph.loose:
+        bare = loose.dimension == statements.BARE
+        if bare != (mine[0] == statements.BARE) or loose.affine:
+            continue
+        if not bare and (loose.dimension, loose.angular) != mine[0]:
+            continue
+        quantity = loose.quantity
+        if quantity.value == 0 or quantity.unit is None and not bare:
+            continue
+        relative = digits_tolerance(quantity, None, loose.approx) / abs(quantity.value)
+        if relative > BY_CHANCE[not bare]:
+            continue
+        value = statements.in_unit(quantity, spec)
+        if value is None:
+            continue
+        stated = Stated(name, quantity, value, loose.paragraph, loose.approx, statements.VALUE)
+        if agrees(stated):
+            found.append(stated)
+    return found[0] if len(found) == 1 else None

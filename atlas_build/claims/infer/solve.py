@@ -113,8 +113,7 @@ def residual(
         if slope is None:
             return None
         allowed += abs(real(slope)) * real(tolerance)
-    lhs = solver.value(relation.lhs, at)
-    scale = max(abs(real(lhs)) if lhs is not None else real(0), real(1))
+    scale = _scale(relation, at)
     slack = scale * _EXACT
     if relation.op == "approx":
         # `ln 2·RC ≈ 0.69·RC`: as close as its own constants' digits; one that writes none
@@ -124,6 +123,15 @@ def residual(
     # the corners decide only what the slack does not (`holds`)
     bracketed = None if gap <= slack else _corners(difference, named, at, tolerances, distance)
     return Residual(gap, allowed * (1 + _LOOSE) + slack, bracketed, slack)
+
+
+def _scale(relation: Relation, at: Mapping[sympy.Symbol, sympy.Expr]) -> mpmath.mpf:
+    """The size of the relation's sides at `at`, which its slack is relative to: the
+    larger side, 1 only where both are 0. Values in base units are small (166 ps is
+    1.66e-10 s): a floor of 1 would let an `≈` relation's 1% admit any of them."""
+    sides = [solver.value(side, at) for side in (relation.lhs, relation.rhs)]
+    largest = max((abs(numeric.real(v)) for v in sides if v is not None), default=numeric.real(0))
+    return largest if largest > 0 else numeric.real(1)
 
 
 MAX_CORNERS = 4  # rounded values whose box is tried corner by corner (2^4 evaluations)

@@ -40,6 +40,7 @@ _LATEX_WRAPPED = re.compile(r"^\$(.*?)(?:\\approx|=|\\simeq|\\sim)?\s*\$$")
 NAME = "name"
 DIMENSION = "dimension"
 MEANING = "meaning"
+VALUE = "value"
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,8 @@ class Stated:
     """`name` stated to be `quantity` (its content span) in the paragraph starting at
     `paragraph`; `value` is the number in the glossary unit of `name` (None when its unit
     does not convert to that unit). `how` the number was bound to the symbol: by `name`
-    (`ρ = 0.8`), as the only `dimension` that fits, or by the `meaning` words around it."""
+    (`ρ = 0.8`), as the only `dimension` that fits, by the `meaning` words around it, or as
+    the one number with the `value` a relation computes for the symbol."""
 
     name: str
     quantity: numbers.Quantity
