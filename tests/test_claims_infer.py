@@ -175,3 +175,16 @@ def test_an_approximate_relation_in_small_units_holds_only_within_its_own_digits
     wrong = authored(_DELAY.replace("{t}", "90 ps"), slug="wrong")
     assert wrong.coverage["relations"]["verified"] == 0
     assert _codes(wrong) == []  # an approximate relation says how close it is nowhere: no error
+
+
+def test_a_value_is_found_from_inputs_bound_by_their_dimension(authored) -> None:
+    """`200 Ω` is R's as the only resistance; `51.1 ps` is found among two times by the
+    value `t ≈ 0.69 R C` computes, `90 ps` is not."""
+    body = _DELAY.replace("R = 200 Ω", "200 Ω").replace(
+        "gives t = {t}.", "switches in 51.1 ps, within a 90 ps budget."
+    )
+    record = authored(body)
+    assert _codes(record) == []
+    shown = [c["message"] for c in _inferred(record)]
+    assert any("51.1 ps → t (the value computed)" in m and "200 Ω → R" in m for m in shown), shown
+    assert not any("90 ps" in m for m in shown)

@@ -46,6 +46,7 @@ MAX_CHECKS = 400  # per lesson: evaluation stays bounded on hostile input
 MAX_SECONDS = 5.0  # per lesson: inference stops (keeping what it found) past this
 SIGNIFICANT = 3  # digits from which a stated value may be a rounded one
 CHAIN = 3  # rounds of solving for open symbols before a relation is evaluated
+_GIVEN = (statements.NAME, statements.DIMENSION, statements.MEANING)
 GLOSSARY, BASE = 0, 1  # the two readings of every value: the table's units, base units
 
 
@@ -382,24 +383,25 @@ class _Run:
         closed: dict[str, Known],
         mine: set[int],
     ) -> None:
-        """A relation whose one open symbol the others, all stated by name and one of them
-        in this paragraph, solve for: verified when one number of the paragraph, of that
+        """A relation whose one open symbol the others (stated, one of them in this
+        paragraph, or solved from other relations) solve for: verified when one number of
+        the paragraph, of that
         symbol's kind and written precisely (`loose.by_value`), is the value it computes
         (`for a 50% delay of ≈ 166 ps` after R_d, C_w, C_L and R_w are stated). Never an
         error: a number found by its value is not certain to be that symbol's. Searched
         after the paragraph's numbers are bound, so a number bound by name, dimension or
         meaning keeps that check (which can be certain)."""
         names = solve.symbols(relation)
-        open_ = [n for n in names if closed[n].stated is None]
+        open_ = [n for n in names if key in closed[n].relations]
         if len(open_) != 1 or closed[open_[0]].relations != frozenset({key}):
             return
         given = {n: closed[n] for n in names if n != open_[0]}
-        if not all(k.stated is not None and k.stated.how == statements.NAME
-                   for k in given.values()):  # fmt: skip
+        if not all(s.how in _GIVEN for k in given.values() for s in k.statements):
             return
         if not any(k.stated is not None and k.stated.start in mine for k in given.values()):
             return
-        used = [k.stated for k in given.values() if k.stated is not None]
+        used = list(dict.fromkeys(s for k in given.values() for s in k.statements))
+        derived = sorted(n for n, k in given.items() if k.stated is None)
 
         exact = {n: _exact(k) for n, k in given.items()}
 
@@ -417,7 +419,7 @@ class _Run:
             return
         self.seen.add(seen)
         used = sorted([*used, found], key=lambda s: s.name)
-        self.found.append(Inferred(*key, relation, found, used, True, labels=self.labels))
+        self.found.append(Inferred(*key, relation, found, used, True, derived, labels=self.labels))
 
     def bind(self, scene: _Scene, paragraph: Paragraph, earlier: list[Loose]) -> list[Stated]:
         """Numbers written without a symbol, bound where they single a symbol out: for
