@@ -188,3 +188,47 @@ def test_a_value_is_found_from_inputs_bound_by_their_dimension(authored) -> None
     shown = [c["message"] for c in _inferred(record)]
     assert any("51.1 ps → t (the value computed)" in m and "200 Ω → R" in m for m in shown), shown
     assert not any("90 ps" in m for m in shown)
+
+
+_SPREAD = r"""
+## Science and assumptions
+
+### Spread
+
+$$
+\sigma=\sqrt{v},\qquad w=2v
+$$
+
+Symbols and units
+
+σ
+
+Standard deviation
+
+dimensionless
+
+v
+
+Variance
+
+dimensionless
+
+w
+
+Twice the variance
+
+dimensionless
+
+## Engineering example
+
+Samples with v = 9 have σ² = 9 and w = 18.
+"""
+
+
+def test_a_power_of_a_symbol_states_no_value_of_the_symbol(authored) -> None:
+    """`σ² = 9` is the square of σ: read as σ = 9 it failed `σ = √v` for certain (an A430),
+    while `w = 2v` held in the same paragraph."""
+    record = authored(_SPREAD)
+    assert _codes(record) == []
+    assert not any("9 → σ" in c["message"] for c in _inferred(record))
+    assert record.coverage["relations"]["verified"] == 1

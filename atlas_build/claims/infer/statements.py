@@ -32,6 +32,7 @@ _TOKEN = re.compile(
 )
 _FUNCTION_BEFORE = re.compile(r"(?:sin|cos|tan|log|ln|exp|lg|sqrt|√|\\[a-z]+)[ \t\u00a0]*\(?$")
 _OPERATOR_BEFORE = re.compile(r"[×·*/^+\-−÷][ \t\u00a0]*$")
+_POWERED = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]|\^(?!\{?[*′'])")
 _RAISED = re.compile(r"\^|[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵃ-ᶻᴬ-ᵂⁱⁿ]")
 _MORE = re.compile(r"[ \t\u00a0]*[×·*/^+\-−÷]\s*[\d(]")
 _LATEX_WRAPPED = re.compile(r"^\$(.*?)(?:\\approx|=|\\simeq|\\sim)?\s*\$$")
@@ -184,6 +185,8 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
                 continue  # `sin θ = 0.93` states sin θ, not θ
             if _OPERATOR_BEFORE.search(text, max(0, match.start() - 4), match.start()):
                 continue  # `125 − λ = ln(100)/0.25` states no value of λ
+            if _POWERED.search(match.group(1)):
+                continue  # `σ² = 9.5` states the square of σ, not σ
             name = names.find(match.group(1))
             if name is None:
                 continue
