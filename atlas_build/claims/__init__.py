@@ -148,7 +148,10 @@ def _inferred(
     statuses = dict(given.statuses)
     results: list[ClaimResult] = []
     for check in found:
-        if check.anchor in bound or not (check.holds or check.certain):
+        low, high = check.anchor  # a number, or a whole list
+        if any(low <= start and end <= high for start, end in bound):
+            continue
+        if not (check.holds or check.certain):
             continue
         claim_id = f"inferred-{len(results) + 1}"
         outcome = Outcome()

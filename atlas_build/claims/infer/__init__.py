@@ -2,7 +2,8 @@
 
 `statements` reads what the prose states about glossary symbols; `solve` evaluates one
 relation at stated values; `checks` takes a lesson's statements in reading order and
-evaluates every relation a statement completes. `run` returns those checks; `plain` turns
+evaluates every relation a statement completes; `worked` reads relations a working writes
+out, and `lists` relations over lists. `run` returns the statement checks; `plain` turns
 one into what the claims stage reports (`Found`: the relation verified by example, the
 number it verified, its inputs and, where atlas-build is certain, an A430 error at the
 number), which `store` caches by the lesson's content.
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 
 from atlas_build.claims.coverage.dimensions import lesson_units
 from atlas_build.claims.coverage.relations import Entry
-from atlas_build.claims.infer import checks, statements, worked
+from atlas_build.claims.infer import checks, lists, statements, worked
 from atlas_build.claims.infer.checks import Inferred, Relations
 from atlas_build.claims.infer.found import Found
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
@@ -61,13 +62,18 @@ def _run(lesson: Lesson, usable: Relations) -> tuple[Inference, list[statements.
 
 def found(lesson: Lesson, entries: list[Entry]) -> tuple[list[Found], bool]:
     """Every check inferred in `lesson`, as the report needs it: those `run` finds, then
-    the relations a worked computation writes out (`worked`) that no check verified at
-    the same number; and whether inference finished before its time limit."""
+    the relations a worked computation writes out (`worked`) and relations over lists
+    (`lists`) that no check verified at the same number; and whether inference finished
+    before its time limit."""
     usable = _usable(lesson, entries)
     inference, paragraphs = _run(lesson, usable)
     result = [plain(check, lesson) for check in inference.checks]
     held = {(f.equation, f.index, f.anchor) for f in result if f.holds}
-    for check in worked.found(lesson, usable, paragraphs):
+    parsed = [(e.equation, e.relation, e.parsed) for e in entries if e.parsed is not None]
+    if parsed and not paragraphs:
+        paragraphs = statements.paragraphs(lesson)
+    more = worked.found(lesson, usable, paragraphs) + lists.found(lesson, parsed, paragraphs)
+    for check in more:
         if (check.equation, check.index, check.anchor) not in held:
             result.append(check)
             held.add((check.equation, check.index, check.anchor))

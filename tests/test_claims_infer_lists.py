@@ -1,0 +1,202 @@
+"""claims.infer.lists: relations over lists, checked at the lists a paragraph writes.
+
+Per pattern: unnamed lists found by their values (softmax at a temperature the paragraph
+writes as a bare number), named lists (`x = [...]`) with rounded inputs, a plain symbol
+through a sum; a list edited once verifies nothing and reports nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+
+from atlas_build.claims.infer import lists
+from atlas_build.latex import Relation
+
+_SOFTMAX = r"""
+## Science and assumptions
+
+### Softmax with temperature
+
+$$
+p_i=\frac{e^{z_i/\tau}}{\sum_{j=1}^{n}e^{z_j/\tau}}
+$$
+
+Symbols and units
+
+p\_i
+
+Probability of outcome i
+
+dimensionless
+
+z\_i
+
+Logit of outcome i
+
+dimensionless
+
+τ
+
+Temperature
+
+dimensionless
+
+n
+
+Number of outcomes
+
+count
+
+## Engineering example
+
+With logits \[2,1,0\] and temperature 1, the probabilities to three decimals are
+\[0.665,0.245,0.090\]. At temperature 0.5 they are \[0.867,0.117,0.016\].
+"""
+
+_NORM = r"""
+## Science and assumptions
+
+### Normalization
+
+$$
+\mu=\frac{1}{d}\sum_{i=1}^{d}x_i,\qquad y_i=\gamma_i\hat{x}_i+\beta_i
+$$
+
+Symbols and units
+
+x\_i
+
+Feature i
+
+dimensionless
+
+μ
+
+Mean of the features
+
+dimensionless
+
+d
+
+Number of features
+
+count
+
+x̂\_i
+
+Normalized feature i
+
+dimensionless
+
+y\_i
+
+Output feature i
+
+dimensionless
+
+γ\_i
+
+Gain of feature i
+
+dimensionless
+
+β\_i
+
+Bias of feature i
+
+dimensionless
+
+## Engineering example
+
+Take x = \[1,2,4,9\], whose mean is μ = 4.
+
+The normalized vector is x̂ = \[−0.9733,−0.6489,0.0000,1.6222\]. With γ = \[2,1,1,0.5\] and
+β = \[0,0.5,−0.5,0\], the output is y = \[−1.9467,−0.1489,−0.5000,0.8111\].
+"""
+
+
+def _computed(record: Any) -> list[str]:
+    return [
+        claim["message"]
+        for claim in record.claims
+        if claim.get("source") == "inferred" and "(computed)" in claim["message"]
+    ]
+
+
+def _errors(record: Any) -> list[str]:
+    return [d.code for d in record.diagnostics if d.severity.value == "error"]
+
+
+def test_unnamed_lists_are_found_by_their_values(authored) -> None:
+    record = authored(_SOFTMAX)
+    shown = _computed(record)
+    assert _errors(record) == []
+    assert len(shown) == 2, shown
+    assert "\\[2,1,0\\] → z_i, 1 → τ; \\[0.665,0.245,0.090\\] → p_i" in shown[0]
+    assert "0.5 → τ; \\[0.867,0.117,0.016\\] → p_i" in shown[1]
+    assert record.coverage["relations"]["verified"] == 1
+
+
+def test_a_list_edited_once_verifies_nothing_and_reports_nothing(authored) -> None:
+    record = authored(_SOFTMAX.replace("0.867,0.117", "0.868,0.117"))
+    shown = _computed(record)
+    assert _errors(record) == []
+    assert len(shown) == 1 and "0.665" in shown[0]
+
+
+def test_a_result_written_to_few_digits_is_not_found_by_its_value(authored) -> None:
+    """`[0.7,0.2,0.1]` (3 significant digits in all) could match some reading by chance."""
+    body = _SOFTMAX.replace("\\[0.665,0.245,0.090\\]", "\\[0.7,0.2,0.1\\]")
+    record = authored(body.replace(" At temperature 0.5 they are \\[0.867,0.117,0.016\\].", ""))
+    assert _computed(record) == []
+
+
+def test_named_lists_a_sum_and_rounded_inputs(authored) -> None:
+    """μ through its sum; y from x̂ written to four decimals, its rounding carried (y₁ =
+    2 × −0.9733 = −1.9466, written −1.9467 from the unrounded −0.97333)."""
+    record = authored(_NORM)
+    shown = _computed(record)
+    assert _errors(record) == []
+    assert any("\\[1,2,4,9\\] → x; 4 → μ" in m for m in shown), shown
+    assert any("→ y_i (computed)" in m and "→ γ_i" in m for m in shown), shown
+    assert record.coverage["relations"]["verified"] == 2
+
+
+def test_a_named_result_that_does_not_fit_verifies_nothing(authored) -> None:
+    record = authored(_NORM.replace("−0.1489", "−0.1589"))
+    shown = _computed(record)
+    assert _errors(record) == []
+    assert not any("→ y_i" in m for m in shown)
+
+
+def test_what_is_a_relation_over_lists() -> None:
+    p_i, z_i, z_j, tau = sympy.symbols("p_i z_i z_j tau")
+    z, j, n = sympy.IndexedBase("z"), sympy.Symbol("j"), sympy.Symbol("n")
+    rhs = sympy.exp(z_i / tau) / sympy.Sum(sympy.exp(z[j] / tau), (j, 1, n))
+    softmax = Relation(p_i, rhs, "=", 0, 0, "")
+    form = lists.shape(0, 0, softmax, {"p", "z"})
+    assert form is not None and form.listed and form.output == "p" and form.letter == "i"
+    assert form.vectors == ("z",) and form.scalars == ("tau",) and form.ranges == ("n",)
+    jacobian = Relation(sympy.Symbol("d_ij"), p_i * z_j, "=", 0, 0, "")
+    assert lists.shape(0, 1, jacobian, {"p", "z"}) is None  # two free indices
+    computed = lists.compute(form, {"z": [2, 1, 0]}, {"tau": sympy.Integer(1)})
+    assert computed is not None
+    assert [round(float(v), 3) for v in computed] == [0.665, 0.245, 0.090]
+
+
+def test_computing_stops_when_the_lessons_budget_is_spent() -> None:
+    """A lesson of many long lists computes a bounded number of operations, counted (not
+    timed), so its report is the same on every run."""
+    p_i, z_i, tau = sympy.symbols("p_i z_i tau")
+    z, j, n = sympy.IndexedBase("z"), sympy.Symbol("j"), sympy.Symbol("n")
+    rhs = sympy.exp(z_i / tau) / sympy.Sum(sympy.exp(z[j] / tau), (j, 1, n))
+    form = lists.shape(0, 0, Relation(p_i, rhs, "=", 0, 0, ""), {"p", "z"})
+    assert form is not None
+    values = {"z": [sympy.Integer(k) for k in range(8)]}
+    budget = lists.Budget(lists.MAX_COMPUTED)
+    done = 0
+    while lists.compute(form, values, {"tau": sympy.Integer(1)}, budget) is not None:
+        done += 1
+    assert 0 < done < lists.MAX_COMPUTED // 8  # each reading costs its elements × its size
+    assert lists.compute(form, values, {"tau": sympy.Integer(1)}, budget) is None
