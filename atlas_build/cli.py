@@ -343,8 +343,11 @@ def cmd_infer(args: argparse.Namespace) -> int:
             continue
         entries = claims.inferable(item.lesson)
         inferred = infer.run(item.lesson, entries).checks
-        found = _passing(item, emit.entries(item.lesson, inferred), options)
-        written = yaml.safe_dump(found, sort_keys=False, allow_unicode=True, width=100)
+        pins = infer.pins(item.lesson, entries)
+        found = _passing(item, emit.entries(item.lesson, inferred, pins), options)
+        written = yaml.safe_dump(
+            found, sort_keys=False, allow_unicode=True, width=100, default_flow_style=None
+        )
         if not args.write:
             print(f"# {item.report.path}: {len(found)} inferred checks")
             print("claims:" if found else "claims: []")

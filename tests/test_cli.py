@@ -287,6 +287,33 @@ def test_infer_write_adds_claims_that_then_pass(infer_copy, run_cli):
     assert len(statuses) >= 2 and set(statuses) == {"pass"}
 
 
+def test_infer_pins_worked_and_list_checks_which_then_catch_an_edit(tmp_path, run_cli, rehash):
+    """A list relation (softmax over `\\[2.0, 1.0, 0.1, −1.0\\]`) and a working that writes
+    out a relation (`12 + 0.2 × 200 = 52`) are offered as formula claims; pinned, they pass,
+    and an edited probability then fails the check (inference alone says nothing there)."""
+    folders = []
+    for slug in ("label-smoothing-loss", "cache-amat"):
+        folder = tmp_path / "content" / slug
+        folder.mkdir(parents=True)
+        source = Path(__file__).parent / "blind" / slug / "record.json"
+        (folder / "record.json").write_bytes(source.read_bytes())
+        folders.append(folder)
+    printed = run_cli("infer", *folders)
+    assert "z: [2, 1, '0.1', -1]" in printed.out and "is its form" not in printed.out
+    assert run_cli("infer", "--write", *folders).code == 0
+    report = run_cli("check", "--output-format", "json", *folders).json()
+    pinned = [c for r in report["records"] for c in r["claims"] if c["id"].startswith("inferred-")
+              and c["source"] != "inferred"]  # fmt: skip
+    assert len(pinned) >= 3 and {c["status"] for c in pinned} == {"pass"}, pinned
+    record_path = folders[0] / "record.json"
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    assert "0.638, 0.235" in record["content"]
+    record["content"] = record["content"].replace("0.638, 0.235", "0.648, 0.235", 1)
+    record_path.write_text(json.dumps(rehash(record), ensure_ascii=False), encoding="utf-8")
+    assert run_cli("check", "--no-cache", folders[0]).code == 1
+    assert run_cli("check", "--no-cache", folders[1]).code == 0
+
+
 def test_infer_write_keeps_an_authors_file_it_cannot_append_to(infer_copy, run_cli):
     authored = "claims: []\nunchecked: []\n"
     (infer_copy / "claims.yaml").write_text(authored, encoding="utf-8")

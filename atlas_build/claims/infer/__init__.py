@@ -17,7 +17,7 @@ from atlas_build.claims.coverage.dimensions import lesson_units
 from atlas_build.claims.coverage.relations import Entry
 from atlas_build.claims.infer import checks, lists, statements, worked
 from atlas_build.claims.infer.checks import Inferred, Relations
-from atlas_build.claims.infer.found import Found
+from atlas_build.claims.infer.found import Found, Pin
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
@@ -65,19 +65,33 @@ def found(lesson: Lesson, entries: list[Entry]) -> tuple[list[Found], bool]:
     the relations a worked computation writes out (`worked`) and relations over lists
     (`lists`) that no check verified at the same number; and whether inference finished
     before its time limit."""
+    inference, more = _all(lesson, entries)
+    result = [plain(check, lesson) for check in inference.checks]
+    return result + [check for check, _ in more], inference.complete
+
+
+def pins(lesson: Lesson, entries: list[Entry]) -> list[Pin]:
+    """The claims that restate the worked and list checks of `found` (`atlas-build infer`
+    prints those of the statement checks from `run`'s)."""
+    return [pin for _, pin in _all(lesson, entries)[1] if pin is not None]
+
+
+def _all(lesson: Lesson, entries: list[Entry]) -> tuple[Inference, list[tuple[Found, Pin | None]]]:
+    """`run`'s checks, and the worked and list checks verifying no number they verify."""
     usable = _usable(lesson, entries)
     inference, paragraphs = _run(lesson, usable)
-    result = [plain(check, lesson) for check in inference.checks]
-    held = {(f.equation, f.index, f.anchor) for f in result if f.holds}
+    held = {(c.equation, c.index, (c.anchor.start, c.anchor.end)) for c in inference.checks
+            if c.holds}  # fmt: skip
     parsed = [(e.equation, e.relation, e.parsed) for e in entries if e.parsed is not None]
     if parsed and not paragraphs:
         paragraphs = statements.paragraphs(lesson)
-    more = worked.found(lesson, usable, paragraphs) + lists.found(lesson, parsed, paragraphs)
-    for check in more:
+    more: list[tuple[Found, Pin | None]] = []
+    for check, pin in [*worked.matched(lesson, usable, paragraphs),
+                       *lists.matched(lesson, parsed, paragraphs)]:  # fmt: skip
         if (check.equation, check.index, check.anchor) not in held:
-            result.append(check)
+            more.append((check, pin))
             held.add((check.equation, check.index, check.anchor))
-    return result, inference.complete
+    return inference, more
 
 
 def _usable(lesson: Lesson, entries: list[Entry]) -> Relations:

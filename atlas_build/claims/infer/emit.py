@@ -17,6 +17,7 @@ import sympy
 from atlas_build.claims.binding import anchors
 from atlas_build.claims.binding.compare import terminating
 from atlas_build.claims.infer.checks import Inferred
+from atlas_build.claims.infer.found import Pin
 from atlas_build.lesson.model import Lesson
 
 DEFINING = ("=", ":=", "<-")
@@ -36,16 +37,17 @@ def _number(value: sympy.Expr) -> int | str | None:
     return f"{value.p}/{value.q}"
 
 
-def _bind(lesson: Lesson, quote: str, check: Inferred) -> list[str | None] | None:
-    """One bind entry per number the quote writes: the anchor's symbol at the anchor."""
+def _bind(lesson: Lesson, quote: str, symbol: str, at: int) -> list[str | None] | None:
+    """One bind entry per number (or list) the quote writes: `symbol` at the one written
+    at `at`."""
     items, found = anchors.occurrences(quote, anchors.skeleton(lesson.content))
     if len(found) != 1:
         return None  # the sentence is written more than once: the quote must say more
     entries: list[str | None] = []
     for item in found[0].items:
         result = getattr(item, "result", item)
-        entries.append(check.anchor.name if result.start == check.anchor.start else None)
-    return entries if check.anchor.name in entries else None
+        entries.append(symbol if result.start <= at < result.end else None)
+    return entries if symbol in entries else None
 
 
 def entry(lesson: Lesson, check: Inferred, number: int) -> dict[str, Any] | None:
@@ -54,7 +56,7 @@ def entry(lesson: Lesson, check: Inferred, number: int) -> dict[str, Any] | None
         return None
     start, end = anchors.sentence_span(lesson.content, check.anchor.start, check.anchor.end)
     quote = lesson.content[start:end].strip()
-    bind = _bind(lesson, quote, check)
+    bind = _bind(lesson, quote, check.anchor.name, check.anchor.start)
     if bind is None:
         return None
     values: dict[str, int | str] = {}
@@ -83,10 +85,58 @@ def entry(lesson: Lesson, check: Inferred, number: int) -> dict[str, Any] | None
     }
 
 
-def entries(lesson: Lesson, checks: list[Inferred]) -> list[dict[str, Any]]:
+def pinned(lesson: Lesson, pin: Pin, number: int) -> dict[str, Any] | None:
+    """The claims.yaml entry of a worked or list check (`infer.pins`), or None."""
+    start, end = anchors.sentence_span(lesson.content, *pin.anchor)
+    quote = lesson.content[start:end].strip()
+    bind = _bind(lesson, quote, pin.symbol, pin.anchor[0])
+    values: dict[str, Any] = {}
+    for name, value in pin.values:
+        written = _written(value)
+        if written is None:
+            return None
+        values[name] = written
+    if bind is None:
+        return None
+    ref = {"equation": pin.equation, "relation": pin.index}
+    params: dict[str, Any] = {"values": values}
+    if pin.computes:
+        params["use"] = [ref]
+    else:
+        result = _written(pin.value)
+        if result is None:
+            return None
+        params["values"][pin.symbol] = result
+        params["identities"] = [ref]
+    slug = _ID.sub("-", pin.symbol.lower()).strip("-") or "value"
+    return {
+        "id": f"inferred-{slug}-{number}",
+        "kind": "formula",
+        "quote": quote,
+        "bind": bind,
+        "params": params,
+    }
+
+
+def _written(value: object) -> Any:
+    """A value (a list's as a list) as claims.yaml writes it, or None."""
+    if isinstance(value, tuple):
+        items = [_number(v) if isinstance(v, sympy.Expr) else None for v in value]
+        return None if any(item is None for item in items) else items
+    return _number(value) if isinstance(value, sympy.Expr) else None
+
+
+def entries(
+    lesson: Lesson, checks: list[Inferred], pins: list[Pin] | None = None
+) -> list[dict[str, Any]]:
     """The entries of every check that can be written as one, those of one sentence that
-    compute from its relations merged into one claim (one quote, one bind list)."""
+    compute from its relations merged into one claim (one quote, one bind list), then
+    those of the worked and list checks (`pins`)."""
     found: list[dict[str, Any]] = []
+    for pin in pins or []:
+        written = pinned(lesson, pin, len(found) + 1)
+        if written is not None:
+            found.append(written)
     for check in checks:
         written = entry(lesson, check, len(found) + 1)
         if written is None:

@@ -19,3 +19,20 @@ class Found:
     inputs: tuple[tuple[int, int], ...]
     summary: str
     error: str | None = None
+
+
+@dataclass(frozen=True)
+class Pin:
+    """A held check as a claims.yaml `formula` claim can restate it (`atlas-build infer`):
+    the number or list it verified (`anchor`), its `symbol` (a list's base) and `value`,
+    the other symbols' values, all in the glossary's units (a list's as a tuple), and
+    whether the relation computes the symbol (its left side: `use`) or is checked as an
+    identity."""
+
+    equation: int
+    index: int
+    anchor: tuple[int, int]
+    symbol: str
+    value: object
+    values: tuple[tuple[str, object], ...]
+    computes: bool

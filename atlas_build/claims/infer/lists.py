@@ -27,7 +27,7 @@ import sympy
 from atlas_build.claims import solver
 from atlas_build.claims.binding.compare import digits_tolerance
 from atlas_build.claims.infer import statements
-from atlas_build.claims.infer.found import Found
+from atlas_build.claims.infer.found import Found, Pin
 from atlas_build.claims.prose import numbers
 from atlas_build.latex import Relation
 from atlas_build.lesson.model import Lesson
@@ -292,12 +292,21 @@ def found(
 ) -> list[Found]:
     """A check for every relation over lists a paragraph's lists complete (see the module
     docstring), in reading order."""
+    return [check for check, _ in matched(lesson, items, paragraphs)]
+
+
+def matched(
+    lesson: Lesson,
+    items: list[tuple[int, int, Relation]],
+    paragraphs: list[statements.Paragraph],
+) -> list[tuple[Found, Pin]]:
+    """`found`'s checks, each with the claim that restates it."""
     lists = bases(lesson, items)
     forms = [f for e, i, r in items if (f := shape(e, i, r, lists)) is not None] if lists else []
     if not forms:
         return []
     labels = statements.labels(lesson)
-    checks: list[Found] = []
+    checks: list[tuple[Found, Pin]] = []
     budget = Budget()
     named_lists: dict[str, _Value] = {}
     named_scalars: dict[str, _Value] = {}
@@ -345,7 +354,9 @@ class _Scene:
         return value if self.paragraph.start <= value.spans[0][0] < self.paragraph.end else None
 
 
-def _checks(form: Shape, scene: _Scene, labels: dict[str, str], budget: Budget) -> list[Found]:
+def _checks(
+    form: Shape, scene: _Scene, labels: dict[str, str], budget: Budget
+) -> list[tuple[Found, Pin]]:
     """A check for each result of the paragraph the relation computes from a reading of
     its inputs (`_readings`): the result named for its left side, or else any precise
     unnamed one (`precise`), while the lesson's `budget` lasts."""
@@ -385,19 +396,27 @@ def _checks(form: Shape, scene: _Scene, labels: dict[str, str], budget: Budget) 
     found = []
     for target, reading in (matches[k] for k in sorted(matches)):
         shown = ", ".join(f"{v.text} → {label(n, n in form.vectors)}" for n, v in reading.items())
-        found.append(
-            Found(
-                form.equation,
-                form.index,
-                True,
-                False,
-                (target.spans[0][0], target.spans[-1][1]),
-                tuple(span for value in reading.values() for span in value.spans),
-                f"equation {form.equation} `{form.relation.source.strip()}`: {shown}; "
-                f"{target.text} → {label(form.output, form.listed)} (computed)",
-            )
+        anchor = (target.spans[0][0], target.spans[-1][1])
+        check = Found(
+            form.equation,
+            form.index,
+            True,
+            False,
+            anchor,
+            tuple(span for value in reading.values() for span in value.spans),
+            f"equation {form.equation} `{form.relation.source.strip()}`: {shown}; "
+            f"{target.text} → {label(form.output, form.listed)} (computed)",
         )
+        values = tuple((n, _plain(v, n in form.vectors)) for n, v in reading.items())
+        result = _plain(target, form.listed)
+        pin = Pin(form.equation, form.index, anchor, form.output, result, values, True)
+        found.append((check, pin))
     return found
+
+
+def _plain(value: _Value, listed: bool) -> object:
+    """A list as a tuple of its values, a number as its value."""
+    return value.values if listed else value.values[0]
 
 
 def _readings(form: Shape, scene: _Scene) -> Iterator[dict[str, _Value]]:

@@ -23,7 +23,7 @@ import sympy
 from atlas_build.claims.coverage.dimensions import lesson_units
 from atlas_build.claims.infer import statements
 from atlas_build.claims.infer.checks import Relations
-from atlas_build.claims.infer.found import Found
+from atlas_build.claims.infer.found import Found, Pin
 from atlas_build.claims.prose import arithmetic, numbers
 from atlas_build.latex import Relation
 from atlas_build.lesson.model import Lesson
@@ -45,6 +45,14 @@ def found(
 ) -> list[Found]:
     """A check for every working that instantiates one of `relations` (see the module
     docstring), in reading order."""
+    return [check for check, _ in matched(lesson, relations, paragraphs)]
+
+
+def matched(
+    lesson: Lesson, relations: Relations, paragraphs: list[statements.Paragraph]
+) -> list[tuple[Found, Pin | None]]:
+    """`found`'s checks, each with the claim that restates it (None where a number does
+    not convert to its symbol's unit)."""
     names = statements.Names(lesson)
     entries = [entry for glossary in lesson.glossaries for entry in glossary.entries]
     meanings: dict[str, frozenset[str]] = {}
@@ -53,7 +61,7 @@ def found(
             meanings.setdefault(entry.names[0], statements.meaning_words(_head(entry.meaning)))
     labels = statements.labels(lesson)
     table = lesson_units(lesson)
-    checks: list[Found] = []
+    checks: list[tuple[Found, Pin | None]] = []
     for paragraph in paragraphs:
         text = lesson.content[paragraph.start : paragraph.end]
         for item in paragraph.worked:
@@ -79,20 +87,50 @@ def found(
                     if relation.lhs == sympy.Symbol(symbol)
                     else f" for {labels.get(symbol, symbol)}"
                 )
-                checks.append(
-                    Found(
-                        equation,
-                        index,
-                        True,
-                        False,
-                        (item.result.start + shift, item.result.end + shift),
-                        tuple((o.start + shift, o.end + shift) for o in item.operands),
-                        f"equation {equation} `{relation.source.strip()}`: "
-                        f"{item.text.strip()} is its form{solved} ({_shown(item, groups, labels)})",
-                    )
+                anchor = (item.result.start + shift, item.result.end + shift)
+                check = Found(
+                    equation,
+                    index,
+                    True,
+                    False,
+                    anchor,
+                    tuple((o.start + shift, o.end + shift) for o in item.operands),
+                    f"equation {equation} `{relation.source.strip()}`: "
+                    f"{item.text.strip()} is its form{solved} ({_shown(item, groups, labels)})",
                 )
+                key = (equation, index, relation)
+                checks.append((check, _pin(key, anchor, item, symbol, groups, table)))
                 break
     return checks
+
+
+def _pin(
+    key: tuple[int, int, Relation],
+    anchor: tuple[int, int],
+    item: numbers.Arithmetic,
+    symbol: str,
+    groups: list[tuple[list[str], list[int]]],
+    table: dict[str, UnitSpec],
+) -> Pin | None:
+    """The working as a claim: each operand the value of the symbol it stands for. The
+    factors of a product are told apart by their units alone (`0.1 × 60` for m₁P₁ is not
+    pinned: a claim would have to say which is which)."""
+    equation, index, relation = key
+    values: list[tuple[str, object]] = []
+    for symbols, positions in groups:
+        for k in positions:
+            operand = item.operands[k]
+            fits = [n for n in symbols if operand.unit is not None and _fits(operand, n, table)]
+            name = symbols[0] if len(symbols) == 1 else (fits[0] if len(fits) == 1 else None)
+            value = None if name is None else statements.in_unit(operand, table.get(name))
+            if name is None or value is None or any(name == n for n, _ in values):
+                return None
+            values.append((name, value))
+    result = statements.in_unit(item.result, table.get(symbol))
+    if result is None:
+        return None
+    computes = relation.lhs == sympy.Symbol(symbol) and relation.op in ("=", ":=")
+    return Pin(equation, index, anchor, symbol, result, tuple(values), computes)
 
 
 def _candidates(relations: Relations, symbol: str) -> list[tuple[int, int, Relation]]:
