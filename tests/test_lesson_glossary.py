@@ -93,6 +93,15 @@ def test_an_entry_naming_a_value_is_no_symbol_and_the_block_goes_on(check, value
     assert diagnostics == []
 
 
+@pytest.mark.parametrize("constant", ["ln 2", "log₂ 10", "√2"])
+def test_a_constant_the_table_explains_is_no_reason_to_stop(check, constant):
+    """`ln 2` with its meaning and unit, last in its block: it names no symbol, and the
+    table is as the author wrote it (a blind lesson, `kl-divergence-distributions`)."""
+    entries = [*ENTRIES, (constant, "Natural logarithm of 2, nats in one bit", "nats per bit")]
+    diagnostics, _ = check(glossary_body(["y=a x"], entries))
+    assert diagnostics == []
+
+
 def test_an_undefined_equation_letter_is_a321_at_the_letter(check, locate):
     diagnostics, text = check(glossary_body(["y=a x+b"], ENTRIES))
     assert found(diagnostics, "A321") == [locate(text, "b\n$$")]

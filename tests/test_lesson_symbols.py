@@ -151,6 +151,8 @@ SPELLINGS = [
     ("Tᵢ₋₁", ["T_i-1"]),
     ("C_{i+1}", ["C_i+1"]),
     ("x_{i,j}", ["x_ij"]),
+    ("s_c,B²", ["s_c_B"]),  # an index pair with no space after its comma (a blind lesson)
+    ("x_i, y", ["x_i", "y"]),  # with a space, two names
     ("z_1−α/2", ["z_1-alpha/2"]),
     ("ḡr", ["g_bar_r"]),
     ("x̂y", ["x_hat_y"]),

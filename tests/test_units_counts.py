@@ -265,6 +265,9 @@ def test_mutants_are_only_edits_the_check_reports() -> None:
         ("V peak", "unit", "V"),
         ("drive writes/day", "unit", "drive writes/day"),
         ("page faults per second", "unit", "page faults/second"),
+        # a count per so many things (MPKI): a number before a counted noun is its scale
+        ("counts per 1000 instructions", "dimensionless", "1/1000·1/instructions"),
+        ("misses per 1000 instructions", "dimensionless", "1/1000·misses/instructions"),
     ],
 )
 def test_unit_columns_of_real_tables_read(text: str, kind: str, printed: str) -> None:

@@ -69,6 +69,19 @@ def _entry_at(blocks: list[Block], index: int, run_end: int, spellings: Spelling
     return not shapes.is_prose(text) and _symbol_cell(text, spellings) is not None
 
 
+_CONSTANT = re.compile(
+    r"(?:ln|log|lg|log₂|log₁₀|log_?\{?\d+\}?|√|sqrt)\s*\(?\s*\d+(?:\.\d+)?\s*\)?"
+)
+"""A function of a number (`ln 2`, `log₂ 10`, `√2`): a constant the table explains, which
+names no symbol but is no reason to stop reading the table."""
+
+
+def _described(blocks: list[Block], index: int, run_end: int) -> bool:
+    """Whether a meaning and a unit, neither of them prose, follow `blocks[index]`."""
+    rest = blocks[index + 1 : index + 3]
+    return index + 2 < run_end and not any(shapes.is_prose(part.text) for part in rest)
+
+
 def _why(text: str) -> str:
     return " (a word no formula writes)" if _WORD.match(text) else ""
 
@@ -101,6 +114,12 @@ def read_glossary(
         if shapes.is_prose(head.text):
             break
         cell = _symbol_cell(head.text, spellings)
+        if (
+            cell is None
+            and _CONSTANT.fullmatch(head.text.strip())
+            and _described(blocks, cursor, run_end)
+        ):
+            cell = symbols.SymbolCell(head.text, (), symbols.NONE)  # `ln 2`: a constant, named
         if cell is None and _entry_at(blocks, cursor + 3, run_end, spellings):
             unread.append(head)  # one odd symbol among entries: keep reading the entries
             cell = symbols.SymbolCell(head.text, (), symbols.NONE)

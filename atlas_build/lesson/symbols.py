@@ -194,6 +194,22 @@ _WORD = re.compile(r"^[a-z]{2,}$")
 _SHORT_TOKEN = 3
 
 
+_INDEX = re.compile(r"[A-Za-z0-9]{1,3}[⁰¹²³⁴⁵⁶⁷⁸⁹]*")
+
+
+def _tight(text: str) -> set[int]:
+    """Positions of the pieces `_top_level_split(text, ",;")` gives that follow a comma
+    with no space (`B²` of `s_c,B²`), which may go on a subscript: `x_i, y` names two."""
+    found, depth, position = set(), 0, 0
+    for k, char in enumerate(text):
+        depth += (char in "([{") - (char in ")]}")
+        if depth <= 0 and char in ",;":
+            position += 1
+            if char == "," and k + 1 < len(text) and not text[k + 1].isspace():
+                found.add(position)
+    return found
+
+
 def _top_level_split(text: str, separators: str) -> list[str]:
     pieces = [""]
     depth = 0
@@ -318,8 +334,12 @@ def read(text: str) -> SymbolCell:
     mentioned: list[str] = []
     operators: list[str] = []
     kind = SYMBOL
+    tight = _tight(head)
     for position, piece in enumerate(_top_level_split(head, ",;")):
         if not piece:
+            continue
+        if position in tight and found and "_" in found[-1] and _INDEX.fullmatch(piece):
+            found[-1] += "_" + piece.rstrip("⁰¹²³⁴⁵⁶⁷⁸⁹")  # `s_c,B²`: an index pair
             continue
         if _is_operator(piece):
             operators.append(piece)

@@ -161,9 +161,11 @@ class _Reader:
             elif not (self.spaces_multiply and token.space_before and self.starts_primary(token)):
                 break
             factor = self.power()
+            counted = not list(result.atoms()) and _worded(factor)  # `1000 instructions`
             if spaced and self.nouns is not None and (_worded(result) or _worded(factor)):
-                # `see text`, `V peak`: words side by side are a phrase, not a product
-                raise self.error(f"unknown unit {token.text!r}", token)
+                if not counted:
+                    # `see text`, `V peak`: words side by side are a phrase, not a product
+                    raise self.error(f"unknown unit {token.text!r}", token)
             result = result * factor
         return result
 
