@@ -9,8 +9,6 @@ warnings that remain were each checked by hand:
   (`https://doi.org/10.1016/0016-0032(56`), while the Sources section links the whole DOI.
   The writers' metadata is wrong; the author would correct the citation's URL.
 - ssd-write-amplification, A424: one symbol table gives C_user in bytes, another in TB.
-
-One is a false alarm, known and left open: batchnorm-inference's A321 (see the list).
 """
 
 from __future__ import annotations
@@ -38,10 +36,6 @@ TRUE_WARNINGS = sorted(
         # I_D in A in one table and A/µm in another; S in mV/dec and in V/dec
         ("subthreshold-swing", "A424"),
         ("subthreshold-swing", "A424"),
-        # A FALSE ALARM, left open: `s_{c,B}^{2}` is read as an indexed `s`, while the table
-        # defines `s_c,B²` (read as s_c_B since batch 8); the A321 check does not see the
-        # indexed base as that entry's
-        ("batchnorm-inference", "A321"),
     ]
 )
 

@@ -102,6 +102,15 @@ def test_a_constant_the_table_explains_is_no_reason_to_stop(check, constant):
     assert diagnostics == []
 
 
+def test_an_index_pair_the_table_defines_defines_its_base(check):
+    """`s_{c,B}^{2}` is read as an indexed s; the table's `s_c,B²` (s_c_B) defines it (a
+    blind lesson, `batchnorm-inference`, had a false A321 for `s`)."""
+    entries = [("y", "Output", "units"), ("m", "Momentum", "dimensionless"),
+               ("s_c,B²", "Batch variance of channel c", "units")]  # fmt: skip
+    diagnostics, _ = check(glossary_body([r"y=m\,s_{c,B}^{2}"], entries))
+    assert found(diagnostics, "A321") == [] and found(diagnostics, "A320") == []
+
+
 def test_an_undefined_equation_letter_is_a321_at_the_letter(check, locate):
     diagnostics, text = check(glossary_body(["y=a x+b"], ENTRIES))
     assert found(diagnostics, "A321") == [locate(text, "b\n$$")]

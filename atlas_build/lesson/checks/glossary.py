@@ -197,6 +197,11 @@ def _undefined(
             base = family_base(name)
             if base is not None:
                 defined.add(key(base))
+    for equation in use.equations:
+        for name in equation.scan.names:
+            base, pieces = split(name)
+            if len(pieces) >= 2 and key(name) in defined:
+                defined.add(key(base))  # `s_{c,B}`: the parser reads an index pair as indexing s
     reported: set[str] = set()
     for equation in use.equations:
         scanned = {key(name) for name in (*equation.scan.names, *equation.scan.bases)}
