@@ -195,6 +195,16 @@ def _derive(
     return Known(name, (readings[0], readings[1]), None, via, used)
 
 
+def _near(value: sympy.Expr, other: sympy.Expr) -> bool:
+    """Within 10% of each other (True where either is not a plain number): a cheap test
+    before the relation is evaluated at a candidate."""
+    try:
+        a, b = float(value), float(other)
+    except (TypeError, ValueError, OverflowError):
+        return True
+    return abs(a - b) <= 0.1 * max(abs(a), abs(b))
+
+
 def _exact(value: Known) -> Known:
     """`value` taken as written: a number found by its value must be the value the inputs
     give, not one their rounding admits (`β = 0.999` admits any N_eff from 667 to 2000)."""
@@ -404,12 +414,16 @@ class _Run:
         derived = sorted(n for n, k in given.items() if k.stated is None)
 
         exact = {n: _exact(k) for n, k in given.items()}
+        solved = closed[open_[0]].readings
 
         def agrees(candidate: Stated) -> bool:
             value = self.known(candidate)
-            return value is not None and bool(
-                _holds(relation, {**exact, open_[0]: value}, candidate)
-            )
+            if value is None or not any(
+                _near(mine.value, theirs.value)
+                for mine, theirs in zip(value.readings, solved, strict=True)
+            ):
+                return False  # far from what the relation gives: no need to evaluate it
+            return bool(_holds(relation, {**exact, open_[0]: value}, candidate))
 
         found = loose.by_value(self.glossary, paragraph, open_[0], agrees)
         if found is None or len(self.found) >= MAX_CHECKS:
