@@ -315,8 +315,7 @@ def matched(
         heading = lesson.section_of(paragraph.start)
         if heading is not section:
             section, named_lists, named_scalars = heading, {}, {}
-        text = lesson.content[paragraph.start : paragraph.end]
-        written = _lists(text, paragraph.start)
+        written = _lists(lesson.content, paragraph)
         here = {base: value for value, token in written if (base := _base(token, lists))}
         named_lists.update(here)
         for stated in paragraph.stated:
@@ -441,14 +440,16 @@ def _readings(form: Shape, scene: _Scene) -> Iterator[dict[str, _Value]]:
         yield {name: value for (name, _), value in zip(choices, picked, strict=True)}
 
 
-def _lists(text: str, shift: int) -> list[tuple[_Value, str]]:
+def _lists(content: str, paragraph: statements.Paragraph) -> list[tuple[_Value, str]]:
     """The paragraph's lists (content offsets), each with the name written just before it
     (`x =`), or ''."""
     found = []
-    for item in numbers.extract(text):
-        if not isinstance(item, numbers.NumberList) or len(item.items) > MAX_LENGTH:
+    shift = paragraph.start
+    for item in paragraph.lists:
+        if len(item.items) > MAX_LENGTH:
             continue
-        named = _NAMED.search(text, max(0, item.start - 20), item.start)
+        start = item.start + shift
+        named = _NAMED.search(content, max(shift, start - 20), start)
         written = tuple(replace(q, start=q.start + shift, end=q.end + shift) for q in item.items)
         found.append((_Value(written, item.text), named.group(1) if named else ""))
         if len(found) >= MAX_LISTS:

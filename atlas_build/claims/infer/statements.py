@@ -89,6 +89,7 @@ class Paragraph:
     stated: list[Stated] = field(default_factory=list)
     loose: list[Loose] = field(default_factory=list)
     worked: list[numbers.Arithmetic] = field(default_factory=list)  # offsets from `start`
+    lists: list[numbers.NumberList] = field(default_factory=list)  # offsets from `start`
 
 
 class Names:
@@ -180,6 +181,7 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
         found.append(paragraph)
         items = numbers.extract(text)
         paragraph.worked = [item for item in items if isinstance(item, numbers.Arithmetic)]
+        paragraph.lists = [item for item in items if isinstance(item, numbers.NumberList)]
         for match in _TOKEN.finditer(text):
             if _FUNCTION_BEFORE.search(text, max(0, match.start() - 8), match.start()):
                 continue  # `sin θ = 0.93` states sin θ, not θ
