@@ -83,11 +83,12 @@ def _all(lesson: Lesson, entries: list[Entry]) -> tuple[Inference, list[tuple[Fo
     held = {(c.equation, c.index, (c.anchor.start, c.anchor.end)) for c in inference.checks
             if c.holds}  # fmt: skip
     parsed = [(e.equation, e.relation, e.parsed) for e in entries if e.parsed is not None]
-    if parsed and not paragraphs:
-        paragraphs = statements.paragraphs(lesson)
+    over = lists.forms(lesson, parsed)
+    if over and not paragraphs:
+        paragraphs = statements.paragraphs(lesson)  # read only when some relation needs it
     more: list[tuple[Found, Pin | None]] = []
     for check, pin in [*worked.matched(lesson, usable, paragraphs),
-                       *lists.matched(lesson, parsed, paragraphs)]:  # fmt: skip
+                       *lists.matched(lesson, over, paragraphs)]:  # fmt: skip
         if (check.equation, check.index, check.anchor) not in held:
             more.append((check, pin))
             held.add((check.equation, check.index, check.anchor))

@@ -285,26 +285,30 @@ def precise(written: Sequence[numbers.Quantity]) -> bool:
     return digits >= DIGITS
 
 
+def forms(lesson: Lesson, items: list[tuple[int, int, Relation]]) -> list[Shape]:
+    """The relations of `items` that are relations over lists (`shape`)."""
+    lists = bases(lesson, items)
+    if not lists:
+        return []
+    return [found for e, i, r in items if (found := shape(e, i, r, lists)) is not None]
+
+
 def found(
-    lesson: Lesson,
-    items: list[tuple[int, int, Relation]],
-    paragraphs: list[statements.Paragraph],
+    lesson: Lesson, over: list[Shape], paragraphs: list[statements.Paragraph]
 ) -> list[Found]:
-    """A check for every relation over lists a paragraph's lists complete (see the module
-    docstring), in reading order."""
-    return [check for check, _ in matched(lesson, items, paragraphs)]
+    """A check for every relation over lists (`forms`) a paragraph's lists complete (see
+    the module docstring), in reading order."""
+    return [check for check, _ in matched(lesson, over, paragraphs)]
 
 
 def matched(
-    lesson: Lesson,
-    items: list[tuple[int, int, Relation]],
-    paragraphs: list[statements.Paragraph],
+    lesson: Lesson, over: list[Shape], paragraphs: list[statements.Paragraph]
 ) -> list[tuple[Found, Pin]]:
     """`found`'s checks, each with the claim that restates it."""
-    lists = bases(lesson, items)
-    forms = [f for e, i, r in items if (f := shape(e, i, r, lists)) is not None] if lists else []
-    if not forms:
+    if not over:
         return []
+    lists = bases(lesson, []) | {base for form in over for base in form.vectors}
+    lists |= {form.output for form in over if form.listed}
     labels = statements.labels(lesson)
     checks: list[tuple[Found, Pin]] = []
     budget = Budget()
@@ -328,7 +332,7 @@ def matched(
         ][:MAX_SCALARS]
         unnamed = [value for value, token in written if _base(token, lists) is None]
         scene = _Scene(here, named_lists, named_scalars, unnamed, bare, paragraph)
-        for form in forms:
+        for form in over:
             checks += _checks(form, scene, labels, budget)
     return checks
 
