@@ -200,3 +200,29 @@ def test_computing_stops_when_the_lessons_budget_is_spent() -> None:
         done += 1
     assert 0 < done < lists.MAX_COMPUTED // 8  # each reading costs its elements × its size
     assert lists.compute(form, values, {"tau": sympy.Integer(1)}, budget) is None
+
+
+def test_a_written_claim_on_a_list_wins(authored) -> None:
+    """A claim that binds the probabilities: the inferred list check on them is not
+    reported, as for one number."""
+    claims = r"""
+    claims:
+      - id: worked
+        kind: formula
+        quote: "With logits \\[2,1,0\\] and temperature 1, the probabilities to three decimals are"
+        bind: [z, tau]
+        params:
+          values: {z: [2, 1, 0], tau: 1}
+          use: [{equation: 0, relation: 0}]
+      - id: probabilities
+        kind: formula
+        quote: "\\[0.665,0.245,0.090\\]. At temperature 0.5"
+        bind: [p, tau]
+        params:
+          values: {z: [2, 1, 0], tau: 1}
+          use: [{equation: 0, relation: 0}]
+    """
+    record = authored(_SOFTMAX, claims)
+    shown = _computed(record)
+    assert not any("0.665" in m for m in shown), shown
+    assert any("0.867" in m for m in shown), shown

@@ -8,6 +8,7 @@ every display equation and a class for every number of the prose.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -147,9 +148,9 @@ def _inferred(
     outcomes = dict(given.outcomes)
     statuses = dict(given.statuses)
     results: list[ClaimResult] = []
+    ordered = sorted(bound)
     for check in found:
-        low, high = check.anchor  # a number, or a whole list
-        if any(low <= start and end <= high for start, end in bound):
+        if _binds_within(ordered, check.anchor):
             continue
         if not (check.holds or check.certain):
             continue
@@ -179,6 +180,18 @@ def _inferred(
         results.append(result)
     given.outcomes, given.statuses = outcomes, statuses
     return results
+
+
+def _binds_within(ordered: list[tuple[int, int]], anchor: tuple[int, int]) -> bool:
+    """Whether a written claim binds a number inside `anchor` (a number, or a whole
+    list); `ordered` is the bound spans, sorted."""
+    low, high = anchor
+    k = bisect.bisect_left(ordered, (low, low))
+    while k < len(ordered) and ordered[k][0] < high:
+        if ordered[k][1] <= high:
+            return True
+        k += 1
+    return False
 
 
 def _unchecked_texts(

@@ -293,9 +293,7 @@ def forms(lesson: Lesson, items: list[tuple[int, int, Relation]]) -> list[Shape]
     return [found for e, i, r in items if (found := shape(e, i, r, lists)) is not None]
 
 
-def found(
-    lesson: Lesson, over: list[Shape], paragraphs: list[statements.Paragraph]
-) -> list[Found]:
+def found(lesson: Lesson, over: list[Shape], paragraphs: list[statements.Paragraph]) -> list[Found]:
     """A check for every relation over lists (`forms`) a paragraph's lists complete (see
     the module docstring), in reading order."""
     return [check for check, _ in matched(lesson, over, paragraphs)]

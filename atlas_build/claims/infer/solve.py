@@ -113,7 +113,7 @@ def residual(
         if slope is None:
             return None
         allowed += abs(real(slope)) * real(tolerance)
-    scale = _scale(relation, at)
+    scale = _scale(relation, at, numeric.real(distance))
     slack = scale * _EXACT
     if relation.op == "approx":
         # `ln 2·RC ≈ 0.69·RC`: as close as its own constants' digits; one that writes none
@@ -125,12 +125,18 @@ def residual(
     return Residual(gap, allowed * (1 + _LOOSE) + slack, bracketed, slack)
 
 
-def _scale(relation: Relation, at: Mapping[sympy.Symbol, sympy.Expr]) -> mpmath.mpf:
+def _scale(
+    relation: Relation, at: Mapping[sympy.Symbol, sympy.Expr], distance: mpmath.mpf
+) -> mpmath.mpf:
     """The size of the relation's sides at `at`, which its slack is relative to: the
-    larger side, 1 only where both are 0. Values in base units are small (166 ps is
-    1.66e-10 s): a floor of 1 would let an `≈` relation's 1% admit any of them."""
-    sides = [solver.value(side, at) for side in (relation.lhs, relation.rhs)]
-    largest = max((abs(numeric.real(v)) for v in sides if v is not None), default=numeric.real(0))
+    larger side (the right one is the left one less `distance`), 1 only where both are 0.
+    Values in base units are small (166 ps is 1.66e-10 s): a floor of 1 would let an `≈`
+    relation's 1% admit any of them."""
+    lhs = solver.value(relation.lhs, at)
+    if lhs is None:
+        return numeric.real(1)
+    left = numeric.real(lhs)
+    largest = max(abs(left), abs(left - distance))
     return largest if largest > 0 else numeric.real(1)
 
 
