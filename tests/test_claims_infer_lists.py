@@ -226,3 +226,61 @@ def test_a_written_claim_on_a_list_wins(authored) -> None:
     shown = _computed(record)
     assert not any("0.665" in m for m in shown), shown
     assert any("0.867" in m for m in shown), shown
+
+
+_ENTROPY = r"""
+## Science and assumptions
+
+### Entropy
+
+$$
+H=-\sum_{i=1}^{n}p_i\ln p_i
+$$
+
+Symbols and units
+
+H
+
+Entropy of the distribution
+
+dimensionless
+
+p\_i
+
+Probability of outcome i
+
+dimensionless
+
+n
+
+Number of outcomes
+
+count
+
+## Engineering example
+
+For p = \[0.665,0.245,0.090\] the entropy comes to {H}, out of 2 or 3 outcomes.
+"""
+
+
+def test_one_precise_unnamed_number_is_found_by_its_value(authored) -> None:
+    """`0.832` (half a unit is 0.06% of it) is the entropy of the named list; `0.8` could
+    agree by chance and verifies nothing."""
+    precise = _computed(authored(_ENTROPY.replace("{H}", "0.832"), slug="precise"))
+    assert len(precise) == 1 and "0.832 → H (computed)" in precise[0], precise
+    assert _computed(authored(_ENTROPY.replace("{H}", "0.8"), slug="coarse")) == []
+
+
+def test_a_verified_list_stays_verified_where_another_check_reads_it(authored) -> None:
+    """The softmax verifies `[0.665,0.245,0.090]`; the entropy then reads it as its
+    input, which must not demote its numbers from verified to input."""
+    softmax = "p_i=\\frac{e^{z_i/\\tau}}{\\sum_{j=1}^{n}e^{z_j/\\tau}}"
+    entropy = "H=-\\sum_{i=1}^{n}p_i\\ln p_i"
+    body = _SOFTMAX.replace(softmax, f"{softmax},\\qquad {entropy}")
+    body = body.replace("τ\n\nTemperature", "H\n\nEntropy\n\ndimensionless\n\nτ\n\nTemperature")
+    body = body.replace("\\[0.665,0.245,0.090\\].", "\\[0.665,0.245,0.090\\], entropy 0.832.")
+    record = authored(body)
+    shown = _computed(record)
+    assert any("0.832 → H" in m for m in shown) and any("0.665" in m for m in shown), shown
+    both = authored(_SOFTMAX, slug="plain").coverage["numbers"]["verified"]
+    assert record.coverage["numbers"]["verified"] >= both + 1

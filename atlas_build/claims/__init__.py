@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,7 +144,7 @@ def _inferred(
         if complete:
             store.save(cache, entry, found)
     bound = {(start, end) for start, end, _ in given.spots}
-    proved = {check.anchor for check in found if check.holds}
+    proved = _Spans(check.anchor for check in found if check.holds)
     outcomes = dict(given.outcomes)
     statuses = dict(given.statuses)
     results: list[ClaimResult] = []
@@ -160,7 +160,9 @@ def _inferred(
         if check.holds:
             outcome.relations[(check.equation, check.index)] = "verified"
             outcome.verified_at.append(check.anchor)
-            given.spots += [spot for spot in inputs if spot[:2] not in bound | proved]
+            given.spots += [
+                spot for spot in inputs if spot[:2] not in bound and not proved.holds(spot[:2])
+            ]
         else:
             given.spots.append((*check.anchor, "failed"))
         outcomes[claim_id] = outcome
@@ -180,6 +182,21 @@ def _inferred(
         results.append(result)
     given.outcomes, given.statuses = outcomes, statuses
     return results
+
+
+class _Spans:
+    """Content spans (numbers, or whole lists) that checks verified, asked whether one
+    of them holds a number: a number of a verified list is not an input of another check."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        self.spans = sorted(spans)
+        self.reach: list[int] = []  # the furthest end among the spans up to each
+        for _, end in self.spans:
+            self.reach.append(max(end, self.reach[-1]) if self.reach else end)
+
+    def holds(self, number: tuple[int, int]) -> bool:
+        k = bisect.bisect_right(self.spans, (number[0], math.inf)) - 1
+        return k >= 0 and self.reach[k] >= number[1]
 
 
 def _binds_within(ordered: list[tuple[int, int]], anchor: tuple[int, int]) -> bool:

@@ -10,7 +10,8 @@ symbols take the values the section states by name, or any bare number of the pa
 sum's bound (`n`, `d`) is the lists' length. The relation is verified by example where one
 list (or number) of the paragraph, or the one named for its left side, is what it computes,
 every element within half a unit of its last digit. An unnamed result must be written to 5
-significant digits in all (`[0.665,0.245,0.090]` has 8), or it could agree by chance. This
+significant digits in all (`[0.665,0.245,0.090]` has 8), or one number to 0.2% (`0.832`), or
+it could agree by chance. This
 never reports an error: which list is which symbol is seldom certain.
 """
 
@@ -39,6 +40,7 @@ MAX_LISTS = 12  # lists of one paragraph searched
 MAX_SCALARS = 16  # bare numbers of one paragraph tried for a symbol no statement gives
 MAX_COMPUTED = 25_000  # operations computed per lesson (elements × the size of the
 # relation written out): a count, not a time, so reports stay identical across runs
+SCALAR = sympy.Rational(1, 500)  # how precisely a single unnamed result must be written
 DIGITS = 5  # significant digits an unnamed result must be written to, in all
 _SLACK = sympy.Rational(1, 10**12)  # of a value: how far evaluation may miss it
 _INDEXED = re.compile(r"^(.+)_([a-z])$")
@@ -275,7 +277,11 @@ def _spread(
 
 
 def precise(written: Sequence[numbers.Quantity]) -> bool:
-    """Whether a result is written to `DIGITS` significant digits in all."""
+    """Whether a result is written precisely enough not to agree by chance: a list to
+    `DIGITS` significant digits in all, one number to 0.2% (`0.832`, `1.020`; not `0.8`)."""
+    if len(written) == 1 and written[0].decimals is not None and written[0].value:
+        single = written[0]
+        return bool(digits_tolerance(single) / abs(single.value) <= SCALAR)
     digits = 0
     for quantity in written:
         if quantity.decimals is None:
