@@ -11,8 +11,8 @@ sum's bound (`n`, `d`) is the lists' length. The relation is verified by example
 list (or number) of the paragraph, or the one named for its left side, is what it computes,
 every element within half a unit of its last digit. An unnamed result must be written to 5
 significant digits in all (`[0.665,0.245,0.090]` has 8), or one number to 0.2% (`0.832`), or
-it could agree by chance. This
-never reports an error: which list is which symbol is seldom certain.
+it could agree by chance. This never reports an error: which list is which symbol is seldom
+certain.
 """
 
 from __future__ import annotations
