@@ -284,3 +284,14 @@ def test_a_verified_list_stays_verified_where_another_check_reads_it(authored) -
     assert any("0.832 → H" in m for m in shown) and any("0.665" in m for m in shown), shown
     both = authored(_SOFTMAX, slug="plain").coverage["numbers"]["verified"]
     assert record.coverage["numbers"]["verified"] >= both + 1
+
+
+def test_sums_inside_sums_over_long_lists_are_not_written_out() -> None:
+    """Three nested sums over 32 elements would be 32,768 terms: not computed at all."""
+    x, i, j, k, n = sympy.IndexedBase("x"), *sympy.symbols("i j k n")
+    rhs = sympy.Sum(sympy.Sum(sympy.Sum(x[i] * x[j] * x[k], (k, 1, n)), (j, 1, n)), (i, 1, n))
+    form = lists.shape(0, 0, Relation(sympy.Symbol("s"), rhs, "=", 0, 0, ""), {"x"})
+    assert form is not None
+    assert lists.compute(form, {"x": [sympy.Integer(1)] * 32}, {}) is None
+    small = lists.compute(form, {"x": [sympy.Integer(1)] * 4}, {})
+    assert small is not None and [float(v) for v in small] == [64.0]

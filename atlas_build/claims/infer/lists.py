@@ -35,6 +35,7 @@ from atlas_build.lesson.model import Lesson
 from atlas_build.lesson.symbols import name_of
 
 MAX_LENGTH = 32  # elements of a list a relation is computed over
+MAX_TERMS = 4096  # terms a relation's sums are written out to, for one length of list
 MAX_TRIES = 256  # ways of reading a relation's inputs in one paragraph
 MAX_LISTS = 12  # lists of one paragraph searched
 MAX_SCALARS = 16  # bare numbers of one paragraph tried for a symbol no statement gives
@@ -200,7 +201,10 @@ def compute(
 def _expanded(rhs: sympy.Expr, ranges: tuple[str, ...], size: int) -> tuple[sympy.Expr, int] | None:
     """`rhs` with its sums written out for lists of `size` elements, each element a symbol
     of its own (`z[2]` -> `z__2`), and its size in operations: worked out once per
-    relation and length."""
+    relation and length. None when writing them out would make more than `MAX_TERMS`
+    terms (sums inside sums over long lists)."""
+    if size ** sum(len(t.limits) for t in rhs.atoms(sympy.Sum, sympy.Product)) > MAX_TERMS:
+        return None
     try:
         expression = rhs.xreplace({sympy.Symbol(n): sympy.Integer(size) for n in ranges}).doit()
         expression = expression.replace(
