@@ -342,8 +342,7 @@ def cmd_infer(args: argparse.Namespace) -> int:
         if item.lesson is None or item.source is None:
             continue
         entries = claims.inferable(item.lesson)
-        inferred = infer.run(item.lesson, entries).checks
-        pins = infer.pins(item.lesson, entries)
+        inferred, pins = infer.offered(item.lesson, entries)
         found = _passing(item, emit.entries(item.lesson, inferred, pins), options)
         written = yaml.safe_dump(
             found, sort_keys=False, allow_unicode=True, width=100, default_flow_style=None

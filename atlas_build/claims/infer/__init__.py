@@ -3,10 +3,10 @@
 `statements` reads what the prose states about glossary symbols; `solve` evaluates one
 relation at stated values; `checks` takes a lesson's statements in reading order and
 evaluates every relation a statement completes; `worked` reads relations a working writes
-out, and `lists` relations over lists. `run` returns the statement checks; `plain` turns
-one into what the claims stage reports (`Found`: the relation verified by example, the
-number it verified, its inputs and, where atlas-build is certain, an A430 error at the
-number), which `store` caches by the lesson's content.
+out, and `lists` relations over lists. `found` returns them all as the claims stage
+reports them (`Found`: the relation verified by example, the number it verified, its
+inputs and, where atlas-build is certain, an A430 error at the number; `plain` turns a
+statement check into one), which `store` caches by the lesson's content.
 """
 
 from __future__ import annotations
@@ -46,13 +46,9 @@ class Inference:
     complete: bool = True
 
 
-def run(lesson: Lesson, entries: list[Entry]) -> Inference:
-    """Inferred checks of `lesson`, from the relations `entries` read (`relations.inventory`)."""
-    return _run(lesson, _usable(lesson, entries))[0]
-
-
 def _run(lesson: Lesson, usable: Relations) -> tuple[Inference, list[statements.Paragraph]]:
-    """`run`'s checks, and the paragraphs it read (none without a usable relation)."""
+    """The statement checks of `lesson` (`checks.infer`), and the paragraphs they were read
+    from (none without a usable relation)."""
     result, paragraphs = Inference(), []
     if usable.items:
         paragraphs = statements.paragraphs(lesson)
@@ -61,7 +57,7 @@ def _run(lesson: Lesson, usable: Relations) -> tuple[Inference, list[statements.
 
 
 def found(lesson: Lesson, entries: list[Entry]) -> tuple[list[Found], bool]:
-    """Every check inferred in `lesson`, as the report needs it: those `run` finds, then
+    """Every check inferred in `lesson`, as the report needs it: the statement checks, then
     the relations a worked computation writes out (`worked`) and relations over lists
     (`lists`) that no check verified at the same number; and whether inference finished
     before its time limit."""
@@ -70,14 +66,16 @@ def found(lesson: Lesson, entries: list[Entry]) -> tuple[list[Found], bool]:
     return result + [check for check, _ in more], inference.complete
 
 
-def pins(lesson: Lesson, entries: list[Entry]) -> list[Pin]:
-    """The claims that restate the worked and list checks of `found` (`atlas-build infer`
-    prints those of the statement checks from `run`'s)."""
-    return [pin for _, pin in _all(lesson, entries)[1] if pin is not None]
+def offered(lesson: Lesson, entries: list[Entry]) -> tuple[list[Inferred], list[Pin]]:
+    """What `atlas-build infer` offers as claims, from one run of inference: the statement
+    checks, and the claims that restate `found`'s worked and list checks."""
+    inference, more = _all(lesson, entries)
+    return inference.checks, [pin for _, pin in more if pin is not None]
 
 
 def _all(lesson: Lesson, entries: list[Entry]) -> tuple[Inference, list[tuple[Found, Pin | None]]]:
-    """`run`'s checks, and the worked and list checks verifying no number they verify."""
+    """The statement checks, and the worked and list checks verifying no number they
+    verify."""
     usable = _usable(lesson, entries)
     inference, paragraphs = _run(lesson, usable)
     held = {(c.equation, c.index, (c.anchor.start, c.anchor.end)) for c in inference.checks

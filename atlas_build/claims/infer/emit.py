@@ -51,53 +51,36 @@ def _bind(lesson: Lesson, quote: str, symbol: str, at: int) -> list[str | None] 
 
 
 def entry(lesson: Lesson, check: Inferred, number: int) -> dict[str, Any] | None:
-    """The claims.yaml entry of one held check (None when it cannot be written as one)."""
+    """The claims.yaml entry of one held statement check (None when it cannot be written
+    as one): the `Pin` of its anchor, its other values and its relation."""
     if not check.holds or check.derived:
         return None
-    start, end = anchors.sentence_span(lesson.content, check.anchor.start, check.anchor.end)
-    quote = lesson.content[start:end].strip()
-    bind = _bind(lesson, quote, check.anchor.name, check.anchor.start)
-    if bind is None:
+    anchor = check.anchor
+    if any(s.value is None or _number(s.value) is None for s in check.used):
         return None
-    values: dict[str, int | str] = {}
-    for stated in check.used:
-        written = _number(stated.value) if stated.value is not None else None
-        if written is None:
-            return None
-        if stated is not check.anchor:
-            values[stated.name] = written
-    ref = {"equation": check.equation, "relation": check.index}
     lhs = check.parsed.lhs
     defines = check.parsed.op in DEFINING and isinstance(lhs, sympy.Symbol)
-    params: dict[str, Any] = {"values": values}
-    if defines and lhs.name == check.anchor.name:
-        params["use"] = [ref]
-    else:
-        params["values"][check.anchor.name] = _number(check.anchor.value)
-        params["identities"] = [ref]
-    slug = _ID.sub("-", check.anchor.name.lower()).strip("-") or "value"
-    return {
-        "id": f"inferred-{slug}-{number}",
-        "kind": "formula",
-        "quote": quote,
-        "bind": bind,
-        "params": params,
-    }
+    values = tuple((s.name, s.value) for s in check.used if s is not anchor)
+    computes = defines and lhs.name == anchor.name
+    pin = Pin(check.equation, check.index, (anchor.start, anchor.end), anchor.name,
+              anchor.value, values, computes)  # fmt: skip
+    return pinned(lesson, pin, number)
 
 
 def pinned(lesson: Lesson, pin: Pin, number: int) -> dict[str, Any] | None:
-    """The claims.yaml entry of a worked or list check (`infer.pins`), or None."""
+    """The claims.yaml entry of a held check restated as a `Pin` (a statement check's by
+    `entry`, a worked or list check's from `infer.offered`), or None."""
     start, end = anchors.sentence_span(lesson.content, *pin.anchor)
     quote = lesson.content[start:end].strip()
     bind = _bind(lesson, quote, pin.symbol, pin.anchor[0])
+    if bind is None:
+        return None
     values: dict[str, Any] = {}
     for name, value in pin.values:
         written = _written(value)
         if written is None:
             return None
         values[name] = written
-    if bind is None:
-        return None
     ref = {"equation": pin.equation, "relation": pin.index}
     params: dict[str, Any] = {"values": values}
     if pin.computes:
