@@ -148,9 +148,9 @@ def _inferred(
     outcomes = dict(given.outcomes)
     statuses = dict(given.statuses)
     results: list[ClaimResult] = []
-    ordered = sorted(bound)
+    written = _Spans(bound)
     for check in found:
-        if _binds_within(ordered, check.anchor):
+        if written.inside(check.anchor):
             continue
         if not (check.holds or check.certain):
             continue
@@ -185,8 +185,9 @@ def _inferred(
 
 
 class _Spans:
-    """Content spans (numbers, or whole lists) that checks verified, asked whether one
-    of them holds a number: a number of a verified list is not an input of another check."""
+    """Content spans of numbers or whole lists, asked which holds which: a number of a
+    verified list is not an input of another check (`holds`), and a written claim that
+    binds a number inside an inferred check's anchor wins over the check (`inside`)."""
 
     def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
         self.spans = sorted(spans)
@@ -195,20 +196,19 @@ class _Spans:
             self.reach.append(max(end, self.reach[-1]) if self.reach else end)
 
     def holds(self, number: tuple[int, int]) -> bool:
+        """Whether one of the spans holds `number`."""
         k = bisect.bisect_right(self.spans, (number[0], math.inf)) - 1
         return k >= 0 and self.reach[k] >= number[1]
 
-
-def _binds_within(ordered: list[tuple[int, int]], anchor: tuple[int, int]) -> bool:
-    """Whether a written claim binds a number inside `anchor` (a number, or a whole
-    list); `ordered` is the bound spans, sorted."""
-    low, high = anchor
-    k = bisect.bisect_left(ordered, (low, low))
-    while k < len(ordered) and ordered[k][0] < high:
-        if ordered[k][1] <= high:
-            return True
-        k += 1
-    return False
+    def inside(self, anchor: tuple[int, int]) -> bool:
+        """Whether one of the spans lies inside `anchor`."""
+        low, high = anchor
+        k = bisect.bisect_left(self.spans, (low, low))
+        while k < len(self.spans) and self.spans[k][0] < high:
+            if self.spans[k][1] <= high:
+                return True
+            k += 1
+        return False
 
 
 def _unchecked_texts(

@@ -197,29 +197,24 @@ _SHORT_TOKEN = 3
 _INDEX = re.compile(r"[A-Za-z0-9]{1,3}[⁰¹²³⁴⁵⁶⁷⁸⁹]*")
 
 
-def _tight(text: str) -> set[int]:
-    """Positions of the pieces `_top_level_split(text, ",;")` gives that follow a comma
-    with no space (`B²` of `s_c,B²`), which may go on a subscript: `x_i, y` names two."""
-    found, depth, position = set(), 0, 0
+def _split(text: str, separators: str) -> list[tuple[str, bool]]:
+    """`text` split at the separators outside brackets, each piece with whether a comma
+    with no space came before it (`B²` of `s_c,B²`, which may go on a subscript; `x_i, y`
+    names two)."""
+    pieces = [("", False)]
+    depth = 0
     for k, char in enumerate(text):
         depth += (char in "([{") - (char in ")]}")
-        if depth <= 0 and char in ",;":
-            position += 1
-            if char == "," and k + 1 < len(text) and not text[k + 1].isspace():
-                found.add(position)
-    return found
+        if depth <= 0 and char in separators:
+            tight = char == "," and k + 1 < len(text) and not text[k + 1].isspace()
+            pieces.append(("", tight))
+        else:
+            pieces[-1] = (pieces[-1][0] + char, pieces[-1][1])
+    return [(piece.strip(), tight) for piece, tight in pieces]
 
 
 def _top_level_split(text: str, separators: str) -> list[str]:
-    pieces = [""]
-    depth = 0
-    for char in text:
-        depth += (char in "([{") - (char in ")]}")
-        if depth <= 0 and char in separators:
-            pieces.append("")
-        else:
-            pieces[-1] += char
-    return [piece.strip() for piece in pieces]
+    return [piece for piece, _ in _split(text, separators)]
 
 
 def _operands(text: str) -> tuple[str, ...]:
@@ -334,11 +329,10 @@ def read(text: str) -> SymbolCell:
     mentioned: list[str] = []
     operators: list[str] = []
     kind = SYMBOL
-    tight = _tight(head)
-    for position, piece in enumerate(_top_level_split(head, ",;")):
+    for position, (piece, tight) in enumerate(_split(head, ",;")):
         if not piece:
             continue
-        if position in tight and found and "_" in found[-1] and _INDEX.fullmatch(piece):
+        if tight and found and "_" in found[-1] and _INDEX.fullmatch(piece):
             found[-1] += "_" + piece.rstrip("⁰¹²³⁴⁵⁶⁷⁸⁹")  # `s_c,B²`: an index pair
             continue
         if _is_operator(piece):

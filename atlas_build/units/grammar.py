@@ -163,8 +163,7 @@ class _Reader:
             factor = self.power()
             counted = not list(result.atoms()) and _worded(factor)  # `1000 instructions`
             if spaced and self.nouns is not None and (_worded(result) or _worded(factor)):
-                if not counted:
-                    # `see text`, `V peak`: words side by side are a phrase, not a product
+                if not counted:  # `see text`, `V peak`: words side by side are a phrase
                     raise self.error(f"unknown unit {token.text!r}", token)
             result = result * factor
         return result

@@ -38,6 +38,7 @@ from atlas_build.claims.binding.compare import digits_tolerance, show
 from atlas_build.claims.coverage.dimensions import lesson_units
 from atlas_build.claims.infer import loose, solve, statements
 from atlas_build.claims.infer.statements import Loose, Paragraph, Stated
+from atlas_build.claims.prose import numbers
 from atlas_build.latex import Relation
 from atlas_build.lesson.model import Lesson
 from atlas_build.units import UnitError, UnitSpec, convert
@@ -146,13 +147,13 @@ def _scaled(half: sympy.Expr, written: str | None, spec: UnitSpec | None) -> sym
         return half
 
 
-def _rounded(stated: Stated) -> bool:
+def rounded(quantity: numbers.Quantity, approx: bool = False) -> bool:
     """A value that may itself be rounded: hedged (`≈`, `about`), or written to three or
     more significant digits. `ρ = 0.8` and `125 requests/s` are taken as they are."""
-    if stated.approx:
+    if approx:
         return True
-    digits = "".join(c for c in stated.quantity.text if c in "0123456789")
-    return len(digits.lstrip("0")) >= SIGNIFICANT and stated.quantity.decimals != 0
+    digits = "".join(c for c in quantity.text if c in "0123456789")
+    return len(digits.lstrip("0")) >= SIGNIFICANT and quantity.decimals != 0
 
 
 def known(stated: Stated, spec: UnitSpec | None) -> Known | None:
@@ -162,7 +163,7 @@ def known(stated: Stated, spec: UnitSpec | None) -> Known | None:
     half = _scaled(
         digits_tolerance(stated.quantity, None, stated.approx), stated.quantity.unit, spec
     )
-    spread = half if _rounded(stated) else sympy.Integer(0)
+    spread = half if rounded(stated.quantity, stated.approx) else sympy.Integer(0)
     table = Reading(stated.value, spread, half)
     if spec is None or spec.units is None:
         return Known(stated.name, (table, table), stated)
@@ -395,12 +396,11 @@ class _Run:
     ) -> None:
         """A relation whose one open symbol the others (stated, one of them in this
         paragraph, or solved from other relations) solve for: verified when one number of
-        the paragraph, of that
-        symbol's kind and written precisely (`loose.by_value`), is the value it computes
-        (`for a 50% delay of ≈ 166 ps` after R_d, C_w, C_L and R_w are stated). Never an
-        error: a number found by its value is not certain to be that symbol's. Searched
-        after the paragraph's numbers are bound, so a number bound by name, dimension or
-        meaning keeps that check (which can be certain)."""
+        the paragraph, of that symbol's kind and written precisely (`loose.by_value`), is
+        the value it computes (`for a 50% delay of ≈ 166 ps` after R_d, C_w, C_L and R_w
+        are stated). Never an error: a number found by its value is not certain to be that
+        symbol's. Searched after the paragraph's numbers are bound, so a number bound by
+        name, dimension or meaning keeps that check (which can be certain)."""
         names = solve.symbols(relation)
         open_ = [n for n in names if key in closed[n].relations]
         if len(open_) != 1 or closed[open_[0]].relations != frozenset({key}):

@@ -27,7 +27,7 @@ import sympy
 
 from atlas_build.claims import solver
 from atlas_build.claims.binding.compare import digits_tolerance
-from atlas_build.claims.infer import statements
+from atlas_build.claims.infer import checks, statements
 from atlas_build.claims.infer.found import Found, Pin
 from atlas_build.claims.prose import numbers
 from atlas_build.latex import Relation
@@ -247,27 +247,18 @@ def _near(computed: Sequence[sympy.Expr], written: Sequence[numbers.Quantity]) -
     )
 
 
-def rounded(quantity: numbers.Quantity) -> sympy.Expr:
-    """How far an input may be from what it stands for: half a unit in its last digit when
-    it may be a rounded result (three or more significant digits, as `−0.9733`), else 0
-    (`[2,1,1,0.5]` is taken as written)."""
-    if quantity.decimals is None or quantity.decimals == 0:
-        return sympy.Integer(0)
-    digits = "".join(c for c in quantity.text if c.isdigit()).lstrip("0")
-    return digits_tolerance(quantity) if len(digits) >= 3 else sympy.Integer(0)
-
-
 def _spread(
     form: Shape, reading: dict[str, _Value], computed: Sequence[sympy.Expr], budget: Budget
 ) -> list[sympy.Expr]:
-    """How far each computed element may move with the rounded inputs (first order: each
-    input moved by its `rounded` half unit, the changes summed)."""
+    """How far each computed element may move with the inputs that may be rounded results
+    (`checks.rounded`; first order: each moved by half a unit in its last digit, the
+    changes summed)."""
     total = [sympy.Integer(0)] * len(computed)
     for name, value in reading.items():
         for k, quantity in enumerate(value.written):
-            step = rounded(quantity)
+            step = digits_tolerance(quantity) if checks.rounded(quantity) else 0
             if not step:
-                continue
+                continue  # taken as written: `[2,1,1,0.5]`; `−0.9733` may be rounded
             moved = {n: list(v.values) for n, v in reading.items()}
             moved[name][k] = quantity.value + step
             lists = {b: moved[b] for b in form.vectors}
