@@ -207,22 +207,16 @@ def test_a_written_claim_on_a_list_wins(authored) -> None:
     reported, as for one number."""
     claims = r"""
     claims:
-      - id: worked
-        kind: formula
-        quote: "With logits \\[2,1,0\\] and temperature 1, the probabilities to three decimals are"
-        bind: [z, tau]
-        params:
-          values: {z: [2, 1, 0], tau: 1}
-          use: [{equation: 0, relation: 0}]
       - id: probabilities
         kind: formula
-        quote: "\\[0.665,0.245,0.090\\]. At temperature 0.5"
-        bind: [p, tau]
+        quote: "temperature 1, the probabilities to three decimals are \\[0.665,0.245,0.090\\]."
+        bind: [tau, p]
         params:
           values: {z: [2, 1, 0], tau: 1}
           use: [{equation: 0, relation: 0}]
     """
     record = authored(_SOFTMAX, claims)
+    assert [c["status"] for c in record.claims if c["id"] == "probabilities"] == ["pass"]
     shown = _computed(record)
     assert not any("0.665" in m for m in shown), shown
     assert any("0.867" in m for m in shown), shown
