@@ -71,9 +71,10 @@ def matched(
             if named is None or not _fits(item.result, named[0], table):
                 continue
             symbol, how = named
+            forms: dict[frozenset[int], sympy.Expr | None] = {}  # read once per working
             for equation, index, relation in _candidates(relations, symbol):
                 target = _solved(relation.lhs, relation.rhs, symbol)
-                match = None if target is None else _instance(item, target)
+                match = None if target is None else _instance(item, target, forms)
                 if match is None:
                     continue
                 groups = _groups(target, match)
@@ -292,16 +293,21 @@ def _isolated(expression: sympy.Expr, symbol: sympy.Symbol, value: sympy.Expr) -
     return None
 
 
-def _instance(item: numbers.Arithmetic, rhs: sympy.Expr) -> list[tuple[str, int]] | None:
+def _instance(
+    item: numbers.Arithmetic, rhs: sympy.Expr, forms: dict[frozenset[int], sympy.Expr | None]
+) -> list[tuple[str, int]] | None:
     """(symbol, operand index) pairs when the working is `rhs` with one operand for each of
-    its symbols; None otherwise."""
+    its symbols; None otherwise. `forms` keeps the working's forms (`_form`) already read,
+    by the operands kept as numbers, for the next candidate relation."""
     symbols = sorted((s for s in rhs.free_symbols if isinstance(s, sympy.Symbol)), key=str)
     if not symbols or len(symbols) > len(item.operands):
         return None
     written = [atom for atom in rhs.atoms(sympy.Number) if atom != 0]
     constants = {c for atom in written for c in (atom, -atom, 1 / atom)}  # `/4` is `·1/4`
     for kept in _keeps(item, constants, len(symbols)):
-        form = _form(item, kept)
+        if kept not in forms:
+            forms[kept] = _form(item, kept)
+        form = forms[kept]
         if form is None:
             continue
         operands = {sympy.Symbol(f"_o{k}"): k for k in range(len(item.operands)) if k not in kept}
