@@ -239,12 +239,7 @@ def agrees(
 
 def _near(computed: Sequence[sympy.Expr], written: Sequence[numbers.Quantity]) -> bool:
     """Within 20 of its last digits everywhere: worth working out what rounded inputs allow."""
-    if len(computed) != len(written):
-        return False
-    return all(
-        abs(sympy.Float(v, 30) - q.value) <= 20 * digits_tolerance(q) + abs(q.value) * _SLACK
-        for v, q in zip(computed, written, strict=True)
-    )
+    return agrees(computed, written, [19 * digits_tolerance(q) for q in written])
 
 
 def _spread(
