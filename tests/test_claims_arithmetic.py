@@ -80,6 +80,13 @@ def _status(text: str) -> str:
         # a measured whole number is not a count that may be rounded either way
         ("reaches about 50 + 60×0.785 ≈ 97 °C", "reaches about 50 + 60×0.785 ≈ 98 °C"),
         ("so 6 m/2 = 3 m", "so 6 m/3 = 3 m"),
+        # working after a hedge that relates a symbol to it (it was read as `≈ 1.322`)
+        ("so g_m ≈ 1.322/25.85 ≈ 51.1 mS and", "so g_m ≈ 1.322/25.85 ≈ 61.1 mS and"),
+        ("the SQNR ≈ 6.02 × 12 + 1.76 ≈ 74.0 dB", "the SQNR ≈ 6.02 × 12 + 1.76 ≈ 75.0 dB"),
+        (
+            "shrinks at ≈ 3×10⁻⁴ × 10⁻⁴ / 0.01 = 3×10⁻⁶ per",
+            "shrinks at ≈ 3×10⁻⁴ × 10⁻⁴ / 0.02 = 3×10⁻⁶ per",
+        ),
     ],
 )
 def test_a_correct_statement_holds_and_its_edit_is_wrong(right: str, wrong: str) -> None:
@@ -96,6 +103,13 @@ def test_a_correct_statement_holds_and_its_edit_is_wrong(right: str, wrong: str)
 )
 def test_working_whose_units_are_not_written_is_not_reported(text: str) -> None:
     assert _status(text) in ("verified", "unclear")
+
+
+def test_a_result_whose_unit_goes_on_in_words_is_not_judged() -> None:
+    """`0.137 kWh per cubic metre`: the unit read (kWh) is not all of the result's, so its
+    dimension disagreeing with the working's (kW·h/m³) is no error."""
+    text = "the installation uses ≈ 7.41 kW / 54 m³/h ≈ 0.137 kWh per cubic metre lifted"
+    assert not [i for i in numbers.extract(text) if isinstance(i, numbers.Arithmetic)]
 
 
 @pytest.mark.parametrize(

@@ -110,6 +110,7 @@ _RELATION = re.compile("[=≈]")
 _MORE = re.compile(
     _WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*(?:[0-9(√π]|(?:exp|ln|log|sqrt|e\^)(?![A-Za-z]))"
 )
+_PER = re.compile(_WS + r"+per" + _WS)  # `0.137 kWh per cubic metre`: the unit goes on in words
 _OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]")
 _OPERAND = re.compile(r"[0-9(+\-−√leπ]")
 _PI = re.compile(r"π(?!\w)")
@@ -721,8 +722,8 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
             if parsed is not None and parsed[1] == lhs_end and parser.operations:
                 measure, operands, end = parsed[0], tuple(parser.operands), stated.end
                 settled = worked.settle(measure, stated.unit) if parser.united else None
-                if parser.united and settled is None:
-                    break  # a result in a unit that cannot be computed with
+                if parser.united and (settled is None or settled[2] and _PER.match(text, end)):
+                    break  # a result in a unit that cannot be computed with, or not all written
                 if _partial(text, k, low):
                     break  # `π × 300²/400`, `10^(…)` not read whole: the working is not all here
                 lhs, unit, problem = settled or (measure.value, "", "")
@@ -904,7 +905,8 @@ def extract(text: str, *, slot_nouns: Iterable[str] = DEFAULT_SLOT_NOUNS) -> lis
             item = _number_list(text, i) or worked.get(i)
         elif c in "+-−≈~∼√":
             if c not in "+-−" or not _attached(text, i):
-                item = worked.get(i) or _quantity(text, i, len(text), signed=True)
+                item = worked.get(i) or _hedged(worked, text, i)
+                item = item or _quantity(text, i, len(text), signed=True)
         else:
             item = worked.get(i) or _slot_set(text, i, slot_pattern)
             if item is None and (c in "le" or c in VULGAR):
@@ -913,6 +915,18 @@ def extract(text: str, *, slot_nouns: Iterable[str] = DEFAULT_SLOT_NOUNS) -> lis
             items.append(item)
         pos = start.end() if item is None else item.end
     return items
+
+
+def _hedged(worked: dict[int, Arithmetic], text: str, i: int) -> Arithmetic | None:
+    """The working after a hedge (`g_m ≈ 1.322/25.85 ≈ 51.1 mS`): the `≈` relates a symbol
+    to it, and the working is judged as any other (read as one hedged number, `≈ 1.322`,
+    it was never checked)."""
+    if text[i] not in "≈~∼":
+        return None
+    j = i + 1
+    while j < len(text) and text[j] in _SPACES:
+        j += 1
+    return worked.get(j)
 
 
 def quantities(items: Iterable[Item]) -> list[Quantity]:
