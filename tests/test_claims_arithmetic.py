@@ -87,6 +87,12 @@ def _status(text: str) -> str:
             "shrinks at ≈ 3×10⁻⁴ × 10⁻⁴ / 0.01 = 3×10⁻⁶ per",
             "shrinks at ≈ 3×10⁻⁴ × 10⁻⁴ / 0.02 = 3×10⁻⁶ per",
         ),
+        # a vulgar fraction opens the working; tanh of a number
+        (
+            "it stores ½ × 3.125 × 628.3² ≈ 617 kJ, about",
+            "it stores ½ × 3.125 × 628.3² ≈ 627 kJ, about",
+        ),
+        ("so η_f = tanh(1.0)/1.0 ≈ 0.762 here", "so η_f = tanh(1.0)/1.0 ≈ 0.772 here"),
     ],
 )
 def test_a_correct_statement_holds_and_its_edit_is_wrong(right: str, wrong: str) -> None:

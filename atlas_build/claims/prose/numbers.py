@@ -112,7 +112,6 @@ _MORE = re.compile(
 )
 _PER = re.compile(_WS + r"+per" + _WS)  # `0.137 kWh per cubic metre`: the unit goes on in words
 _OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]")
-_OPERAND = re.compile(r"[0-9(+\-−√leπ]")
 _PI = re.compile(r"π(?!\w)")
 VULGAR = {
     char: sympy.Rational(p, q)
@@ -124,11 +123,14 @@ VULGAR = {
 }  # fmt: skip
 """Vulgar fractions a reader reads as numbers: every number a reader sees is one the
 checker sees (`d = 6½ m` once verified against 6 m)."""
+_OPERAND = re.compile("[0-9(+\\-−√letπ" + "".join(VULGAR) + "]")  # `½ × 3.125 × 628.3²`
 FOLD = str.maketrans({chr(0xFF10 + n): str(n) for n in range(10)} | {"．": ".", "，": ","})
 """Fullwidth digits (`７０`) as the ASCII ones NFKC makes of them, one character for one,
 so offsets stay those of the text."""
-_CALL = re.compile(r"(e\^|exp|ln|log10|log₁₀|log2|log₂|lg|log|√|sqrt)" + _WS + r"?\(" + _WS + "*")
-_FUNCTION_WORD = re.compile(r"(?<![A-Za-z])(?:ln|log|lg|exp)(?![A-Za-z])|√|e\^")
+_CALL = re.compile(
+    r"(e\^|exp|tanh|ln|log10|log₁₀|log2|log₂|lg|log|√|sqrt)" + _WS + r"?\(" + _WS + "*"
+)
+_FUNCTION_WORD = re.compile(r"(?<![A-Za-z])(?:ln|log|lg|exp|tanh)(?![A-Za-z])|√|e\^")
 _POW_PAREN = re.compile(r"\^\(" + _WS + "*")
 
 
@@ -654,6 +656,8 @@ class _Expression:
             return (inner[0].sqrt(), inner[1]) if not value.is_negative else None
         if name in ("e^", "exp"):
             return (worked.Measure(sympy.exp(value)), inner[1]) if _small(value) else None
+        if name == "tanh":  # `tanh(1.0)/1.0 ≈ 0.762`: a fin's efficiency
+            return worked.Measure(sympy.tanh(value)), inner[1]
         if not value.is_positive:
             return None
         if name == "log":
