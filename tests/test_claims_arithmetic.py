@@ -93,6 +93,12 @@ def _status(text: str) -> str:
             "it stores ½ × 3.125 × 628.3² ≈ 627 kJ, about",
         ),
         ("so η_f = tanh(1.0)/1.0 ≈ 0.762 here", "so η_f = tanh(1.0)/1.0 ≈ 0.772 here"),
+        # a count rounded down or up
+        ("allows only ⌊228/49⌋ = 4 blocks", "allows only ⌊228/49⌋ = 5 blocks"),
+        (
+            "the object is ⌈1,000,000/1460⌉ = 685 segments",
+            "the object is ⌈1,000,000/1460⌉ = 684 segments",
+        ),
     ],
 )
 def test_a_correct_statement_holds_and_its_edit_is_wrong(right: str, wrong: str) -> None:

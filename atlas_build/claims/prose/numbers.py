@@ -106,6 +106,7 @@ _MUL = re.compile(
     r"|" + _WS + r"+()(?=(?:log10|log₁₀|log2|log₂|lg|log|ln)" + _WS + r"?\()"
 )  # and a coefficient before a logarithm: `20 log₁₀(5)` is 20 × log₁₀(5)
 _LPAREN = re.compile(r"\(" + _WS + "*")
+_ROUNDING = {"⌊": ("⌋", sympy.floor), "⌈": ("⌉", sympy.ceiling)}  # `⌊228/49⌋ = 4`
 _RELATION = re.compile("[=≈]")
 _MORE = re.compile(
     _WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*(?:[0-9(√π]|(?:exp|ln|log|sqrt|e\^)(?![A-Za-z]))"
@@ -123,7 +124,7 @@ VULGAR = {
 }  # fmt: skip
 """Vulgar fractions a reader reads as numbers: every number a reader sees is one the
 checker sees (`d = 6½ m` once verified against 6 m)."""
-_OPERAND = re.compile("[0-9(+\\-−√letπ" + "".join(VULGAR) + "]")  # `½ × 3.125 × 628.3²`
+_OPERAND = re.compile("[0-9(+\\-−√letπ⌊⌈" + "".join(VULGAR) + "]")  # `½ × 3.125 × 628.3²`
 FOLD = str.maketrans({chr(0xFF10 + n): str(n) for n in range(10)} | {"．": ".", "，": ","})
 """Fullwidth digits (`７０`) as the ASCII ones NFKC makes of them, one character for one,
 so offsets stay those of the text."""
@@ -142,7 +143,7 @@ def _small(value: sympy.Expr) -> bool:
         return False
 
 
-_START = re.compile(r"[^\W\d_]\w*+(?:\.[0-9]\w*+)*+|[0-9]++|\\?[\[(]|[+\-−≈~∼√]")
+_START = re.compile(r"[^\W\d_]\w*+(?:\.[0-9]\w*+)*+|[0-9]++|\\?[\[(]|[+\-−≈~∼√⌊⌈]")
 
 
 @dataclass(frozen=True)
@@ -633,6 +634,8 @@ class _Expression:
         if paren := _LPAREN.match(self.text, i, self.end):
             inner = self._group(paren.end(), depth)
             return self._power(inner, depth)
+        if i < self.end and self.text[i] in _ROUNDING:
+            return self._power(self._rounded(i, depth), depth)
         literal = _literal(self.text, i, self.end, fractions=False, pi=True)
         if literal is None:
             return None
@@ -643,6 +646,23 @@ class _Expression:
         inner = self.expr(i, depth + 1)
         close = inner and _CLOSE_PAREN.match(self.text, inner[1], self.end)
         return (inner[0], close.end()) if inner and close else None
+
+    def _rounded(self, i: int, depth: int) -> _Parsed:
+        """`⌊228/49⌋`, `⌈1,000,000/1460⌉`: a count rounded down or up, of a pure number."""
+        close, rounding = _ROUNDING[self.text[i]]
+        j = i + 1
+        while j < self.end and self.text[j] in _SPACES:
+            j += 1
+        inner = self.expr(j, depth + 1)
+        if inner is None or inner[0].units != worked.Measure(0).units:
+            return None
+        k = inner[1]
+        while k < self.end and self.text[k] in _SPACES:
+            k += 1
+        if k >= self.end or self.text[k] != close:
+            return None
+        self.operations += 1
+        return worked.Measure(rounding(inner[0].value)), k + 1
 
     def _call(self, call: re.Match[str], depth: int) -> _Parsed:
         inner = self._group(call.end(), depth)
