@@ -93,6 +93,12 @@ def _status(text: str) -> str:
             "it stores ½ × 3.125 × 628.3² ≈ 627 kJ, about",
         ),
         ("so η_f = tanh(1.0)/1.0 ≈ 0.762 here", "so η_f = tanh(1.0)/1.0 ≈ 0.772 here"),
+        # a factor glued to a parenthesis or a root multiplies it
+        (
+            "resonates at 1/(2π√(0.5×10⁻⁹ × 100×10⁻⁹)) ≈ 22.5 MHz",
+            "resonates at 1/(2π√(0.5×10⁻⁹ × 100×10⁻⁹)) ≈ 23.5 MHz",
+        ),
+        ("the chance is e⁻⁴(1 + 4 + 8) ≈ 23.8% here", "the chance is e⁻⁴(1 + 4 + 8) ≈ 25.8% here"),
         # a count rounded down or up
         ("allows only ⌊228/49⌋ = 4 blocks", "allows only ⌊228/49⌋ = 5 blocks"),
         (

@@ -104,7 +104,9 @@ _ADD = re.compile(_WS + r"*([+\-−])" + _WS + "*")
 _MUL = re.compile(
     _WS + r"*(×|\\?\*|·|⋅|/|÷)" + _WS + "*"
     r"|" + _WS + r"+()(?=(?:log10|log₁₀|log2|log₂|lg|log|ln)" + _WS + r"?\()"
-)  # and a coefficient before a logarithm: `20 log₁₀(5)` is 20 × log₁₀(5)
+    r"|()(?=√?\()"
+)  # and a coefficient before a logarithm: `20 log₁₀(5)` is 20 × log₁₀(5); a factor glued to a
+# parenthesis or root is a product: `2π√(0.5×10⁻⁹ × 10⁻⁷)`, `2(1 − 0.3)`
 _LPAREN = re.compile(r"\(" + _WS + "*")
 _ROUNDING = {"⌊": ("⌋", sympy.floor), "⌈": ("⌉", sympy.ceiling)}  # `⌊228/49⌋ = 4`
 _RELATION = re.compile("[=≈]")
@@ -570,7 +572,7 @@ class _Expression:
                 del self.operands[mark[0] :]
                 self.operations = mark[1]
                 break
-            symbol = op.group(1) or "×"  # a coefficient before a logarithm multiplies it
+            symbol = op.group(1) or "×"  # a coefficient before a logarithm or a glued factor
             if symbol in "+-−":
                 value = value + right[0] if symbol == "+" else value - right[0]
             else:
