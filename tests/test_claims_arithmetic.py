@@ -93,6 +93,15 @@ def _status(text: str) -> str:
             "it stores ½ × 3.125 × 628.3² ≈ 627 kJ, about",
         ),
         ("so η_f = tanh(1.0)/1.0 ≈ 0.762 here", "so η_f = tanh(1.0)/1.0 ≈ 0.772 here"),
+        # entropies: a decimal times a logarithm of a bare number, in a written base
+        (
+            "H = −0.7 log₂ 0.7 − 0.3 log₂ 0.3 ≈ 0.881 bits",
+            "H = −0.7 log₂ 0.7 − 0.3 log₂ 0.3 ≈ 0.871 bits",
+        ),
+        (
+            "an entropy −(0.925 ln 0.925 + 3 × 0.025 ln 0.025) ≈ 0.349 nats",
+            "an entropy −(0.925 ln 0.925 + 3 × 0.025 ln 0.025) ≈ 0.359 nats",
+        ),
         # a factor glued to a parenthesis or a root multiplies it
         (
             "resonates at 1/(2π√(0.5×10⁻⁹ × 100×10⁻⁹)) ≈ 22.5 MHz",

@@ -800,3 +800,9 @@ def test_working_with_a_space_grouped_number_is_read_whole() -> None:
 def test_a_year_before_a_count_stays_two_numbers() -> None:
     """Only one to three digits start a group: `2019 300` is a year and a count."""
     assert [i.value for i in extract("in 2019 300 units shipped")] == [2019, 300]
+
+
+def test_a_logarithm_in_a_written_base_and_its_decimal_coefficient() -> None:
+    """`log₂ 8` is 3 (it was read as 8), and `0.5 ln 4` is one number, half of ln 4."""
+    assert [q.value for q in quantities(extract("x is log₂ 8 or log₁₀ 100 here"))] == [3, 2]
+    assert [q.value for q in quantities(extract("it is 0.5 ln 4 here"))] == [sympy.log(4) / 2]

@@ -74,8 +74,13 @@ _MAGNITUDE = re.compile(_WS + "(" + "|".join(MAGNITUDES) + r")(?!\w)")
 _PERCENT = re.compile(_WS + r"?[Pp]er(?:" + _WS + r")?cent(?!\w)")
 _VERSION_TAIL = re.compile(r"\.[0-9]")
 _BASED_LOG = r"(?!(?:10|2)" + _WS + r"?\()"  # `log10(0.2)` is a base-10 call, not ln(10)·(0.2)
-_FUNC = re.compile(r"(ln|log" + _BASED_LOG + r"|√)" + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])")
-_ONE_SPACE_FUNC = re.compile(_WS + r"(?=(?:ln|log" + _BASED_LOG + r")" + _WS + r"?[0-9])")
+_FUNC = re.compile(
+    r"(ln|log₂|log₁₀|log" + _BASED_LOG + r"|√)" + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])"
+)
+_ONE_SPACE_FUNC = re.compile(
+    _WS + r"(?=(?:ln|log₂|log₁₀|log" + _BASED_LOG + r")" + _WS + r"?[0-9])"
+)
+_LOG_BASES = {"log₂": 2, "log₁₀": 10}  # written bases; a bare `log` is read as ln here
 _EXP_FN = re.compile(r"e\^(\{)?([+\-−]?)(?=[0-9])")
 _EXP_SUPER = re.compile(r"e(" + _SUPER + r"{1,2}+)(?![0-9⁰¹²³⁴⁵⁶⁷⁸⁹])")
 _CLOSE_PAREN = re.compile(_WS + r"*\)")
@@ -345,7 +350,7 @@ def _literal(
     if not frac and j < end and text[j] in VULGAR:  # `6½ m` is 6.5 m, not 6 m
         return _Literal(value + VULGAR[text[j]], j + 1, None, 0)
     glued = j + 1 if _ONE_SPACE_FUNC.match(text, j, end) else j  # "2 ln 3" as "2ln3"
-    if not frac and (product := _function(text, glued, end, pi)) is not None:
+    if (product := _function(text, glued, end, pi)) is not None:  # `0.925 ln 0.925`
         return _Literal(value * product.value, product.end, None, 0, call=product.call)
     return _Literal(value, j, len(frac), 0)
 
@@ -364,8 +369,8 @@ def _function(text: str, i: int, end: int, pi: bool = False) -> _Literal | None:
             if not (close := _CLOSE_PAREN.match(text, j, end)):
                 return None
             j = close.end()
-        root = func.group(1) == "√"
-        value = sympy.sqrt(arg.value) if root else sympy.log(arg.value)
+        root, base = func.group(1) == "√", _LOG_BASES.get(func.group(1))
+        value = sympy.sqrt(arg.value) if root else sympy.log(arg.value, *(base,) if base else ())
         return _Literal(value, j, None, 0, call=True)
     if exp := _EXP_FN.match(text, i, end):
         arg = _literal(text, exp.end(), end, grouped=False, fractions=False, powers=False)
