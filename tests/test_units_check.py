@@ -514,3 +514,17 @@ def test_a_percent_symbol_in_a_sum_says_to_use_a_fraction() -> None:
     assert "give it the unit dimensionless and its value as a fraction, 0.05" in finding.message
     (plain,) = check(tau, tau + t, "=", CIRCUIT)
     assert "fraction" not in plain.message
+
+
+def test_a_relation_with_measured_constants_is_a_numeric_value_equation() -> None:
+    """`E_eV ≈ 1239.84/λ_nm` (E in eV, λ in nm) and an empirical fit `c = −0.442 − 6×10⁻⁴ T`
+    (T in °C) agree once their constants carry units: not certain, so no error. A simple
+    constant (½) carries none: `P = ½ C V²` without f still disagrees for certain."""
+    energy, wavelength, c, t = sp.symbols("E_eV lambda_nm c T_sj")
+    table = units(("E_eV", "eV"), ("lambda_nm", "nm"), ("c", "dimensionless"), ("T_sj", "°C"))
+    (finding,) = check(energy, sp.Rational(123984, 100) / wavelength, "approx", table)
+    assert finding.kind == UNCERTAIN and "numeric-value" in finding.message
+    fit = check(c, sp.Rational(-221, 500) - sp.Rational(3, 5000) * t, "=", table)
+    assert fit and all(f.kind == UNCERTAIN for f in fit)
+    P, C, V = sp.symbols("P C V")
+    assert kinds(check(P, sp.Rational(1, 2) * C * V**2, "=", CIRCUIT)) == [RELATION]

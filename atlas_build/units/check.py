@@ -8,7 +8,7 @@ import sympy
 
 from .certainty import AGREE, UNCERTAIN, bare_number, compare, why_uncertain
 from .dimension import Dimension
-from .findings import AFFINE, RELATION, UNKNOWN, Finding
+from .findings import AFFINE, ARGUMENT, EXPONENT, RELATION, TERMS, UNKNOWN, Finding
 from .product import UnitProduct
 from .spec import UnitSpec
 from .walk import Place, Walker
@@ -54,7 +54,47 @@ def check(
             return walker.findings
         if verdict != AGREE:
             walker.findings.append(_sides(lhs, rhs, left, right, verdict, units))
+    measured = _measured(lhs, rhs)
+    if measured:
+        return [_numeric_value(finding, measured) for finding in walker.findings]
     return walker.findings
+
+
+MEASURED = (12, 12)
+"""A constant is simple when it is p/q with |p| and q at most these (2, ½, 8/9, 3/2); any
+other (1239.84, 6×10⁻⁴, 0.442, 3600) is a measured number or a conversion factor."""
+
+
+def _measured(lhs: sympy.Basic, rhs: sympy.Basic) -> list[sympy.Number]:
+    """The constants of `lhs op rhs` that are not simple (`MEASURED`), in order; a number
+    written with its unit is not one."""
+    found: list[sympy.Number] = []
+    for side in (lhs, rhs):
+        walk = sympy.preorder_traversal(side)
+        for atom in walk:
+            if type(atom).__name__ == "WithUnit":
+                walk.skip()  # a number written with its unit (`25.9 mV`) carries no other
+            elif isinstance(atom, sympy.Rational) and atom not in found:
+                if abs(atom.p) > MEASURED[0] or atom.q > MEASURED[1]:
+                    found.append(atom)
+            elif isinstance(atom, sympy.Float) and atom not in found:
+                found.append(atom)
+    return found
+
+
+def _numeric_value(finding: Finding, measured: list[sympy.Number]) -> Finding:
+    """A disagreement in a relation with measured constants (`E_eV ≈ 1239.84/λ_nm`, an
+    empirical fit `c = −0.442 − 6×10⁻⁴ T + …`) is not certain: such a relation is a
+    numeric-value equation, its constants carry the units that make it agree."""
+    if finding.kind not in (RELATION, TERMS, ARGUMENT, EXPONENT, AFFINE):
+        return finding
+    shown = ", ".join(_show_side(number) for number in measured[:3])
+    message = (
+        f"{finding.message}: its constants ({shown}) may carry units (a numeric-value "
+        "equation), so the difference is not certain"
+    )
+    return Finding(UNCERTAIN, message, finding.expr, finding.side, finding.term,
+                   finding.term_index)  # fmt: skip
 
 
 def _sides(
