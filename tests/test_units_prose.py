@@ -194,7 +194,7 @@ def test_float_values_use_their_shortest_decimal() -> None:
         ("KJ", "did you mean kJ or K·J?"),
         ("hz", "did you mean Hz?"),
         ("Nm", "did you mean nm or N·m?"),
-        ("kVA", "did you mean kV·A?"),
+        ("KVA", "did you mean kVA?"),  # kVA is apparent power, a unit of its own
         ("mins", "did you mean min·s or min?"),
         ("KB", "ambiguous"),
         ("Kb", "ambiguous"),

@@ -74,6 +74,7 @@ SYMBOLS: dict[str, tuple[str, str]] = {
     "J": ("joule", SI),
     "W": ("watt", SI),
     "Wh": ("watt_hour", SI),  # kWh, mWh: a watt-hour, prefixed as one unit (kWh is kW·h)
+    "VA": ("volt_ampere", SI),  # kVA, MVA: apparent power, prefixed as one unit
     "\u03a9": ("ohm", SI),  # Ω, GREEK CAPITAL LETTER OMEGA
     "\u2126": ("ohm", SI),  # Ω, OHM SIGN
     "kohm": ("kiloohm", NONE),  # the ASCII spellings of kΩ and MΩ; `mohm` is ambiguous
@@ -143,6 +144,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "calorie": ("calorie", LARGE),
     "watt": ("watt", SI),
     "watt-hour": ("watt_hour", SI),
+    "volt-ampere": ("volt_ampere", SI),
     "ohm": ("ohm", SI),
     "megohm": ("megaohm", NONE),
     "siemens": ("siemens", SI),
