@@ -51,6 +51,17 @@ def test_two_scenarios_in_one_paragraph_give_no_error(authored) -> None:
     assert "A430" not in _codes(record)
 
 
+def test_values_named_earlier_in_the_section_are_as_certain(authored) -> None:
+    """Givens in one paragraph, results in the next: an edited result is an error there;
+    a given named again with another value starts another scenario, and says nothing."""
+    split = QUEUE.replace("requests/s. Its utilization", "requests/s.\n\nIts utilization")
+    assert _codes(authored(split)) == []
+    record = authored(split.replace("W = 40 ms", "W = 50 ms"))  # W = 1/(μ − λ): μ, λ above
+    assert [d.code for d in record.diagnostics if d.code == "A430"] == ["A430"]
+    again = split.replace("Its utilization", "At λ = 110 requests/s its utilization")
+    assert "A430" not in _codes(authored(again))
+
+
 def test_a_number_whose_symbol_is_not_certain_gives_no_error(authored) -> None:
     """Two numbers of one dimension for two symbols of it, no words to tell them apart."""
     body = QUEUE.replace(

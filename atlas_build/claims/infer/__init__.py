@@ -26,9 +26,9 @@ INFERRED = define(
     "A430",
     "inferred-check-failed",
     Severity.ERROR,
-    "A relation of the lesson, evaluated at the values one paragraph states for every one "
-    "of its symbols by name, does not give the number the paragraph states, while another "
-    "check of the same paragraph holds (so the example is read right).",
+    "A relation of the lesson, evaluated at the values a section states for every one of "
+    "its symbols by name, does not give the number a paragraph states, while another check "
+    "of the same paragraph holds (so the example is read right).",
     example="`ρ = λ/μ` displayed; the paragraph states `μ = 125 requests/s`, `λ = 100 "
     "requests/s` and `ρ = 0.9`",
     fix="Correct the number (the message gives the value the relation computes), or the "

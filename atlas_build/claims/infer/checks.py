@@ -14,9 +14,10 @@ verified where one precise number of the paragraph is the value it computes (`by
 A relation that holds is verified by the lesson's own example, and the number that
 completed it (the last one written: the result the sentence works out) is verified; the
 others are its inputs. A relation that does not hold is an error at that number only when
-atlas-build is certain: every value was stated by name (or is the only number of the only
-glossary symbol of its dimension) in the same paragraph (or list item), none of them
-before some symbol took a second value (a second scenario starts there: "if traffic
+atlas-build is certain: every value was stated by name in the section (givens in one
+paragraph, results in the next), or is the only number of the only glossary symbol of its
+dimension in the same paragraph (or list item), none of them before some symbol took a
+second value (a second scenario starts there: "if traffic
 grows to 112.5 requests/s, ρ = 0.9"), the paragraph gives none of the relation's symbols
 two values (it holds several scenarios: "binary32 has p = 24 ..., FP16 has p = 11"), no
 value was solved from another relation, the relation is displayed in the paragraph's own
@@ -376,7 +377,9 @@ class _Run:
                 relation.op != "approx"  # how approximate it is, the lesson does not say
                 and not derived  # a value solved from another relation may be another case's
                 and all(s.how in (statements.NAME, statements.DIMENSION) for s in check.used)
-                and all(s.paragraph == paragraph.start for s in check.used)
+                and all(
+                    s.paragraph == paragraph.start or s.how == statements.NAME for s in check.used
+                )  # fmt: skip
                 and scene.fresh(s for s in check.used if s.how == statements.NAME)
                 and not self.several.get(paragraph.start, set()) & set(names)
                 and (
