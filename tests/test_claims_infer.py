@@ -62,6 +62,18 @@ def test_values_named_earlier_in_the_section_are_as_certain(authored) -> None:
     assert "A430" not in _codes(authored(again))
 
 
+def test_a_hedged_statement_names_its_symbol_and_working_is_no_value(authored) -> None:
+    """`ρ ≈ 0.8` states ρ as `ρ = 0.8` does (its edit fails); `W ≈ 0.032/ρ` is working
+    that goes on past the number, not W = 0.032."""
+    hedged = QUEUE.replace("ρ = 0.8", "ρ ≈ 0.8")
+    record = authored(hedged)
+    assert _codes(record) == []
+    assert any("0.8 → ρ" in check["message"] for check in _inferred(record))
+    assert "A430" in _codes(authored(hedged.replace("ρ ≈ 0.8", "ρ ≈ 0.9")))
+    working = QUEUE.replace("W = 40 ms in the system", "W ≈ 0.032/ρ s in the system")
+    assert "A430" not in _codes(authored(working))
+
+
 def test_a_number_whose_symbol_is_not_certain_gives_no_error(authored) -> None:
     """Two numbers of one dimension for two symbols of it, no words to tell them apart."""
     body = QUEUE.replace(

@@ -34,7 +34,8 @@ _FUNCTION_BEFORE = re.compile(r"(?:sin|cos|tan|log|ln|exp|lg|sqrt|√|\\[a-z]+)[
 _OPERATOR_BEFORE = re.compile(r"[×·*/^+\-−÷][ \t\u00a0]*$")
 _POWERED = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]|\^(?!\{?[*′'])")
 _RAISED = re.compile(r"\^|[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵃ-ᶻᴬ-ᵂⁱⁿ]")
-_MORE = re.compile(r"[ \t\u00a0]*[×·*/^+\-−÷]\s*[\d(]")
+_MORE = re.compile(r"[ \t\u00a0]*[×·*/^+\-−÷]\s*[\w(√π\\]")  # `0.35/f_c`: still working
+_HEDGES = "≈≃∼~ \t\u00a0\u202f"
 _LATEX_WRAPPED = re.compile(r"^\$(.*?)(?:\\approx|=|\\simeq|\\sim)?\s*\$$")
 
 
@@ -138,9 +139,13 @@ def _prose_blocks(lesson: Lesson) -> Iterator[tuple[int, int]]:
 
 
 def _number_at(items: list[numbers.Item], position: int) -> numbers.Quantity | None:
-    """The number a statement gives: the item right at `position` (a chain's result)."""
+    """The number a statement gives: the item right at `position` (a chain's result), or
+    the number whose hedge the relation sign was (`ρ ≈ 1.72×10⁻⁸ Ω·m` reads `≈ 1.72…`)."""
     for item in items:
-        if item.start == position:
+        start = item.start
+        if isinstance(item, numbers.Quantity):
+            start += len(item.text) - len(item.text.lstrip(_HEDGES))
+        if start == position:
             if isinstance(item, numbers.Arithmetic):
                 return item.result
             if isinstance(item, numbers.Quantity):
