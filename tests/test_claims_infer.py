@@ -255,3 +255,79 @@ def test_a_power_of_a_symbol_states_no_value_of_the_symbol(authored) -> None:
     assert _codes(record) == []
     assert not any("9 → σ" in c["message"] for c in _inferred(record))
     assert record.coverage["relations"]["verified"] == 1
+
+
+DUTY = r"""
+## Science and assumptions
+
+### Buck duty cycle
+
+$$
+D=\frac{V_{\mathrm{out}}}{V_{\mathrm{in}}}
+$$
+
+Symbols and units
+
+D
+
+Duty cycle of the switch
+
+dimensionless
+
+V\_out
+
+Output voltage
+
+V
+
+V\_in
+
+Input voltage
+
+V
+
+## Engineering example
+
+A point-of-load converter takes V\_in = 12 V to V\_out = 3.3 V.
+
+The duty cycle is then 0.275.
+"""
+
+
+def test_a_bare_number_binds_a_dimensionless_symbol_by_its_meaning(authored) -> None:
+    """`The duty cycle is then 0.275`: the words name D's meaning, so the number is D's
+    (bare numbers never bound by meaning when a symbol's kind had no angle, unlike a
+    number's); by meaning it verifies and is never an error."""
+    record = authored(DUTY)
+    assert any("0.275 → D" in check["message"] for check in _inferred(record))
+    assert record.coverage["relations"]["verified"] == 1
+    assert _codes(authored(DUTY.replace("0.275", "0.375"))) == []
+
+
+def test_a_relation_whose_symbols_cancel_proves_no_number(authored) -> None:
+    """`√(2 ln 2)√N ≈ 1.1774√N` holds at any N: evaluating it at N = 365 proves nothing of
+    365, so no inferred check binds it."""
+    body = r"""
+## Science and assumptions
+
+### Birthday bound
+
+$$
+\sqrt{2\ln 2}\,\sqrt{N}\approx 1.1774\sqrt{N}
+$$
+
+Symbols and units
+
+N
+
+Number of equally likely values
+
+counts
+
+## Engineering example
+
+For birthdays N = 365, so about 23 people give even odds.
+"""
+    record = authored(body)
+    assert _inferred(record) == []
+    assert record.coverage["relations"]["verified"] == 0

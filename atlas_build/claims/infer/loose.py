@@ -30,6 +30,15 @@ def kind(spec: UnitSpec | None) -> tuple[object, bool] | None:
     return (spec.units.dimension, statements.angular(spec.text)), bool(spec.units.offset)
 
 
+def _kind_of(loose: Loose) -> tuple[object, bool]:
+    """A number's kind, as `kind` gives a symbol's: a bare number is `BARE`, whatever its
+    words (a dimensionless symbol's kind has no angle; comparing it with the dimensioned
+    form left every bare number unbound)."""
+    if loose.dimension == statements.BARE:
+        return statements.BARE, False
+    return (loose.dimension, loose.angular), loose.affine
+
+
 @dataclass(frozen=True)
 class Glossary:
     """What binding needs of a lesson's symbols, worked out once per lesson: each symbol's
@@ -84,7 +93,7 @@ class Binder:
         kinds = self.glossary.kinds
         spec, mine = self.glossary.table[name], kinds[name]
         rivals = [n for n in left if kinds[n] == mine]
-        fits = [q for q in self.pool if ((q.dimension, q.angular), q.affine) == mine]
+        fits = [q for q in self.pool if _kind_of(q) == mine]
         local = [q for q in fits if id(q) in self.here]
         fits = local or fits
         # certain only as the only glossary symbol of its kind: `about 80 kHz` is the only

@@ -69,7 +69,18 @@ def usable(relation: Relation) -> bool:
             return False
         if sympy.count_ops(side) > MAX_OPS:
             return False
-    return bool(symbols(relation))
+    return bool(symbols(relation)) and not _identity(relation.lhs, relation.rhs)
+
+
+def _identity(lhs: sympy.Expr, rhs: sympy.Expr) -> bool:
+    """Whether the symbols cancel (`√(2 ln 2)√N ≈ 1.1774√N`, `(1−p)/(1−p) x = x`): the
+    relation holds, or fails, at any value of them, so no number is proved by it."""
+    if lhs == 0 or rhs == 0:
+        return False
+    ratio = lhs / rhs
+    if ratio.has(sympy.log):
+        ratio = sympy.expand_log(ratio, force=True)  # `log₂(1/p)` against `ln p`
+    return not ratio.free_symbols or not (lhs - rhs).free_symbols
 
 
 def symbols(relation: Relation) -> dict[str, sympy.Symbol]:
