@@ -262,3 +262,49 @@ def test_a422_names_no_index_bound_variable_or_operator(tmp_path: Path) -> None:
 
 def _items(result: Checked) -> list[dict]:
     return result.record.coverage["relations"]["items"]
+
+
+def _circle(meaning: str) -> str:
+    return f"""
+## Science and assumptions
+
+### Area of a disc
+
+$$
+A=\\frac{{\\pi d^{{2}}}}{{4}}
+$$
+
+Symbols and units
+
+A
+
+Disc area
+
+mm²
+
+d
+
+Diameter
+
+mm
+
+π
+
+{meaning}
+
+dimensionless
+
+## Engineering example
+
+A d = 2 mm disc has A ≈ 3.14 mm².
+"""
+
+
+def test_a_glossary_entry_explaining_pi_leaves_it_the_constant(authored) -> None:
+    """`π: Circle constant` explains the constant: `πd²/4` keeps π's value and is verified
+    by the example; π as a prevalence would be a symbol the prose must state."""
+    record = authored(_circle("Circle constant"))
+    assert record.coverage["relations"]["verified"] == 1
+    assert record.coverage["relations"]["items"][0]["dimensions"]["status"] == "consistent"
+    record = authored(_circle("Prevalence of the condition"))
+    assert record.coverage["relations"]["verified"] == 0

@@ -42,8 +42,21 @@ def _pairs(lesson: Lesson) -> tuple[tuple[tuple[str, str], tuple[str, ...]], ...
         ((entry.symbol, entry.unit), tuple(entry.names))
         for glossary in lesson.glossaries
         for entry in glossary.entries
-        if entry.names
+        if entry.names and not _the_constant(tuple(entry.names), entry.meaning)
     )
+
+
+_CONSTANTS: dict[tuple[str, ...], re.Pattern[str]] = {
+    ("pi",): re.compile(r"constant|circle|archimedes|3\.14", re.IGNORECASE),
+    ("e",): re.compile(r"euler|napier|natural log|2\.718", re.IGNORECASE),
+}
+
+
+def _the_constant(names: tuple[str, ...], meaning: str) -> bool:
+    r"""An entry explaining π (`Circle constant`) or e (`Euler's number`): the constant, not
+    a symbol of the lesson, so `\pi d^2/4` keeps π's value. π as a prevalence is a symbol."""
+    pattern = _CONSTANTS.get(names)
+    return pattern is not None and bool(pattern.search(meaning or ""))
 
 
 @lru_cache(maxsize=64)
