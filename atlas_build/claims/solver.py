@@ -32,9 +32,26 @@ def substitute(expression: sympy.Expr, values: Mapping[sympy.Basic, sympy.Expr])
     (`xreplace`) is several times faster than `subs` and gives the same result when
     nothing in the tree binds a variable; inference evaluates every relation at every
     stated value and at its rounding's corners, so this was most of a cold check's time."""
+    values = dict(values)
+    if _huge_power(expression, values):
+        values = {k: sympy.Float(v, DIGITS) if isinstance(v, sympy.Rational) else v
+                  for k, v in values.items()}  # fmt: skip
     if expression.has(*_BINDERS):
-        return expression.subs(dict(values))
-    return expression.xreplace(dict(values))
+        return expression.subs(values)
+    return expression.xreplace(values)
+
+
+def _huge_power(expression: sympy.Expr, values: dict[sympy.Basic, sympy.Expr]) -> bool:
+    """Whether a power's exponent at `values` is past what `numeric` computes exactly: SymPy
+    would compute it exactly as the tree is rebuilt (a check took minutes), so the values
+    go in at `DIGITS` digits, as `numeric` takes such a power in mpmath."""
+    for power in expression.atoms(sympy.Pow):
+        if not power.exp.free_symbols:
+            continue
+        exponent = power.exp.xreplace(values)
+        if exponent.is_Number and abs(exponent) > numeric.MAX_EXACT_POWER:
+            return True  # `(1 − 10⁻¹⁴)^(8·4·10¹³)` exactly has more digits than memory holds
+    return False
 
 
 def value(
