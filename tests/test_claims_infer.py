@@ -331,3 +331,192 @@ For birthdays N = 365, so about 23 people give even odds.
     record = authored(body)
     assert _inferred(record) == []
     assert record.coverage["relations"]["verified"] == 0
+
+
+AMDAHL = r"""
+## Science and assumptions
+
+### Fixed-size speedup
+
+$$
+S=\frac{1}{(1-p)+p/N}
+$$
+
+Symbols and units
+
+S
+
+Speedup of the run
+
+dimensionless
+
+p
+
+Parallel fraction of the work
+
+dimensionless
+
+N
+
+Number of cores
+
+cores
+
+## Engineering example
+
+A job has p = 0.95.
+
+On 8 cores it runs a 5.93× speedup. On 32 cores the speedup is 12.5×.
+"""
+
+
+def test_each_sentence_of_several_cases_is_read_on_its_own(authored) -> None:
+    """Two cases, one sentence each: the paragraph as a whole binds neither (two core
+    counts, two speedups); each sentence binds its own, by meaning, so never an error."""
+    record = authored(AMDAHL)
+    shown = [check["message"] for check in _inferred(record)]
+    assert any("8 → N" in m and "5.93 → S" in m for m in shown), shown
+    assert any("32 → N" in m and "12.5 → S" in m for m in shown), shown
+    assert _codes(authored(AMDAHL.replace("12.5×", "14.5×"))) == []
+
+
+def test_a_number_found_by_its_value_is_not_one_bound_already(authored) -> None:
+    """`R_T = R_F` and one number, 4.35 kΩ: bound to R_T it cannot also be the R_F the
+    relation computes, so nothing is proved."""
+    body = r"""
+## Science and assumptions
+
+### Bridge balance
+
+$$
+R_T=R_F
+$$
+
+Symbols and units
+
+R\_T
+
+Thermistor resistance
+
+kΩ
+
+R\_F
+
+Fixed resistor
+
+kΩ
+
+## Engineering example
+
+At balance the thermistor reads ≈ 4.35 kΩ.
+"""
+    assert _inferred(authored(body)) == []
+
+
+def test_an_angle_takes_no_percent(authored) -> None:
+    """θ in degrees is bound to an angle, never to `68%` (a bare number's words)."""
+    body = r"""
+## Science and assumptions
+
+### Numerical aperture
+
+$$
+\mathrm{NA}=n\sin\theta
+$$
+
+Symbols and units
+
+NA
+
+Numerical aperture
+
+dimensionless
+
+n
+
+Refractive index of the immersion medium
+
+dimensionless
+
+θ
+
+Half-angle of the cone of light
+
+degrees
+
+## Engineering example
+
+With n = 1.44 and NA = 1.35, about 68% of the cone angle is used.
+"""
+    assert not any("→ θ" in check["message"] for check in _inferred(authored(body)))
+
+
+def test_a_check_that_cannot_fail_at_its_number_verifies_nothing(authored) -> None:
+    """`20 log₁₀(2^N √1.5) ≈ 6.02N + 1.76` holds at any N, so N = 12 is not verified by
+    it (the symbols do not cancel; it is an approximation that holds everywhere); a sum
+    that 0.020 ms barely moves (12.7 ms either way) is verified at another of its numbers."""
+    body = r"""
+## Science and assumptions
+
+### Ideal SQNR
+
+$$
+20\log_{10}\!\left(2^{N}\sqrt{1.5}\right)\approx 6.02N+1.76
+$$
+
+Symbols and units
+
+N
+
+Resolution
+
+bits
+
+## Engineering example
+
+A converter with N = 12 bits.
+"""
+    assert _inferred(authored(body)) == []
+    access = r"""
+## Science and assumptions
+
+### Access time
+
+$$
+T_a=T_s+T_r+T_x
+$$
+
+Symbols and units
+
+T\_a
+
+Access time
+
+ms
+
+T\_s
+
+Seek time
+
+ms
+
+T\_r
+
+Rotational wait
+
+ms
+
+T\_x
+
+Transfer time
+
+ms
+
+## Engineering example
+
+With T\_s = 8.5 ms, T\_r = 4.17 ms, T\_a ≈ 12.7 ms and T\_x = 0.020 ms.
+"""
+    record = authored(access)
+    (check,) = _inferred(record)
+    assert record.coverage["relations"]["verified"] == 1
+    assert [end - start for start, end in check["spans"]] != [len("0.020 ms")]  # not at T_x

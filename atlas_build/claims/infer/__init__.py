@@ -1,7 +1,7 @@
 """Checks a lesson gets with no claims file: inferred from its equations and its prose.
 
 `statements` reads what the prose states about glossary symbols; `solve` evaluates one
-relation at stated values; `checks` takes a lesson's statements in reading order and
+relation at stated values, `values` with the tolerances their digits give; `checks` takes a lesson's statements in reading order and
 evaluates every relation a statement completes; `worked` reads relations a working writes
 out, and `lists` relations over lists. `found` returns them all as the claims stage
 reports them (`Found`: the relation verified by example, the number it verified, its

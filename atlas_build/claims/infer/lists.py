@@ -27,7 +27,7 @@ import sympy
 
 from atlas_build.claims import solver
 from atlas_build.claims.binding.compare import digits_tolerance
-from atlas_build.claims.infer import checks, statements
+from atlas_build.claims.infer import statements, values
 from atlas_build.claims.infer.found import Found, Pin
 from atlas_build.claims.prose import numbers
 from atlas_build.latex import Relation
@@ -246,12 +246,12 @@ def _spread(
     form: Shape, reading: dict[str, _Value], computed: Sequence[sympy.Expr], budget: Budget
 ) -> list[sympy.Expr]:
     """How far each computed element may move with the inputs that may be rounded results
-    (`checks.rounded`; first order: each moved by half a unit in its last digit, the
+    (`values.rounded`; first order: each moved by half a unit in its last digit, the
     changes summed)."""
     total = [sympy.Integer(0)] * len(computed)
     for name, value in reading.items():
         for k, quantity in enumerate(value.written):
-            step = digits_tolerance(quantity) if checks.rounded(quantity) else 0
+            step = digits_tolerance(quantity) if values.rounded(quantity) else 0
             if not step:
                 continue  # taken as written: `[2,1,1,0.5]`; `−0.9733` may be rounded
             moved = {n: list(v.values) for n, v in reading.items()}

@@ -25,8 +25,8 @@ def kind(spec: UnitSpec | None) -> tuple[object, bool] | None:
     bare numbers (`statements.BARE`) by their words."""
     if spec is None or spec.units is None:
         return None
-    if spec.units.dimension.is_dimensionless:
-        return statements.BARE, False
+    if spec.units.dimension.is_dimensionless and not statements.angular(spec.text):
+        return statements.BARE, False  # an angle (θ in °) takes angles, never `68%`
     return (spec.units.dimension, statements.angular(spec.text)), bool(spec.units.offset)
 
 
