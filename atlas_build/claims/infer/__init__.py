@@ -1,12 +1,13 @@
 """Checks a lesson gets with no claims file: inferred from its equations and its prose.
 
 `statements` reads what the prose states about glossary symbols; `solve` evaluates one
-relation at stated values, `values` with the tolerances their digits give; `checks` takes a lesson's statements in reading order and
-evaluates every relation a statement completes; `worked` reads relations a working writes
-out, and `lists` relations over lists. `found` returns them all as the claims stage
-reports them (`Found`: the relation verified by example, the number it verified, its
-inputs and, where atlas-build is certain, an A430 error at the number; `plain` turns a
-statement check into one), which `store` caches by the lesson's content.
+relation at stated values, `values` with the tolerances their digits give; `checks` takes a
+lesson's statements in reading order and evaluates every relation a statement completes;
+`worked` reads relations a working writes out, and `lists` relations over lists. `found`
+returns them all as the claims stage reports them (`Found`: the relation verified by
+example, the number it verified, its inputs and, where atlas-build is certain, an A430
+error at the number; `plain` turns a statement check into one), which `store` caches by the
+lesson's content.
 """
 
 from __future__ import annotations

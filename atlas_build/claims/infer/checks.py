@@ -13,17 +13,19 @@ verified where one precise number of the paragraph is the value it computes (`by
 
 A relation that holds is verified by the lesson's own example, and the number that
 completed it (the last one written: the result the sentence works out) is verified; the
-others are its inputs. A relation that does not hold is an error at that number only when
-atlas-build is certain: every value was stated by name in the section (givens in one
-paragraph, results in the next), or is the only number of the only glossary symbol of its
-dimension in the same paragraph (or list item), none of them before some symbol took a
-second value (a second scenario starts there: "if traffic
-grows to 112.5 requests/s, ρ = 0.9"), the paragraph gives none of the relation's symbols
-two values (it holds several scenarios: "binary32 has p = 24 ..., FP16 has p = 11"), no
-value was solved from another relation, the relation is displayed in the paragraph's own
-section or is the lesson's only definition of its symbol (`W = 2MNK` for a matrix product
-and `W = n` for an elementwise one model different cases), and another check of the same
-paragraph held (the reading of the example is right).
+others are its inputs. Where the relation would hold with that number well off, it proves
+nothing of it (`values.hollow`): the check is at an earlier number of the paragraph the
+relation does depend on, or there is none. A relation that does not hold is an error at
+that number only when atlas-build is certain: every value was stated by name in the section
+(givens in one paragraph, results in the next), or is the only number of the only glossary
+symbol of its dimension in the same paragraph (or list item), none of them before some
+symbol took a second value (a second scenario starts there: "if traffic grows to 112.5
+requests/s, ρ = 0.9"), the paragraph gives none of the relation's symbols two values (it
+holds several scenarios: "binary32 has p = 24 ..., FP16 has p = 11"), no value was solved
+from another relation, the relation is displayed in the paragraph's own section or is the
+lesson's only definition of its symbol (`W = 2MNK` for a matrix product and `W = n` for an
+elementwise one model different cases), and another check of the same paragraph held (the
+reading of the example is right).
 Otherwise nothing is said: the lesson is not proved there, and not accused.
 """
 
