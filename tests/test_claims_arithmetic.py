@@ -324,3 +324,13 @@ def test_a_round_value_hedged_elsewhere_does_not_make_every_operand_rounded() ->
 def test_a_wrong_result_in_another_unit_is_shown_in_that_unit() -> None:
     verdict = judge(_one("the limit is 5×10⁶/(2π × 4) ≈ 198 kHz here"))
     assert verdict.status == "wrong" and "198.944 kHz" in verdict.message
+
+
+def test_a_result_in_a_concentration_or_an_unread_unit() -> None:
+    """`0.620/6220 ≈ 99.7 µM`: micromolar reads, and the bare working is in mol/L (right in
+    a unit not written); a result whose unit does not read (`3 mw`) is not judged as a bare
+    number."""
+    assert _status("the concentration is 0.620/6220 ≈ 99.7 µM and") in ("verified", "unclear")
+    assert _status("the concentration is 0.620/6220 ≈ 89.7 µM and") == "wrong"
+    text = "the rate is 3/1000 = 3 mw here"
+    assert not [i for i in numbers.extract(text) if isinstance(i, numbers.Arithmetic)]

@@ -193,7 +193,7 @@ def test_float_values_use_their_shortest_decimal() -> None:
         ("kwh", "did you mean kWh?"),
         ("KJ", "did you mean kJ or K·J?"),
         ("hz", "did you mean Hz?"),
-        ("Nm", "did you mean nm or N·m?"),
+        ("Nm", "did you mean nm or nM or N·m?"),
         ("KVA", "did you mean kVA?"),  # kVA is apparent power, a unit of its own
         ("mins", "did you mean min·s or min?"),
         ("KB", "ambiguous"),
@@ -240,3 +240,18 @@ def test_an_unread_unit_right_after_a_number(text: str, found: tuple[str, int] |
     end = next(m.end() for m in NUMBER.finditer(text))
     read = unread_unit_after(text, end)
     assert (read[:2] if read else None) == found
+
+
+def test_a_unit_column_with_alternatives_or_decimal_exponents_reads() -> None:
+    """`W/m² or detector counts` leaves the unit open (descriptive, no A421); a fitted law's
+    constant `A/(°C^0.44·mil^1.45)` has decimal exponents, which are fractions; `µM` and
+    `mM` are concentrations."""
+    from atlas_build.units import parse_unit
+
+    open_ = parse_unit("W/m² or detector counts")
+    assert getattr(open_, "kind", None) == "abstract"
+    fitted = parse_unit("A/(°C^0.44·mil^1.45)")
+    assert getattr(fitted, "units", None) is not None
+    assert "11/25" in str(fitted.units.dimension)
+    for text in ("µM", "mM", "nM"):
+        assert str(parse_unit(text).units.dimension) == "mol/m³"

@@ -215,9 +215,16 @@ class _Reader:
         return self.exponent_value(text, start)
 
     def exponent_value(self, text: str, token: Token | None) -> sympy.Rational:
+        decimal = re.fullmatch(r"([+-]?)(\d{1,3})\.(\d{1,3})", text)
+        if decimal is not None:  # `°C^0.44` of a fitted law: 11/25, a fraction too
+            sign, whole, part = decimal.groups()
+            value = sympy.Rational(f"{whole}.{part}") * (-1 if sign == "-" else 1)
+            if abs(value.p) > MAX_EXPONENT * 10 or value.q > 1000:
+                raise self.error("exponent too large", token)
+            return value
         match = re.fullmatch(r"([+-]?)(\d{1,6})(?:/(\d{1,6}))?", text)
         if match is None:
-            raise self.error("an exponent must be a whole number or a fraction", token)
+            raise self.error("an exponent must be a whole number, a fraction or a decimal", token)
         sign, top, bottom = match.groups()
         if bottom is not None and int(bottom) == 0:
             raise self.error("zero denominator in an exponent", token)

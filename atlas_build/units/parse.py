@@ -223,6 +223,26 @@ def _read(core: str) -> UnitProduct:
     return units
 
 
+_OR = re.compile(r"\s+or\s+")
+"""Alternatives (`W/m² or detector counts`): a unit the lesson leaves open, descriptive."""
+
+
+def _either(text: str, core: str, alternatives: list[str], remark: str | None) -> UnitSpec:
+    """`kW or MW`: units of one dimension, read as the first (a number converts from the unit
+    it is written in); `W/m² or detector counts`: a unit the lesson leaves open."""
+    read: list[UnitProduct] = []
+    for alternative in alternatives:
+        try:
+            read.append(read_unit(alternative))
+        except UnitSyntaxError:
+            break
+    if len(read) == len(alternatives) and len({unit.dimension for unit in read}) == 1:
+        note = "; ".join(part for part in (core, remark) if part)
+        return UnitSpec(text, kind_of(read[0]), read[0], remark=note)
+    name = "_".join(re.findall(r"[^\W\d_]+", core.lower())) or "unit"
+    return UnitSpec(text, ABSTRACT, descriptive(name, core), remark=remark)
+
+
 _SYMBOLIC_POWER = re.compile(r"\^\s*[({]?\s*[A-Za-zα-ωΑ-Ω]")
 
 
@@ -255,6 +275,8 @@ def _parse(text: str, phrases: bool) -> UnitSpec | UnitProblem:
         return UnitSpec(text, DIMENSIONLESS, ONE, remark=remark)
     if lower in COUNT_WORDS:
         return UnitSpec(text, COUNT, read_unit(core), remark=remark)
+    if len(alternatives := _OR.split(core)) > 1:
+        return _either(text, core, alternatives, remark)
     shaped = _shape_note(core, text, remark)
     if shaped is not None:
         return shaped

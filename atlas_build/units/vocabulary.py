@@ -75,6 +75,11 @@ SYMBOLS: dict[str, tuple[str, str]] = {
     "W": ("watt", SI),
     "Wh": ("watt_hour", SI),  # kWh, mWh: a watt-hour, prefixed as one unit (kWh is kW·h)
     "VA": ("volt_ampere", SI),  # kVA, MVA: apparent power, prefixed as one unit
+    "mM": ("millimolar", NONE),  # concentrations; a bare `M` is too often a million
+    "µM": ("micromolar", NONE),
+    "uM": ("micromolar", NONE),
+    "nM": ("nanomolar", NONE),
+    "pM": ("picomolar", NONE),
     "\u03a9": ("ohm", SI),  # Ω, GREEK CAPITAL LETTER OMEGA
     "\u2126": ("ohm", SI),  # Ω, OHM SIGN
     "kohm": ("kiloohm", NONE),  # the ASCII spellings of kΩ and MΩ; `mohm` is ambiguous

@@ -24,7 +24,7 @@ import sympy
 
 from atlas_build.claims.prose import worked
 from atlas_build.units import UnitError, UnitSpec, convert, parse_unit
-from atlas_build.units.prose import level_after, unit_after
+from atlas_build.units.prose import level_after, unit_after, unread_unit_after
 from atlas_build.units.spec import ABSTRACT
 
 DEFAULT_SLOT_NOUNS = tuple("slot slots position positions token tokens index indices".split())
@@ -742,6 +742,8 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
         stated = _quantity(text, after, len(text), signed=True)
         if stated is not None and _MORE.match(text, stated.end):
             stated = None  # `= 0.075/0.19 ≈ 0.39`: an intermediate step, not the result
+        if stated is not None and _unread(text, stated):
+            stated = None  # `≈ 99.7 fM`: a unit that does not read is no bare number
         k = low
         while stated is not None and (candidate := _OPERAND.search(text, k, lhs_end)):
             k = candidate.start()
@@ -946,6 +948,14 @@ def extract(text: str, *, slot_nouns: Iterable[str] = DEFAULT_SLOT_NOUNS) -> lis
             items.append(item)
         pos = start.end() if item is None else item.end
     return items
+
+
+def _unread(text: str, stated: Quantity) -> bool:
+    """Whether a bare result is followed by a word meant as a unit that does not read (a
+    level, `dB`, is read apart and is no such word)."""
+    if stated.unit is not None or level_after(text, stated.end):
+        return False
+    return unread_unit_after(text, stated.end) is not None
 
 
 def _hedged(worked: dict[int, Arithmetic], text: str, i: int) -> Arithmetic | None:
