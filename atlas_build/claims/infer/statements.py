@@ -35,7 +35,6 @@ _OPERATOR_BEFORE = re.compile(r"[×·*/^+\-−÷][ \t\u00a0]*$")
 _POWERED = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]|\^(?!\{?[*′'])")
 _RAISED = re.compile(r"\^|[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵃ-ᶻᴬ-ᵂⁱⁿ]")
 _MORE = re.compile(r"[ \t\u00a0]*[×·*/^+\-−÷]\s*[\w(√π\\]")  # `0.35/f_c`: still working
-_HEDGES = "≈≃∼~ \t\u00a0\u202f"
 _LATEX_WRAPPED = re.compile(r"^\$(.*?)(?:\\approx|=|\\simeq|\\sim)?\s*\$$")
 
 
@@ -162,9 +161,7 @@ def _number_at(items: list[numbers.Item], position: int) -> numbers.Quantity | N
     """The number a statement gives: the item right at `position` (a chain's result), or
     the number whose hedge the relation sign was (`ρ ≈ 1.72×10⁻⁸ Ω·m` reads `≈ 1.72…`)."""
     for item in items:
-        start = item.start
-        if isinstance(item, numbers.Quantity):
-            start += len(item.text) - len(item.text.lstrip(_HEDGES))
+        start = item.figures if isinstance(item, numbers.Quantity) else item.start
         if start == position:
             if isinstance(item, numbers.Arithmetic):
                 return item.result
@@ -249,7 +246,7 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
                 or bool(_HEDGED.search(text, max(0, quantity.start - 12), quantity.start))
             )
             words = _words(text[low : item.start])
-            words |= _after(text[quantity.end : quantity.end + 40])
+            words |= _after(after)
             angle = angular(written.unit or "")
             loose = Loose(_shift(quantity, start), dimension, words, approx, affine, start, angle)
             paragraph.loose.append(loose)
@@ -262,9 +259,9 @@ where the words around the number single the symbol out by its meaning."""
 _AFTER = re.compile(r"^[×x%]?\s*((?:[A-Za-z][\w-]*\s*){1,2})")
 
 
-def _after(following: str) -> frozenset[str]:
-    """The noun a number qualifies (`8 cores`, `5.93× speedup`): up to two words after."""
-    found = _AFTER.match(following)
+def _after(found: re.Match[str] | None) -> frozenset[str]:
+    """The noun a number qualifies (`8 cores`, `5.93× speedup`): up to two words after
+    (`_AFTER` matched on the text after it)."""
     if found is None:
         return frozenset()
     return frozenset(w.lower() for w in _WORD.findall(found.group(1)) if w.lower() not in STOP)

@@ -113,7 +113,12 @@ _MUL = re.compile(
 )  # and a coefficient before a logarithm: `20 log₁₀(5)` is 20 × log₁₀(5); a factor glued to a
 # parenthesis or root is a product: `2π√(0.5×10⁻⁹ × 10⁻⁷)`, `2(1 − 0.3)`
 _LPAREN = re.compile(r"\(" + _WS + "*")
-_ROUNDING = {"⌊": ("⌋", sympy.floor), "⌈": ("⌉", sympy.ceiling)}  # `⌊228/49⌋ = 4`
+_ROUNDED = re.compile("([⌊⌈])" + _WS + "*")  # `⌊228/49⌋ = 4`: a count rounded down or up
+_ROUNDING = {
+    "⌊": (re.compile(_WS + "*⌋"), sympy.floor),
+    "⌈": (re.compile(_WS + "*⌉"), sympy.ceiling),
+}
+_HEDGE = re.compile("[≈~∼]" + _WS + "*")
 _RELATION = re.compile("[=≈]")
 _MORE = re.compile(
     _WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*(?:[0-9(√π]|(?:exp|ln|log|sqrt|e\^)(?![A-Za-z]))"
@@ -171,6 +176,12 @@ class Quantity:
     kind: Literal["number"] = "number"
     base: tuple[sympy.Expr, int, sympy.Expr] | None = None
     """For a power of a decimal (`0.0344²`): the base, its written decimals, the exponent."""
+
+    @property
+    def figures(self) -> int:
+        """Where the number itself starts, past a hedge read with it (`≈ 184 ms`)."""
+        hedge = _HEDGE.match(self.text)
+        return self.start + (hedge.end() if hedge else 0)
 
     @property
     def tolerance(self) -> sympy.Expr:
@@ -641,35 +652,27 @@ class _Expression:
         if paren := _LPAREN.match(self.text, i, self.end):
             inner = self._group(paren.end(), depth)
             return self._power(inner, depth)
-        if i < self.end and self.text[i] in _ROUNDING:
-            return self._power(self._rounded(i, depth), depth)
+        if opening := _ROUNDED.match(self.text, i, self.end):
+            close, rounding = _ROUNDING[opening.group(1)]
+            inner = self._group(opening.end(), depth, close)
+            return self._power(self._rounded(inner, rounding), depth)
         literal = _literal(self.text, i, self.end, fractions=False, pi=True)
         if literal is None:
             return None
         return self._power(self._operand(i, literal, literal.value), depth)
 
-    def _group(self, i: int, depth: int) -> _Parsed:
-        """The expression inside a parenthesis opened before `i`, up to its closing one."""
+    def _group(self, i: int, depth: int, close: re.Pattern[str] = _CLOSE_PAREN) -> _Parsed:
+        """The expression inside a bracket opened before `i`, up to its closing one."""
         inner = self.expr(i, depth + 1)
-        close = inner and _CLOSE_PAREN.match(self.text, inner[1], self.end)
-        return (inner[0], close.end()) if inner and close else None
+        closed = inner and close.match(self.text, inner[1], self.end)
+        return (inner[0], closed.end()) if inner and closed else None
 
-    def _rounded(self, i: int, depth: int) -> _Parsed:
+    def _rounded(self, inner: _Parsed, rounding: Callable[[sympy.Expr], sympy.Expr]) -> _Parsed:
         """`⌊228/49⌋`, `⌈1,000,000/1460⌉`: a count rounded down or up, of a pure number."""
-        close, rounding = _ROUNDING[self.text[i]]
-        j = i + 1
-        while j < self.end and self.text[j] in _SPACES:
-            j += 1
-        inner = self.expr(j, depth + 1)
         if inner is None or inner[0].units != worked.Measure(0).units:
             return None
-        k = inner[1]
-        while k < self.end and self.text[k] in _SPACES:
-            k += 1
-        if k >= self.end or self.text[k] != close:
-            return None
         self.operations += 1
-        return worked.Measure(rounding(inner[0].value)), k + 1
+        return worked.Measure(rounding(inner[0].value)), inner[1]
 
     def _call(self, call: re.Match[str], depth: int) -> _Parsed:
         inner = self._group(call.end(), depth)
@@ -786,7 +789,7 @@ def steps(text: str, items: list[Item]) -> list[Step]:
     """The links of chains `extract` reads no number for: working equal to working, and a
     number equal to the same quantity in another unit. `items` is `extract(text)`."""
     found: list[Step] = []
-    by_end: dict[int, Quantity | Arithmetic] = {}
+    by_end: dict[int, Quantity] = {}
     for item in items:
         if isinstance(item, Arithmetic):
             by_end[item.result.end] = item.result
@@ -795,8 +798,7 @@ def steps(text: str, items: list[Item]) -> list[Step]:
     starts: dict[int, Quantity] = {}
     for item in items:
         if isinstance(item, Quantity):  # `≈ 184 ms` is read with its ≈: key its digits
-            hedge = len(item.text) - len(item.text.lstrip("≈~∼" + _SPACES))
-            starts[item.start + hedge] = item
+            starts[item.figures] = item
     for relation in _RELATION.finditer(text):
         r = relation.start()
         lhs_end, after = r, r + 1
@@ -807,8 +809,7 @@ def steps(text: str, items: list[Item]) -> list[Step]:
         left = by_end.get(lhs_end)
         right = starts.get(after)
         if left is not None and right is not None and left.unit and right.unit:
-            hedge = len(left.text) - len(left.text.lstrip("≈~∼" + _SPACES))
-            if _partial(text, left.start + hedge, 0):
+            if _partial(text, left.figures, 0):
                 continue  # `0.38 × 1 ns = 380 ps`: the left side is more than the number
             if left.unit != right.unit and not _MORE.match(text, right.end):
                 found.append(Step(left, right, relation.group()))
@@ -962,12 +963,8 @@ def _hedged(worked: dict[int, Arithmetic], text: str, i: int) -> Arithmetic | No
     """The working after a hedge (`g_m ≈ 1.322/25.85 ≈ 51.1 mS`): the `≈` relates a symbol
     to it, and the working is judged as any other (read as one hedged number, `≈ 1.322`,
     it was never checked)."""
-    if text[i] not in "≈~∼":
-        return None
-    j = i + 1
-    while j < len(text) and text[j] in _SPACES:
-        j += 1
-    return worked.get(j)
+    hedge = _HEDGE.match(text, i)
+    return worked.get(hedge.end()) if hedge else None
 
 
 def quantities(items: Iterable[Item]) -> list[Quantity]:
