@@ -45,13 +45,22 @@ def _huge_power(expression: sympy.Expr, values: dict[sympy.Basic, sympy.Expr]) -
     """Whether a power's exponent at `values` is past what `numeric` computes exactly: SymPy
     would compute it exactly as the tree is rebuilt (a check took minutes), so the values
     go in at `DIGITS` digits, as `numeric` takes such a power in mpmath."""
-    for power in expression.atoms(sympy.Pow):
-        if not power.exp.free_symbols:
-            continue
-        exponent = power.exp.xreplace(values)
+    try:
+        exponents = _symbolic_exponents(expression)
+    except TypeError:  # an expression that cannot be hashed (a mutable matrix)
+        exponents = _symbolic_exponents.__wrapped__(expression)
+    for symbolic in exponents:
+        exponent = symbolic.xreplace(values)
         if exponent.is_Number and abs(exponent) > numeric.MAX_EXACT_POWER:
             return True  # `(1 − 10⁻¹⁴)^(8·4·10¹³)` exactly has more digits than memory holds
     return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _symbolic_exponents(expression: sympy.Expr) -> tuple[sympy.Expr, ...]:
+    """The exponents with symbols in them, once per expression: `substitute` is on the hot
+    path, and most relations have none."""
+    return tuple(power.exp for power in expression.atoms(sympy.Pow) if power.exp.free_symbols)
 
 
 def value(
