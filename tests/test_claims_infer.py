@@ -520,3 +520,68 @@ With T\_s = 8.5 ms, T\_r = 4.17 ms, T\_a ≈ 12.7 ms and T\_x = 0.020 ms.
     (check,) = _inferred(record)
     assert record.coverage["relations"]["verified"] == 1
     assert [end - start for start, end in check["spans"]] != [len("0.020 ms")]  # not at T_x
+
+
+THERMAL = r"""
+## Science and assumptions
+
+### Thermal voltage
+
+$$
+V_T=\frac{k\,T}{q},\qquad \Delta V=V_T\ln 2
+$$
+
+Symbols and units
+
+V\_T
+
+Thermal voltage
+
+mV
+
+k
+
+Boltzmann constant@
+
+J/K
+
+T
+
+Absolute temperature
+
+K
+
+q
+
+Elementary charge
+
+C
+
+ΔV
+
+Forward-voltage step that doubles a diode's current
+
+mV
+
+## Engineering example
+
+At T = 300 K the thermal voltage is V\_T = 25.85 mV, so a diode current doubles every ΔV = 17.9 mV.
+"""
+
+
+def test_a_constant_the_glossary_names_has_its_value(authored) -> None:
+    """`k — Boltzmann constant` and `q — Elementary charge` with no `k = …` in the prose:
+    the constants are known, so `V_T = kT/q` is evaluated at T = 300 K and verified; an
+    edited temperature is an error (k and q are as certain as a value stated by name); a
+    Stefan–Boltzmann constant is no Boltzmann constant, and gives nothing to evaluate."""
+    record = authored(THERMAL.replace("@", ""))
+    assert _codes(record) == []
+    [check] = [c for c in _inferred(record) if "(CODATA)" in c["message"]]
+    assert check["status"] == "pass" and "300 K → T" in check["message"]
+    assert record.coverage["relations"]["verified"] == 2
+    assert "A430" in _codes(authored(THERMAL.replace("@", "").replace("300 K", "310 K")))
+    written = authored(THERMAL.replace("@", ", 1.38×10⁻²³"))  # the author's own digits
+    assert _codes(written) == [] and written.coverage["relations"]["verified"] == 2
+    assert any("1.38×10⁻²³ → k" in c["message"] for c in _inferred(written))
+    stefan = THERMAL.replace("@", "").replace("Boltzmann constant", "Stefan–Boltzmann constant")
+    assert authored(stefan).coverage["relations"]["verified"] == 1

@@ -120,7 +120,7 @@ def plain(check: Inferred, lesson: Lesson) -> Found:
             f"equation {check.equation} `{check.source}` at the values this paragraph states "
             f"({check.bindings}): {check.label(anchor.name)} is not {anchor.quantity.text}"
         )
-    inputs = tuple((s.start, s.end) for s in check.used if s is not anchor)
+    inputs = tuple((s.start, s.end) for s in check.used if s is not anchor and s.end > s.start)
     return Found(
         check.equation,
         check.index,

@@ -1,7 +1,8 @@
 """Checks inferred from a lesson's own equations and the values its prose states.
 
 In each section, paragraphs are taken in reading order. A symbol gets a value where the
-prose states it by name (`statements`), and each symbol keeps the value stated last.
+prose states it by name (`statements`), and each symbol keeps the value stated last; a
+physical constant the glossary names has its value from the start (`constants`).
 Numbers written with a unit and no symbol (`dissipates 45 W`) are bound where they single
 a symbol out (`loose.Binder`). A relation with one symbol left open is solved for it, and the
 value carried into the relations that use it (a chain: the flow from the power and the
@@ -39,7 +40,7 @@ import sympy
 
 from atlas_build.claims.binding.compare import show
 from atlas_build.claims.coverage.dimensions import lesson_units
-from atlas_build.claims.infer import loose, solve, statements
+from atlas_build.claims.infer import constants, loose, solve, statements
 from atlas_build.claims.infer import values as valued
 from atlas_build.claims.infer.statements import Loose, Paragraph, Stated
 from atlas_build.claims.infer.values import Known, known
@@ -50,7 +51,8 @@ from atlas_build.units import UnitSpec
 MAX_CHECKS = 400  # per lesson: evaluation stays bounded on hostile input
 MAX_SECONDS = 5.0  # per lesson: inference stops (keeping what it found) past this
 CHAIN = 3  # rounds of solving for open symbols before a relation is evaluated
-_GIVEN = (statements.NAME, statements.DIMENSION, statements.MEANING)
+_GIVEN = (statements.NAME, statements.DIMENSION, statements.MEANING, statements.CONSTANT)
+_SURE = (statements.NAME, statements.CONSTANT)  # bound certainly, in any paragraph
 
 
 @dataclass
@@ -141,7 +143,11 @@ class _Scene:
 
     def state(self, item: Known) -> None:
         before = self.env.get(item.name)
-        if before is not None and before.readings[0].value != item.readings[0].value:
+        if (
+            before is not None
+            and before.readings[0].value != item.readings[0].value
+            and (before.stated is None or before.stated.how != statements.CONSTANT)
+        ):
             self.current += 1  # a symbol takes a second value: another scenario starts
         self.env[item.name] = item
         self.generation[item.name] = self.current
@@ -278,10 +284,8 @@ class _Run:
                 certain
                 and relation.op != "approx"  # how approximate it is, the lesson does not say
                 and not derived  # a value solved from another relation may be another case's
-                and all(s.how in (statements.NAME, statements.DIMENSION) for s in check.used)
-                and all(
-                    s.paragraph == paragraph.start or s.how == statements.NAME for s in check.used
-                )  # fmt: skip
+                and all(s.how in (*_SURE, statements.DIMENSION) for s in check.used)
+                and all(s.paragraph == paragraph.start or s.how in _SURE for s in check.used)
                 and scene.fresh(s for s in check.used if s.how == statements.NAME)
                 and not self.several.get(paragraph.start, set()) & set(names)
                 and (
@@ -387,11 +391,12 @@ def infer(
     docstring), and whether every section was read before the time limit."""
     run = _Run(lesson, relations)
     deadline = time.monotonic() + MAX_SECONDS
+    known_constants = constants.known_constants(lesson, run.table)
     for section in _sections(lesson, paragraphs):
         if time.monotonic() > deadline:
             run.complete = False
             break  # a lesson too dense to infer in time keeps the checks found so far
-        scene = _Scene()
+        scene = _Scene(dict(known_constants))
         earlier: list[Loose] = []
         for paragraph in section:
             run.survey(paragraph)

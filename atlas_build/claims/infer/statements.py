@@ -42,6 +42,8 @@ NAME = "name"
 DIMENSION = "dimension"
 MEANING = "meaning"
 VALUE = "value"
+CONSTANT = "constant"  # a physical constant the glossary names (`constants`)
+_HEAD = re.compile(r"[,;:(]| [—–-] ")
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,9 @@ class Stated:
     """`name` stated to be `quantity` (its content span) in the paragraph starting at
     `paragraph`; `value` is the number in the glossary unit of `name` (None when its unit
     does not convert to that unit). `how` the number was bound to the symbol: by `name`
-    (`ρ = 0.8`), as the only `dimension` that fits, by the `meaning` words around it, or as
-    the one number with the `value` a relation computes for the symbol."""
+    (`ρ = 0.8`), as the only `dimension` that fits, by the `meaning` words around it, as
+    the one number with the `value` a relation computes for the symbol, or as the
+    `constant` the glossary names (`paragraph` -1)."""
 
     name: str
     quantity: numbers.Quantity
@@ -171,6 +174,12 @@ def _number_at(items: list[numbers.Item], position: int) -> numbers.Quantity | N
         if item.start > position:
             return None
     return None
+
+
+def meaning_head(meaning: str) -> str:
+    """What a glossary meaning names before it explains: `L1 miss penalty` of `L1 miss
+    penalty, the average extra time an L1 miss costs`."""
+    return _HEAD.split(meaning, maxsplit=1)[0]
 
 
 def in_unit(quantity: numbers.Quantity, spec: UnitSpec | None) -> sympy.Expr | None:

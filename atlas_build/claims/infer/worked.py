@@ -31,7 +31,6 @@ from atlas_build.units import UnitSpec
 
 MAX_OPERANDS = 8  # a working's numbers matched against a relation's symbols
 _CLAUSE = re.compile(r"[.;:!?,](?:\s|$)|\n")
-_HEAD = re.compile(r"[,;:(]| [—–-] ")
 _NAMED = re.compile(r"(?:^|[\s(,])((?:[^\s=≈]{1,40}))[ \t\u00a0\u202f]*(?:=|≈)[ \t\u00a0\u202f]*$")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _SYMBOL = re.compile(r"(?<![\w\\])[A-Za-zΑ-Ωα-ωϑϕϵµΔ∆][\w′'ᵢ-ᵥₐ-ₜ₀-₉]*(?:\\?_\{?[\w,.+\-]+\}?)?")
@@ -58,7 +57,9 @@ def matched(
     meanings: dict[str, frozenset[str]] = {}
     for entry in entries:  # one meaning per symbol: its own entry's, the first glossary's
         if len(entry.names) == 1:
-            meanings.setdefault(entry.names[0], statements.meaning_words(_head(entry.meaning)))
+            meanings.setdefault(
+                entry.names[0], statements.meaning_words(statements.meaning_head(entry.meaning))
+            )
     labels = statements.labels(lesson)
     table = lesson_units(lesson)
     checks: list[tuple[Found, Pin | None]] = []
@@ -180,12 +181,6 @@ def _evidence(
     return not binary or how in (EQUALS, MEANING) or fitted
 
 
-def _head(meaning: str) -> str:
-    """What a glossary meaning names before it explains: `L1 miss penalty` of `L1 miss
-    penalty, the average extra time an L1 miss costs`."""
-    return _HEAD.split(meaning, maxsplit=1)[0]
-
-
 def _groups(rhs: sympy.Expr, match: list[tuple[str, int]]) -> list[tuple[list[str], list[int]]]:
     """The symbols matched, grouped where the relation treats them alike (the factors of a
     product), with the operands that stand for them: a working cannot say which of those
@@ -233,7 +228,7 @@ def _named(
     `AMAT =` (the symbol as prose spells it, `EQUALS`), the first symbol the clause names
     (`The EIRP is`, `SYMBOL`), or the one whose glossary meaning the words give in full
     (`the L1 miss penalty is`: every word, at least two, of what the meaning names,
-    `_head`; the longest such meaning, `MEANING`)."""
+    `statements.meaning_head`; the longest such meaning, `MEANING`)."""
     named = _NAMED.search(before)
     if named is not None and (symbol := names.find(named.group(1))) is not None:
         return symbol, EQUALS
