@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 from sympy.core.symbol import Str
 
-from atlas_build.latex import parse_expression, parse_relations
+from atlas_build.latex import parse_equation, parse_expression, parse_relations
 from atlas_build.latex.functions import (
     AngleBracket,
     Cardinality,
@@ -546,3 +546,14 @@ def test_upright_i_and_j_are_the_imaginary_unit() -> None:
     assert _e(r"\mathrm{e}^{\mathrm{i}\pi}") == -1
     assert _e(r"x_{\mathrm{j}}") == sp.Symbol("x_j")  # a subscript names
     assert _e(r"i\omega") == i * omega  # a plain i is a symbol (a glossary may say more)
+
+
+def test_an_acronym_the_lesson_declares_is_a_symbol_not_a_unit() -> None:
+    """`2\\pi\\,\\mathrm{GBW}` is 2π times the gain–bandwidth product when the glossary
+    names GBW; undeclared, an upright group after a number stays a unit (`5\\,\\mathrm{mV}`)."""
+    declared = parse_equation(r"S=2\pi\,\mathrm{GBW}\,I", symbols=["GBW"]).relations[0]
+    assert declared.rhs == 2 * sp.pi * sp.Symbol("GBW") * sp.Symbol("I")
+    plain = parse_equation(r"S=2\pi\,\mathrm{GBW}\,I").relations[0]
+    assert plain.rhs.has(WithUnit)
+    volts = parse_equation(r"V=5\,\mathrm{mV}", symbols=["mV"]).relations[0]
+    assert isinstance(volts.rhs, WithUnit)

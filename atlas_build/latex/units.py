@@ -52,8 +52,24 @@ def _atom_at(p: Parser, k: int) -> bool:
             return False
         if len(inside) == 1 and token.text == "mathrm" and inside[0].text in ("i", "j"):
             return False  # `4\\mathrm{i}`: the imaginary unit, not a unit
+        if _acronym(p, inside):
+            return False  # `2\\pi\\,\\mathrm{GBW}`: a symbol the lesson declares
         return bool(inside) and not _called(p, end)
     return False
+
+
+def _acronym(p: Parser, inside: list[Token]) -> bool:
+    """Whether an upright group is a symbol the lesson declares, written as an acronym
+    (`2\\pi\\,\\mathrm{GBW}` is 2π times GBW): two or more capitals, named in the
+    glossary. A unit in capitals (`GB`) stays a unit unless the glossary names it."""
+    text = "".join(t.text for t in inside)
+    return (
+        all(t.kind in (LETTER, WORDS) for t in inside)
+        and len(text) >= 2
+        and text.isalpha()
+        and text.isupper()
+        and text in p.state.options.symbols
+    )
 
 
 def _scripted(p: Parser, k: int) -> bool:
