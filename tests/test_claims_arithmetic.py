@@ -52,6 +52,9 @@ def _status(text: str) -> str:
             "each fails with p ≈ 0.0344, giving 1 − 0.0344² ≈ 0.99871 overall",
         ),
         ("F = 1.585 + (10 − 1)/31.62 ≈ 1.869", "F = 1.585 + (10 − 1)/31.62 ≈ 1.879"),
+        # a bare result counted in millions (a bearing's life in millions of revolutions)
+        ("so L = 13³ = 2197 million revolutions", "so L = 13³ = 2198 million revolutions"),
+        ("that is 13^(10/3) ≈ 5170 million revs", "that is 13^(10/3) ≈ 5180 million revs"),
         # a hedged count may be rounded down
         ("about 314.2 − 44.4 ≈ 269 dies", "about 314.2 − 44.4 ≈ 267 dies"),
         # bare numbers whose units the sentence gives before

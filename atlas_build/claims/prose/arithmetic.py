@@ -268,8 +268,9 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
             return _wrong(item, measure.value, result.unit or "")
         return Judgement("unclear")  # `0.1 W × 10 = 30 dBm`: a level against 1 mW
     if not any(written) and result.unit is None:
-        if _agrees(result, approx, measure.value, spread):
-            return Judgement("verified")
+        for scale in _counted(result):
+            if _agrees(result, approx, measure.value * scale, spread * scale):
+                return Judgement("verified")
         return _wrong(item, measure.value, "")
     if not any(written) and result.unit == "%":
         for value, scale in ((measure.value * 100, 100), (measure.value, 1)):
@@ -313,6 +314,15 @@ def _ratio(measure: worked.Measure, value: sympy.Expr) -> sympy.Expr:
     if measure.value == 0:
         return sympy.Integer(1)
     return abs(value / measure.value)
+
+
+def _counted(result: numbers.Quantity) -> tuple[sympy.Expr, ...]:
+    """How a bare result may count: as written, and where it ends in a magnitude word, also
+    in that many (`13³ = 2197 million`: a bearing's life in millions of revolutions)."""
+    word = numbers.MAGNITUDE_WORD.search(result.text)
+    if word is None:
+        return (sympy.Integer(1),)
+    return (sympy.Integer(1), sympy.Integer(10) ** numbers.MAGNITUDES[word.group(1)])
 
 
 def judge_step(step: numbers.Step, rounded: Rounded = frozenset()) -> Judgement:
