@@ -377,3 +377,14 @@ def test_counted_and_logarithmic_units_have_dimension_one(text: str) -> None:
     """Entropy in nats is a pure number (H = -Σ p ln p); counted things are too, as in SI."""
     read = spec(text)
     assert read.kind == "count" and read.dimension == Dimension({})
+
+
+@pytest.mark.parametrize(
+    ("text", "scale"), [("V/√Hz", 1), ("nV/√Hz", R(1, 10**9)), ("pA/√(Hz)", R(1, 10**12))]
+)
+def test_a_root_hertz_is_a_noise_density(text: str, scale: object) -> None:
+    """`nV/√Hz` is a noise density: a volt (or ampere) per square root of a hertz."""
+    read = spec(text)
+    root = Dimension({TIME: R(1, 2)})
+    assert read.kind == "unit" and read.scale == scale
+    assert read.dimension in (VOLT * root, Dimension({I_: 1}) * root)

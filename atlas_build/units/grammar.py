@@ -32,7 +32,7 @@ _LETTERS = r"[^\W\d_⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉]+"
 _REST = (
     r"|(?P<number>\d+(?:\.\d+)?)"
     r"|(?P<super>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
-    r"|(?P<op>[·⋅∙*×/^(){}+\-−])"
+    r"|(?P<op>[·⋅∙*×/^(){}+\-−√])"
 )
 _TOKEN = re.compile(
     rf"(?P<space>\s+)|(?P<word>°?{_LETTERS}(?:-hours?)?|°|℃|%)" + _REST  # kilowatt-hours
@@ -235,6 +235,8 @@ class _Reader:
 
     def primary(self) -> UnitProduct:
         token = self.take()
+        if token.kind == "op" and token.text == "√":  # `nV/√Hz`: a noise density
+            return self.primary() ** sympy.Rational(1, 2)
         if token.kind == "op" and token.text == "(":
             self.depth += 1
             if self.depth > MAX_DEPTH:
