@@ -123,6 +123,7 @@ def test_canonical_names(written, names):
         ("Query heads per layer", NONE, ()),
         ("", NONE, ()),
         ("x + (", EXPRESSION, ("x",)),
+        ("⟨v\\_n²⟩", EXPRESSION, ("v_n",)),  # a mean square: `\\langle v_n^2\\rangle`
     ],
 )
 def test_cells_that_name_no_single_symbol(written, kind, mentioned):

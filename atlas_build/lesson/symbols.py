@@ -351,6 +351,10 @@ def read(text: str) -> SymbolCell:
             else:
                 qualifiers.append(piece)
             continue
+        if piece[:1] == "⟨" and piece[-1:] == "⟩" and _operands(piece[1:-1]):
+            kind = EXPRESSION  # `⟨v_n²⟩`: a mean, which an equation writes `\\langle v_n^2\\rangle`
+            mentioned += _operands(piece[1:-1])
+            continue
         summed = _summand(piece)
         if summed is not None:  # `ΣK`: the sum of K, which an equation writes `\sum K`
             found.append(summed)
