@@ -557,3 +557,14 @@ def test_an_acronym_the_lesson_declares_is_a_symbol_not_a_unit() -> None:
     assert plain.rhs.has(WithUnit)
     volts = parse_equation(r"V=5\,\mathrm{mV}", symbols=["mV"]).relations[0]
     assert isinstance(volts.rhs, WithUnit)
+
+
+def test_an_indexed_signal_of_time_in_a_sum_is_applied() -> None:
+    """`\\sum_i x_i(t)` sums the records x_i at time t; it was read as x_i times t, which
+    gave a false A420 (left side V, right side seconds·V). A group of several terms after
+    an indexed name still multiplies it (`\\sum_i a_i(b+c)`)."""
+    [signal] = parse_equation(r"y=\frac{1}{N}\sum_{i=1}^{N}x_i(t)").relations
+    assert not signal.rhs.has(sp.Symbol("t") * sp.IndexedBase("x")[sp.Symbol("i")])
+    assert "x_i(t)" in str(signal.rhs)
+    [product] = parse_equation(r"y=\sum_{i=1}^{N}a_i(b+c)").relations
+    assert "(b + c)*a[i]" in str(product.rhs)

@@ -88,6 +88,9 @@ def named(p: Parser) -> sympy.Expr:
     if inverse and following is not None and (following.is_char("(") or following.is_cmd("lbrace")):
         if isinstance(expr, sympy.Symbol) and _applies(p, expr, name, stem):
             expr, sup = names.symbol(p, f"{expr.name}_inv"), None
+    if following is not None and following.is_char("(") and isinstance(expr, sympy.Indexed):
+        flat = _flattened(p, expr)  # `x_i(t)` in a sum over i: the record x_i at time t
+        expr = flat if flat is not None and _applies(p, flat, name, stem) else expr
     if following is not None and following.is_char("(") and _applies(p, expr, name, stem):
         expr = _call(p, expr, token)
     elif following is not None and following.is_char("[") and _indexes(following):
@@ -226,6 +229,14 @@ def _applies(p: Parser, expr: sympy.Expr, name: str, stem: _Stem) -> bool:
         return False
     signs = [t for k, t in enumerate(top) if k > 0 and t.kind == CHAR and t.text in "+-"]
     return not signs and not any(t.is_cmd("pm", "mp") for t in top)
+
+
+def _flattened(p: Parser, expr: sympy.Indexed) -> sympy.Symbol | None:
+    """`x[i]` as the symbol `x_i` it is outside a sum, so that `x_i(t)` applies as there
+    (`\\sum_i x_i(t)` is a sum of signals, not of x_i times t); None for other indices."""
+    if len(expr.indices) != 1 or not isinstance(expr.indices[0], sympy.Symbol):
+        return None
+    return names.symbol(p, f"{expr.base}_{expr.indices[0]}")
 
 
 def _single_letter(base: str) -> bool:
