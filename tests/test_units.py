@@ -388,3 +388,11 @@ def test_a_root_hertz_is_a_noise_density(text: str, scale: object) -> None:
     root = Dimension({TIME: R(1, 2)})
     assert read.kind == "unit" and read.scale == scale
     assert read.dimension in (VOLT * root, Dimension({I_: 1}) * root)
+
+
+def test_a_currency_sign_is_its_currency() -> None:
+    """`€`, `€/kWh` and `EUR` read as one currency, so a cost in € is a price in €/kWh
+    times an energy in kWh (`€` was a false A421)."""
+    euro, price, energy = (parse_unit(t).units for t in ("€", "€/kWh", "kWh"))
+    assert euro.dimension == parse_unit("EUR").units.dimension == (price * energy).dimension
+    assert parse_unit("$/kWh").units.dimension != (price).dimension  # dollars are not euros

@@ -35,13 +35,14 @@ _REST = (
     r"|(?P<op>[·⋅∙*×/^(){}+\-−√])"
 )
 _TOKEN = re.compile(
-    rf"(?P<space>\s+)|(?P<word>°?{_LETTERS}(?:-hours?)?|°|℃|%)" + _REST  # kilowatt-hours
+    rf"(?P<space>\s+)|(?P<word>°?{_LETTERS}(?:-hours?)?|°|℃|%|[$€£¥])" + _REST  # kilowatt-hours
 )
 _GLOSSARY_TOKEN = re.compile(  # also `GPU-days`, `x_i` (`units of x_i`)
-    rf"(?P<space>\s+)|(?P<word>°?{_LETTERS}(?:_[^\W_]+)*(?:-{_LETTERS}(?:_[^\W_]+)*)*|°|℃|%)"
+    rf"(?P<space>\s+)|(?P<word>°?{_LETTERS}(?:_[^\W_]+)*(?:-{_LETTERS}(?:_[^\W_]+)*)*|°|℃|%|[$€£¥])"
     + _REST
 )
 UNIT_WORDS = frozenset({"unit", "units"})
+CURRENCIES = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 ARTICLES = frozenset({"the", "a", "an", "its", "their"})
 POWER_WORDS = {"squared": 2, "square": 2, "cubed": 3, "cubic": 3}
 CELSIUS = {"C": "°C", "Celsius": "°C", "celsius": "°C", "F": "°F", "Fahrenheit": "°F"}
@@ -254,6 +255,8 @@ class _Reader:
             value = sympy.Rational(int(whole + fraction), 10 ** len(fraction))
             return UnitProduct(factor=number(value))
         if token.kind == "word":
+            if token.text in CURRENCIES:  # `€/kWh`: money, as the glossary's `EUR` reads
+                return descriptive(CURRENCIES[token.text].lower(), token.text)
             if (rate := self.rate(token)) is not None:
                 return rate
             if self.nouns is not None:
