@@ -585,3 +585,53 @@ def test_a_constant_the_glossary_names_has_its_value(authored) -> None:
     assert any("1.38×10⁻²³ → k" in c["message"] for c in _inferred(written))
     stefan = THERMAL.replace("@", "").replace("Boltzmann constant", "Stefan–Boltzmann constant")
     assert authored(stefan).coverage["relations"]["verified"] == 1
+
+
+LOADING = r"""
+## Science and assumptions
+
+### Loading
+
+$$
+x=\frac{S}{S_r}
+$$
+
+Symbols and units
+
+x
+
+Load fraction
+
+dimensionless
+
+S
+
+Apparent power drawn
+
+kVA
+
+S\_r
+
+Nameplate apparent power
+
+kVA
+
+## Engineering example
+
+At x = 0.9 the unit carries 36.7 kVA of its 40.8 kVA.
+"""
+
+
+def test_numbers_no_word_binds_are_found_together_by_their_value(authored) -> None:
+    """`36.7 kVA of its 40.8 kVA`: two numbers of one dimension, no word to tell which is
+    S and which S_r; only one choice makes x = S/S_r hold at 0.9, so the relation is
+    verified by example. A choice that fails says nothing, and two coarse numbers (37 kVA,
+    41 kVA) could fit by chance, so they verify nothing."""
+    record = authored(LOADING)
+    assert record.coverage["relations"]["verified"] == 1
+    [check] = _inferred(record)
+    assert "36.7 kVA → S" in check["message"] and "40.8 kVA → S_r" in check["message"]
+    wrong = authored(LOADING.replace("36.7 kVA", "30.7 kVA"))
+    assert wrong.coverage["relations"]["verified"] == 0 and _codes(wrong) == []
+    coarse = authored(LOADING.replace("36.7 kVA", "37 kVA").replace("40.8 kVA", "41 kVA"))
+    assert coarse.coverage["relations"]["verified"] == 0

@@ -10,7 +10,8 @@ rise, then the outlet temperature from the flow). When the values complete a rel
 and one of them was written in the current paragraph, the relation is evaluated there:
 it holds within the written precision of its numbers, read in the glossary's units or in
 base units, or it does not. A relation the named values leave one symbol open in is
-verified where one precise number of the paragraph is the value it computes (`by_value`).
+verified where one precise number of the paragraph is the value it computes (`by_value`);
+one left two or three open, where one choice of such numbers makes it hold (`jointly`).
 
 A relation that holds is verified by the lesson's own example, and the number that
 completed it (the last one written: the result the sentence works out) is verified; the
@@ -40,7 +41,7 @@ import sympy
 
 from atlas_build.claims.binding.compare import show
 from atlas_build.claims.coverage.dimensions import lesson_units
-from atlas_build.claims.infer import constants, loose, solve, statements
+from atlas_build.claims.infer import constants, joint, loose, solve, statements
 from atlas_build.claims.infer import values as valued
 from atlas_build.claims.infer.statements import Loose, Paragraph, Stated
 from atlas_build.claims.infer.values import Known, known
@@ -70,6 +71,7 @@ class Inferred:
     computed: sympy.Expr | None = None  # the anchor's symbol, from the other values
     unit: str = ""
     labels: dict[str, str] = field(default_factory=dict)  # name -> as the glossary writes it
+    joint: bool = False  # its numbers found together by their value (`_Run.jointly`)
 
     @property
     def source(self) -> str:
@@ -164,6 +166,7 @@ class _Run:
         self.labels = statements.labels(lesson)
         self.found: list[Inferred] = []
         self.complete = True
+        self.choices = joint.Search()
         self.symbols = {(e, i): set(solve.symbols(r)) for e, i, r in relations.items}
         self.seen: set[tuple[int, int, tuple[int, ...]]] = set()
         self.derived: dict[tuple[object, ...], tuple[object, Known | None]] = {}
@@ -363,10 +366,40 @@ class _Run:
         """Binds the paragraph's numbers written without a symbol (`bind`) and evaluates the
         relations they complete with the section's values."""
         bound = self.bind(scene, paragraph, earlier)
+        values = dict(scene.env)
+        values.update({s.name: k for s in bound if (k := self.known(s)) is not None})
         if bound:
-            values = dict(scene.env)
-            values.update({s.name: k for s in bound if (k := self.known(s)) is not None})
             self.evaluate(scene, paragraph, values, bound, certain)
+        if paragraph.loose:
+            self.jointly(paragraph, self.close(values))
+
+    def jointly(self, paragraph: Paragraph, closed: dict[str, Known]) -> None:
+        """Relations two or three symbols short of their values, completed by the one
+        choice of the paragraph's precise numbers at which they hold (`joint`). Never an
+        error: numbers found by value are not certain to be the symbols'."""
+        for equation, index, relation in self.relations.items:
+            names = solve.symbols(relation)
+            open_ = sorted(name for name in names if name not in closed)
+            if not joint.wanted(relation, open_, self.choices) or len(self.found) >= MAX_CHECKS:
+                continue
+            given = {n: closed[n] for n in names if n in closed}
+            if not all(s.how in _GIVEN for k in given.values() for s in k.statements):
+                continue
+            candidates = joint.in_paragraph(self.glossary, paragraph)
+            found = joint.choose(relation, given, open_, candidates, self.known, self.choices)
+            if found is None:
+                continue
+            anchor, numbers = found
+            used = sorted({*(s for k in given.values() for s in k.statements), *numbers},
+                          key=lambda s: s.name)  # fmt: skip
+            key = (equation, index, tuple(sorted(s.start for s in used)))
+            if key in self.seen:
+                continue
+            self.seen.add(key)
+            derived = sorted(n for n, k in given.items() if k.stated is None)
+            check = Inferred(equation, index, relation, anchor, used, True, derived,
+                             labels=self.labels, joint=True)  # fmt: skip
+            self.found.append(check)
 
     def bind(self, scene: _Scene, paragraph: Paragraph, earlier: list[Loose]) -> list[Stated]:
         """Numbers written without a symbol, bound where they single a symbol out: for
@@ -413,7 +446,18 @@ def infer(
                 run.search()
             earlier = list(paragraph.loose) + earlier
     _corroborate(run.found)
-    return run.found, run.complete
+    return _unshared(run.found), run.complete
+
+
+def _unshared(found: list[Inferred]) -> list[Inferred]:
+    """The checks, less those whose numbers were found by value and are the very numbers
+    of another check: `34,900 bytes`, `8192` and `4.26 bytes/token` fit `L_bytes = r·L_tok`
+    and `T_train = B_corpus/r` alike, so they prove neither."""
+    spans: dict[frozenset[int], int] = {}
+    for check in found:
+        key = frozenset(s.start for s in check.used)
+        spans[key] = spans.get(key, 0) + 1
+    return [c for c in found if not (c.joint and spans[frozenset(s.start for s in c.used)] > 1)]
 
 
 def _corroborate(found: list[Inferred]) -> None:

@@ -135,13 +135,21 @@ def by_value(
     glossary: Glossary, paragraph: Paragraph, name: str, agrees: Callable[[Stated], bool]
 ) -> Stated | None:
     """The one number of the paragraph that gives `name` the value a relation computes for
-    it (`agrees`), among the numbers of its kind written precisely enough not to agree by
-    chance (`BY_CHANCE`); None when no number, or more than one, does. Temperatures on a
-    scale with another zero (°C) are not searched: their digits say nothing of chance."""
+    it (`agrees`), among those that may be found by their value (`precise`); None when no
+    number, or more than one, does."""
+    found = [stated for stated in precise(glossary, paragraph, name) if agrees(stated)]
+    return found[0] if len(found) == 1 else None
+
+
+def precise(glossary: Glossary, paragraph: Paragraph, name: str) -> list[Stated]:
+    """The numbers of the paragraph that may be `name`'s found by their value: of its kind,
+    and written precisely enough not to agree with a relation by chance (`BY_CHANCE`).
+    Temperatures on a scale with another zero (°C) are not searched: their digits say
+    nothing of chance."""
     spec = glossary.table.get(name)
     mine = glossary.kinds.get(name)
     if spec is None or spec.units is None or mine is None or mine[1]:
-        return None
+        return []
     found: list[Stated] = []
     for loose in paragraph.loose:
         bare = loose.dimension == statements.BARE
@@ -158,7 +166,5 @@ def by_value(
         value = statements.in_unit(quantity, spec)
         if value is None:
             continue
-        stated = Stated(name, quantity, value, loose.paragraph, loose.approx, statements.VALUE)
-        if agrees(stated):
-            found.append(stated)
-    return found[0] if len(found) == 1 else None
+        found.append(Stated(name, quantity, value, loose.paragraph, loose.approx, statements.VALUE))
+    return found

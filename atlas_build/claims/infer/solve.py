@@ -155,6 +155,16 @@ MAX_CORNERS = 4  # rounded values whose box is tried corner by corner (2^4 evalu
 
 
 @functools.lru_cache(maxsize=4096)
+def compiled(relation: Relation) -> bool:
+    """Whether the relation and its slopes evaluate by `numeric`'s compiled closures, not
+    by SymPy (a sum or a special function, which can take most of a second each time)."""
+    difference = _difference(relation.lhs, relation.rhs)
+    if numeric.compile(difference) is None:
+        return False
+    slopes = (solver.derivative(difference, symbol) for symbol in difference.free_symbols)
+    return all(numeric.compile(slope) is not None for slope in slopes)
+
+
 def _difference(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr:
     return lhs - rhs
 
