@@ -445,8 +445,9 @@ def infer(
                 run.read_loose(scene, part, [], certain=False)  # one sentence, one case
                 run.search()
             earlier = list(paragraph.loose) + earlier
-    _corroborate(run.found)
-    return _unshared(run.found), run.complete
+    found = _unshared(run.found)
+    _corroborate(found)
+    return found, run.complete
 
 
 def _unshared(found: list[Inferred]) -> list[Inferred]:

@@ -36,19 +36,19 @@ _CONSTANTS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"(?:elementary|electron(?:ic)?)\s+charge|charge\s+of\s+(?:an|the)\s+electron",
             "1.602176634e-19",
             "C",
-        ),  # fmt: skip
+        ),
         (r"planck(?:'s)?\s+constant", "6.62607015e-34", "J*s"),
         (r"speed\s+of\s+light(?:\s+in\s+(?:a\s+)?(?:vacuum|free\s+space))?", "299792458", "m/s"),
         (
             r"vacuum\s+permittivity|permittivity\s+of\s+(?:free\s+space|vacuum)|electric\s+constant",
             "8.8541878128e-12",
             "F/m",
-        ),  # fmt: skip
+        ),
         (
             r"vacuum\s+permeability|permeability\s+of\s+(?:free\s+space|vacuum)|magnetic\s+constant",
             "1.25663706212e-6",
             "H/m",
-        ),  # fmt: skip
+        ),
         (r"stefan[–-]boltzmann\s+constant", "5.670374419e-8", "W/(m^2*K^4)"),
         (r"avogadro(?:'s)?\s+(?:constant|number)", "6.02214076e23", "1/mol"),
         (r"(?:universal\s+|molar\s+|ideal\s+)?gas\s+constant", "8.314462618", "J/(mol*K)"),
@@ -56,7 +56,7 @@ _CONSTANTS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"standard\s+gravity|gravitational\s+acceleration|acceleration\s+(?:due\s+to|of)\s+gravity",
             "9.80665",
             "m/s^2",
-        ),  # fmt: skip
+        ),
     )
 )
 
