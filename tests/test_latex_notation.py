@@ -568,3 +568,15 @@ def test_an_indexed_signal_of_time_in_a_sum_is_applied() -> None:
     assert "x_i(t)" in str(signal.rhs)
     [product] = parse_equation(r"y=\sum_{i=1}^{N}a_i(b+c)").relations
     assert "(b + c)*a[i]" in str(product.rhs)
+
+
+def test_digits_grouped_after_the_point_are_one_number() -> None:
+    """`2.897\\,771\\,955` is Wien's constant written as SI groups digits, not 2.897 times
+    771.955 (which made `hc/(x₅k_B) ≈ 2.897\\,771\\,955×10⁻³ m·K` fail at its own
+    constants); groups before the point were already joined (`65\\,535`)."""
+    [wien] = parse_equation(r"b\approx 2.897\,771\,955\times10^{-3}").relations
+    assert wien.rhs == sp.Rational(2897771955, 10**12)
+    [window] = parse_equation(r"W=65\,535\times 2^{S}").relations
+    assert window.rhs == 65535 * 2 ** sp.Symbol("S")
+    [product] = parse_equation(r"y=0.12\,345").relations  # not groups of three: a product
+    assert product.rhs == sp.Rational(12, 100) * 345

@@ -83,14 +83,14 @@ def strip_spacing(tokens: Sequence[Token]) -> list[Token]:
 
 
 def _digit_group(previous: Token, token: Token, thin: bool) -> bool:
-    """``1\\,000``: a thin space between an integer and exactly three digits."""
-    return (
-        thin
-        and previous.kind == NUMBER
-        and token.kind == NUMBER
-        and previous.text.isdigit()
-        and len(token.text.split(".")[0]) == 3
-    )
+    """``1\\,000``: a thin space between an integer and exactly three digits; or, after the
+    point, between groups of three (``2.897\\,771\\,955``, as SI writes long decimals)."""
+    if not (thin and previous.kind == NUMBER and token.kind == NUMBER):
+        return False
+    whole, point, fraction = previous.text.partition(".")
+    if point:
+        return len(fraction) % 3 == 0 and token.text.isdigit() and len(token.text) == 3
+    return whole.isdigit() and len(token.text.split(".")[0]) == 3
 
 
 def _grouped_digits(out: list[Token], tokens: Sequence[Token], i: int) -> bool:
