@@ -25,3 +25,23 @@ def test_a_small_power_stays_exact() -> None:
     exponent = numeric.MAX_EXACT_POWER
     found = solver.substitute((1 + x) ** exponent, {x: sympy.Rational(1, 2)})
     assert found == sympy.Rational(3, 2) ** exponent
+
+
+def test_an_exponential_of_a_huge_multiple_of_ln_2_is_taken_in_digits() -> None:
+    """`e^H` at H = 6.4×10¹² ln 2 (a perplexity from a misread bit count) is 2^(6.4×10¹²),
+    which SymPy computes exactly: a lesson stopped at its 30 s limit. An exponent past
+    `numeric.MAX_EXACT_POWER`, symbolic or not, puts the values in at 30 digits."""
+    h = sympy.Symbol("H")
+    found = solver.substitute(sympy.exp(h) - 1, {h: 400 * sympy.log(2)})
+    assert isinstance(found, sympy.Float) and abs(float(found) / 2.0**400 - 1) < 1e-12
+    small = solver.substitute(sympy.exp(h), {h: 3 * sympy.log(2)})
+    assert small == 8
+
+
+def test_the_root_of_a_linear_relation_is_found_at_once() -> None:
+    """`sympy.solve` did not return on `6.4×10¹² − H/ln 2` (minutes); the polynomial's own
+    roots are found at once."""
+    h = sympy.Symbol("H")
+    [root] = solver.roots(sympy.Integer(6_400_000_000_000) - h / sympy.log(2), h, None)
+    assert sympy.simplify(root - 6_400_000_000_000 * sympy.log(2)) == 0
+    assert sorted(solver.roots(h**2 - 4, h, None)) == [-2, 2]

@@ -34,8 +34,7 @@ def substitute(expression: sympy.Expr, values: Mapping[sympy.Basic, sympy.Expr])
     stated value and at its rounding's corners, so this was most of a cold check's time."""
     values = dict(values)
     if _huge_power(expression, values):
-        values = {k: sympy.Float(v, DIGITS) if isinstance(v, sympy.Rational) else v
-                  for k, v in values.items()}  # fmt: skip
+        values = {k: _approximate(v) for k, v in values.items()}
     if expression.has(*_BINDERS):
         return expression.subs(values)
     return expression.xreplace(values)
@@ -53,14 +52,38 @@ def _huge_power(expression: sympy.Expr, values: dict[sympy.Basic, sympy.Expr]) -
         exponent = symbolic.xreplace(values)
         if exponent.is_Number and abs(exponent) > numeric.MAX_EXACT_POWER:
             return True  # `(1 − 10⁻¹⁴)^(8·4·10¹³)` exactly has more digits than memory holds
+        if not exponent.is_Number and exponent.is_number and _past(exponent):
+            return True  # `e^(6.4×10¹² ln 2)` is 2^(6.4×10¹²), which SymPy computes exactly
     return False
+
+
+def _past(exponent: sympy.Expr) -> bool:
+    """Whether a numeric exponent that is no plain number (`6.4×10¹² ln 2`) is past
+    `numeric.MAX_EXACT_POWER` in size."""
+    try:
+        size = abs(complex(sympy.N(exponent, 15)))
+    except (TypeError, ValueError, OverflowError):
+        return True
+    return size > numeric.MAX_EXACT_POWER
+
+
+def _approximate(value: sympy.Expr) -> sympy.Expr:
+    """A value at `DIGITS` digits (a rational or a number such as `6.4×10¹² ln 2`), so a
+    huge power of it is evaluated approximately; symbols and floats stay as they are."""
+    if isinstance(value, sympy.Float) or not getattr(value, "is_number", False):
+        return value
+    try:
+        return sympy.Float(sympy.N(value, DIGITS), DIGITS)
+    except (TypeError, ValueError):
+        return value
 
 
 @functools.lru_cache(maxsize=4096)
 def _symbolic_exponents(expression: sympy.Expr) -> tuple[sympy.Expr, ...]:
-    """The exponents with symbols in them, once per expression: `substitute` is on the hot
-    path, and most relations have none."""
-    return tuple(power.exp for power in expression.atoms(sympy.Pow) if power.exp.free_symbols)
+    """The exponents with symbols in them (of powers and of `exp`), once per expression:
+    `substitute` is on the hot path, and most relations have none."""
+    powers = tuple(power.exp for power in expression.atoms(sympy.Pow) if power.exp.free_symbols)
+    return powers + tuple(e.args[0] for e in expression.atoms(sympy.exp) if e.free_symbols)
 
 
 def value(
@@ -118,8 +141,8 @@ def roots(
             polynomial = None
     if polynomial is not None and 0 < polynomial.degree() <= MAX_DEGREE:
         if not polynomial.free_symbols - {symbol}:
-            try:
-                found = sympy.solve(difference, symbol)
+            try:  # the roots of the polynomial: `sympy.solve` took minutes on `6.4e12 − H/ln 2`
+                found = list(sympy.roots(polynomial))
             except (NotImplementedError, TypeError, ValueError, ArithmeticError):
                 found = []
             return [value for value in found if number(value) is not None]
