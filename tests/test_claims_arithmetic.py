@@ -52,6 +52,12 @@ def _status(text: str) -> str:
             "each fails with p ≈ 0.0344, giving 1 − 0.0344² ≈ 0.99871 overall",
         ),
         ("F = 1.585 + (10 − 1)/31.62 ≈ 1.869", "F = 1.585 + (10 − 1)/31.62 ≈ 1.879"),
+        # a result in percentage points of bare working (a battery's state of charge)
+        ("which is 5.0/14 ≈ 35.7 percentage points", "which is 5.0/14 ≈ 36.7 percentage points"),
+        (
+            "and the display drops 2.16/14 ≈ 15.4 points",
+            "and the display drops 2.16/14 ≈ 16.4 points",
+        ),
         # a bare result counted in millions (a bearing's life in millions of revolutions)
         ("so L = 13³ = 2197 million revolutions", "so L = 13³ = 2198 million revolutions"),
         ("that is 13^(10/3) ≈ 5170 million revs", "that is 13^(10/3) ≈ 5180 million revs"),

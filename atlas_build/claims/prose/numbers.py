@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
@@ -72,7 +72,10 @@ _OVER = re.compile(r"/([1-9][0-9]{0,2}(?:,[0-9]{3})++|[0-9]++)(?![/.]?[0-9]|,[0-
 MAGNITUDES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}  # the short scale
 _MAGNITUDE = re.compile(_WS + "(" + "|".join(MAGNITUDES) + r")(?!\w)")
 MAGNITUDE_WORD = re.compile("(" + "|".join(MAGNITUDES) + r")$")  # ends a number's text
-_PERCENT = re.compile(_WS + r"?[Pp]er(?:" + _WS + r")?cent(?!\w)")
+_PERCENT = re.compile(
+    _WS + r"?(?:[Pp]er(?:" + _WS + r")?cent(?!\w)|percentage" + _WS + r"points?(?!\w))"
+)
+_POINTS = re.compile(_WS + r"(?:points?|pp)(?!\w)")  # a result in percentage points
 _VERSION_TAIL = re.compile(r"\.[0-9]")
 _BASED_LOG = r"(?!(?:10|2)" + _WS + r"?\()"  # `log10(0.2)` is a base-10 call, not ln(10)·(0.2)
 _FUNC = re.compile(
@@ -748,6 +751,8 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
             stated = None  # `= 0.075/0.19 ≈ 0.39`: an intermediate step, not the result
         if stated is not None and _unread(text, stated):
             stated = None  # `≈ 99.7 fM`: a unit that does not read is no bare number
+        if stated is not None and stated.unit is None and _POINTS.match(text, stated.end):
+            stated = replace(stated, unit="%")  # `5.0/14 ≈ 35.7 points` of a percentage
         k = low
         while stated is not None and (candidate := _OPERAND.search(text, k, lhs_end)):
             k = candidate.start()
