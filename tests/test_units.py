@@ -396,3 +396,9 @@ def test_a_currency_sign_is_its_currency() -> None:
     euro, price, energy = (parse_unit(t).units for t in ("€", "€/kWh", "kWh"))
     assert euro.dimension == parse_unit("EUR").units.dimension == (price * energy).dimension
     assert parse_unit("$/kWh").units.dimension != (price).dimension  # dollars are not euros
+
+
+def test_a_decade_in_a_unit_column_is_the_decade_of_a_swing() -> None:
+    """`mV/decade` is the `mV/dec` of a subthreshold swing (it was refused as ten years)."""
+    assert parse_unit("mV/decade").units.dimension == parse_unit("mV/dec").units.dimension
+    assert parse_unit("V/decades").units == parse_unit("V/dec").units

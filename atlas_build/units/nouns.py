@@ -45,7 +45,7 @@ OUTSIDE = frozenset(
     acre acres knot knots ton tons tonne tonnes gauss oersted dyne dynes erg ergs poise
     celsius fahrenheit rankine dalton daltons hectare hectares parsec parsecs lightyear
     lightyears becquerel becquerels sievert sieverts lumen lumens candela candelas kelvins
-    decade decades century centuries fortnight fortnights furlong furlongs fathom fathoms
+    century centuries fortnight fortnights furlong furlongs fathom fathoms
     league leagues""".split()
 )
 """Physical units outside the vocabulary, by name: a problem, never a counted noun."""
@@ -80,9 +80,15 @@ def rate(word: str) -> UnitProduct:
     return UnitProduct.of(UnitAtom("rate:" + word, word, Dimension({"[time]": -1})))
 
 
+SAME_NOUN = {"decade": "dec"}
+"""Counted nouns spelled two ways: `mV/decade` is the `mV/dec` of a subthreshold swing (a
+decade of current; a unit column means no ten years)."""
+
+
 def counted(word: str) -> UnitProduct:
     """A counted noun (`jobs`): dimensionless, keyed by its singular so `job` cancels it."""
-    return UnitProduct.of(UnitAtom("noun:" + singular(word.lower()), word, DIMENSIONLESS))
+    key = singular(word.lower())
+    return UnitProduct.of(UnitAtom("noun:" + SAME_NOUN.get(key, key), word, DIMENSIONLESS))
 
 
 def is_counted(units: UnitProduct) -> bool:
