@@ -10,6 +10,7 @@ so every layer may read it.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from types import MappingProxyType
 
@@ -156,3 +157,12 @@ def greek_name(char: str) -> str | None:
 def plain_letter(name: str) -> str:
     """`name` with a variant letter folded to its plain form (`vartheta` -> `theta`)."""
     return GREEK_VARIANTS.get(name, name)
+
+
+NUMBER_FUNCTION = re.compile(
+    r"(?:ln|log|lg|log₂|log₁₀|log_?\{?\d+\}?|√|sqrt)\s*\(?\s*\d+(?:\.\d+)?\s*\)?"
+)
+"""A function of a number (`ln 2`, `log₂ 10`, `√2`): a constant a glossary explains, alone
+or among the symbols of one entry, which names no symbol but is no reason to stop reading
+the table (`lesson/glossaries.py`, `lesson/symbols.py`); its unit, in an entry that pairs
+units with symbols, belongs to no symbol (`units/glossary.py`)."""

@@ -454,3 +454,30 @@ def test_an_upright_letter_that_is_no_trailing_unit_is_still_a321(check, equatio
     assert [d.message for d in diagnostics if d.code == "A321"] == [
         f"equation symbol {letter!r} is not defined under `Symbols and units`"
     ]
+
+
+def test_a_letter_used_as_the_subscript_of_a_used_name_is_used(check):
+    """`p_\\theta(x)` names the model by its parameters θ, which the table lists (a
+    cross-entropy lesson): θ is used, not an A320."""
+    entries = [*ENTRIES[:2], ("x", "Input", "units"), ("θ", "Model parameters", "units")]
+    diagnostics, _ = check(glossary_body([r"y=a\,p_\theta(x)"], entries))
+    assert codes(diagnostics) == []
+
+
+def test_a_norm_with_a_placeholder_is_an_operator_used_where_its_bars_are(check, locate):
+    """`‖·‖₂` explains the Euclidean norm a formula writes `\\|g\\|_2`: an operator entry,
+    used; it was an A322 (no symbol) in a gradient-clipping lesson."""
+    entries = [*ENTRIES, ("‖·‖₂", "Euclidean norm", "same units as its argument")]
+    diagnostics, _ = check(glossary_body([r"y=a\,\|x\|_2"], entries))
+    assert codes(diagnostics) == []
+    unused, text = check(glossary_body(["y=a x"], entries))
+    assert found(unused, "A320") == [locate(text, "‖·‖₂\n")]
+
+
+def test_a_constant_listed_among_an_entrys_symbols_names_none(check):
+    """`N, H, ln 2` with `tokens, nats/token, nats/bit`: the constant names no symbol, the
+    others are read with their own units, and the table goes on (it stopped there, an
+    A322, in a cross-entropy lesson)."""
+    entries = [*ENTRIES[:2], ("x, w, ln 2", "As defined above", "units, units, nats/bit")]
+    diagnostics, _ = check(glossary_body([r"y=a\,x\,w"], [*entries, ("z", "Spare", "units")]))
+    assert found(diagnostics, "A322") == [] and codes(diagnostics) == ["A320"]

@@ -448,3 +448,11 @@ def test_units_described_in_words_with_marks_are_descriptive() -> None:
     read = parse_unit("loss units per parameter unit² (Adam+L2); 1/parameter unit (AdamW)")
     assert isinstance(read, UnitSpec) and read.kind == "abstract"
     assert isinstance(parse_unit("V/(m"), UnitProblem)  # a unit expression still must read
+
+
+def test_a_constant_listed_among_symbols_takes_its_unit_with_it() -> None:
+    """`N, H, ln 2` with `tokens, nats/token, nats/bit`: N and H are paired with their own
+    units; the constant's unit is nobody's (the column was read whole, and failed)."""
+    read = units_from_glossary([("N, H, ln 2", "tokens, nats/token, nats/bit")])
+    assert read.problems == []
+    assert read.units["N"].text == "tokens" and read.units["H"].text == "nats/token"

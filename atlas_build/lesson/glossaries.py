@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from atlas_build import notation
 from atlas_build.lesson import names as naming
 from atlas_build.lesson import shapes, symbols
 from atlas_build.lesson.model import Block, Glossary, GlossaryEntry, GlossaryNote
@@ -69,13 +70,6 @@ def _entry_at(blocks: list[Block], index: int, run_end: int, spellings: Spelling
     return not shapes.is_prose(text) and _symbol_cell(text, spellings) is not None
 
 
-_CONSTANT = re.compile(
-    r"(?:ln|log|lg|log₂|log₁₀|log_?\{?\d+\}?|√|sqrt)\s*\(?\s*\d+(?:\.\d+)?\s*\)?"
-)
-"""A function of a number (`ln 2`, `log₂ 10`, `√2`): a constant the table explains, which
-names no symbol but is no reason to stop reading the table."""
-
-
 def _described(blocks: list[Block], index: int, run_end: int) -> bool:
     """Whether a meaning and a unit, neither of them prose, follow `blocks[index]`."""
     rest = blocks[index + 1 : index + 3]
@@ -116,7 +110,7 @@ def read_glossary(
         cell = _symbol_cell(head.text, spellings)
         if (
             cell is None
-            and _CONSTANT.fullmatch(head.text.strip())
+            and notation.NUMBER_FUNCTION.fullmatch(head.text.strip())
             and _described(blocks, cursor, run_end)
         ):
             cell = symbols.SymbolCell(head.text, (), symbols.NONE)  # `ln 2`: a constant, named

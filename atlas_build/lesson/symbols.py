@@ -18,6 +18,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from atlas_build import notation
 from atlas_build.lesson import names as naming
 
 __all__ = ["SymbolCell", "canonical", "latex_reading", "mentions", "name_of", "read", "words"]
@@ -240,7 +241,9 @@ def _is_qualifier(piece: str) -> bool:
 
 
 def _is_operator(piece: str) -> bool:
-    """`+`, `−`, `⊙`, `∘`, `∧`: an operator a glossary explains (no letter or digit)."""
+    """`+`, `−`, `⊙`, `∘`, `∧`, `‖·‖₂`: an operator a glossary explains (no letter or
+    digit, but for the subscript of a norm)."""
+    piece = piece.rstrip("₀₁₂₃₄₅₆₇₈₉∞") if piece.startswith(("‖", "|")) else piece
     return 0 < len(piece) <= 3 and all(
         char in "+-*/|·×÷^~<>=!&‖" or unicodedata.category(char) == "Sm" for char in piece
     )
@@ -338,6 +341,8 @@ def read(text: str) -> SymbolCell:
         if _is_operator(piece):
             operators.append(piece)
             continue
+        if notation.NUMBER_FUNCTION.fullmatch(piece):
+            continue  # `N, H, ln 2`: a constant listed with the symbols names none
         paren = piece.find(" (")
         if paren > 0 and piece.endswith(")"):
             qualifiers.append(piece[paren + 1 :])

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 import sympy
 
+from atlas_build.notation import NUMBER_FUNCTION
+
 from .parse import kind_of, parse_unit, reads_as_unit
 from .product import ONE, UnitProduct
 from .spec import UnitProblem, UnitSpec
@@ -86,6 +88,17 @@ def unit_parts(count: int, text: str) -> list[tuple[str, int]]:
     return parts
 
 
+def _paired(symbol_text: str, count: int, unit_text: str) -> list[tuple[str, int]]:
+    """`unit_parts` for an entry that may list constants among its symbols (`N, H, ln 2`
+    with `tokens, nats/token, nats/bit`): the units of the constants are nobody's."""
+    pieces = [piece.strip() for piece in re.split(r"[,;]", symbol_text)]
+    constants = [k for k, piece in enumerate(pieces) if NUMBER_FUNCTION.fullmatch(piece)]
+    if not constants or len(pieces) - len(constants) != count:
+        return unit_parts(count, unit_text)
+    parts = unit_parts(len(pieces), unit_text)  # one for all, or one for each piece
+    return [part for k, part in enumerate(parts) if k not in constants]
+
+
 def units_from_glossary(
     entries: Iterable[tuple[str, str]], names: Callable[[str], list[str]] = symbol_names
 ) -> GlossaryUnits:
@@ -105,7 +118,7 @@ def units_from_glossary(
             message = f"{symbol_text!r} names no symbol"
             result.problems.append(GlossaryProblem(index, SYMBOL, message))
             continue
-        for name, (text, start) in zip(defined, unit_parts(len(defined), unit_text),
+        for name, (text, start) in zip(defined, _paired(symbol_text, len(defined), unit_text),
                                        strict=True):  # fmt: skip
             spec = parse_unit(text)
             if isinstance(spec, UnitSpec):

@@ -12,6 +12,7 @@ import re
 import unicodedata
 
 from atlas_build import notation
+from atlas_build.notation import NUMBER_FUNCTION
 
 from .grammar import UnitSyntaxError
 
@@ -211,6 +212,8 @@ def symbol_names(text: str) -> list[str]:
     for piece, start in _pieces(clean):
         if not piece:
             raise SymbolError("empty symbol in a list", start)
+        if NUMBER_FUNCTION.fullmatch(piece):
+            continue  # `N, H, ln 2`: a constant listed with the symbols names none
         call = re.fullmatch(r"([^()\s]+)\(.*\)", piece)
         if call is not None:
             piece = call.group(1)

@@ -81,6 +81,8 @@ class _Uses:
         self.families = {key(name) for name in mathematical}
         self.families |= {key(base) for name in mathematical if (base := family_base(name))}
         self.names = sorted(set(mathematical))
+        # `p_θ(x)`: θ, the model's parameters, is used as the subscript that names them
+        self.subscripts = {key(part) for name in mathematical for part in name.split("_")[1:]}
 
     def uses(self, name: str, qualified: bool) -> bool:
         if key(name) in self.keys:
@@ -90,6 +92,8 @@ class _Uses:
             return True
         reading = symbols.latex_reading(name)  # `CD_{\\text{after}}` is C times D_after
         if reading and all(key(part) in self.keys for part in reading):
+            return True
+        if is_letter(name) and key(name) in self.subscripts:
             return True
         if not qualified and is_letter(name):
             return False
@@ -144,7 +148,10 @@ _OPERATOR_LATEX = {
 
 
 def _writes(operator: str, texts: list[str]) -> bool:
-    """Whether any text writes the operator, as itself or as its LaTeX command."""
+    """Whether any text writes the operator, as itself or as its LaTeX command; a norm
+    written with a placeholder (`‖·‖₂`) is written where its bars are."""
+    if len(operator) > 1 and "·" in operator:
+        operator = operator[0]
     for spelling in (operator, *_OPERATOR_LATEX.get(operator, ())):
         command = spelling.startswith("\\") and spelling[1:].isalpha()
         pattern = re.escape(spelling) + ("(?![A-Za-z])" if command else "")
