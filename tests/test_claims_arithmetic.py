@@ -58,6 +58,11 @@ def _status(text: str) -> str:
             "and the display drops 2.16/14 ≈ 15.4 points",
             "and the display drops 2.16/14 ≈ 16.4 points",
         ),
+        # a bare result counted in millions, written as a letter (a mixture of experts)
+        (
+            "each holds 3 × 4096 × 14336 ≈ 176.2 M weights",
+            "each holds 3 × 4096 × 14336 ≈ 177.2 M weights",
+        ),
         # a bare result counted in millions (a bearing's life in millions of revolutions)
         ("so L = 13³ = 2197 million revolutions", "so L = 13³ = 2198 million revolutions"),
         ("that is 13^(10/3) ≈ 5170 million revs", "that is 13^(10/3) ≈ 5180 million revs"),
@@ -139,6 +144,13 @@ def test_a_correct_statement_holds_and_its_edit_is_wrong(right: str, wrong: str)
 )
 def test_working_whose_units_are_not_written_is_not_reported(text: str) -> None:
     assert _status(text) in ("verified", "unclear")
+
+
+def test_a_result_in_years_is_not_judged() -> None:
+    """`2³² s ≈ 136 years`: years are a unit of tables, not of prose, so the result was a
+    bare 136 against seconds (a false A408 in an NTP lesson); it is not judged."""
+    text = "one era spans 2³² s ≈ 136 years, so era 0 ends in 2036"
+    assert not [i for i in numbers.extract(text) if isinstance(i, numbers.Arithmetic)]
 
 
 def test_a_result_whose_unit_goes_on_in_words_is_not_judged() -> None:

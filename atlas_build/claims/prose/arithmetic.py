@@ -317,12 +317,15 @@ def _ratio(measure: worked.Measure, value: sympy.Expr) -> sympy.Expr:
 
 
 def _counted(result: numbers.Quantity) -> tuple[sympy.Expr, ...]:
-    """How a bare result may count: as written, and where it ends in a magnitude word, also
-    in that many (`13³ = 2197 million`: a bearing's life in millions of revolutions)."""
+    """How a bare result may count: as written, and where it ends in a magnitude word or
+    letter, also in that many (`13³ = 2197 million`: a bearing's life in millions of
+    revolutions; `≈ 176.2 M weights`)."""
     word = numbers.MAGNITUDE_WORD.search(result.text)
     if word is None:
         return (sympy.Integer(1),)
-    return (sympy.Integer(1), sympy.Integer(10) ** numbers.MAGNITUDES[word.group(1)])
+    if word.group(1) in numbers.MAGNITUDES:  # read into the number: 2197 million is 2.197e9
+        return (sympy.Integer(1), sympy.Integer(10) ** numbers.MAGNITUDES[word.group(1)])
+    return (sympy.Integer(1), sympy.Integer(10) ** -numbers.SHORT_MAGNITUDES[word.group(1)])
 
 
 def judge_step(step: numbers.Step, rounded: Rounded = frozenset()) -> Judgement:

@@ -71,11 +71,16 @@ _POW = re.compile(
 _OVER = re.compile(r"/([1-9][0-9]{0,2}(?:,[0-9]{3})++|[0-9]++)(?![/.]?[0-9]|,[0-9]{3})")
 MAGNITUDES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}  # the short scale
 _MAGNITUDE = re.compile(_WS + "(" + "|".join(MAGNITUDES) + r")(?!\w)")
-MAGNITUDE_WORD = re.compile("(" + "|".join(MAGNITUDES) + r")$")  # ends a number's text
+MAGNITUDE_WORD = re.compile(  # ends a number's text: `2197 million`, `176.2 M`
+    "(" + "|".join([*MAGNITUDES, "M", "bn", "B"]) + r")$"
+)
 _PERCENT = re.compile(
     _WS + r"?(?:[Pp]er(?:" + _WS + r")?cent(?!\w)|percentage" + _WS + r"points?(?!\w))"
 )
 _POINTS = re.compile(_WS + r"(?:points?|pp)(?!\w)")  # a result in percentage points
+_SHORT_MAGNITUDE = re.compile(_WS + r"(?:M|bn|B)(?=" + _WS + r"[a-z])")  # `176.2 M weights`
+SHORT_MAGNITUDES = {"M": 6, "bn": 9, "B": 9}
+_TABLE_TIME = re.compile(_WS + r"(?:years?|months?|weeks?|yr)(?!\w)")
 _VERSION_TAIL = re.compile(r"\.[0-9]")
 _BASED_LOG = r"(?!(?:10|2)" + _WS + r"?\()"  # `log10(0.2)` is a base-10 call, not ln(10)·(0.2)
 _FUNC = re.compile(
@@ -753,6 +758,14 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
             stated = None  # `≈ 99.7 fM`: a unit that does not read is no bare number
         if stated is not None and stated.unit is None and _POINTS.match(text, stated.end):
             stated = replace(stated, unit="%")  # `5.0/14 ≈ 35.7 points` of a percentage
+        elif (
+            stated is not None
+            and stated.unit is None
+            and (short := _SHORT_MAGNITUDE.match(text, stated.end))
+        ):  # `3 × 4096 × 14336 ≈ 176.2 M weights`: the M is in the result
+            stated = replace(stated, text=text[stated.start : short.end()], end=short.end())
+        elif stated is not None and stated.unit is None and _TABLE_TIME.match(text, stated.end):
+            stated = None  # `2³² s ≈ 136 years`: a unit prose does not read
         k = low
         while stated is not None and (candidate := _OPERAND.search(text, k, lhs_end)):
             k = candidate.start()
