@@ -402,3 +402,8 @@ def test_a_decade_in_a_unit_column_is_the_decade_of_a_swing() -> None:
     """`mV/decade` is the `mV/dec` of a subthreshold swing (it was refused as ten years)."""
     assert parse_unit("mV/decade").units.dimension == parse_unit("mV/dec").units.dimension
     assert parse_unit("V/decades").units == parse_unit("V/dec").units
+
+
+def test_a_vulgar_fraction_is_an_exponent() -> None:
+    """`V^½`, the unit of a body-effect coefficient γ (a false A421)."""
+    assert parse_unit("V^½").units == parse_unit("V^(1/2)").units

@@ -43,6 +43,8 @@ _GLOSSARY_TOKEN = re.compile(  # also `GPU-days`, `x_i` (`units of x_i`)
 )
 UNIT_WORDS = frozenset({"unit", "units"})
 CURRENCIES = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+VULGAR = {"½": sympy.Rational(1, 2), "⅓": sympy.Rational(1, 3), "¼": sympy.Rational(1, 4),
+          "⅔": sympy.Rational(2, 3), "¾": sympy.Rational(3, 4)}  # fmt: skip
 ARTICLES = frozenset({"the", "a", "an", "its", "their"})
 POWER_WORDS = {"squared": 2, "square": 2, "cubed": 3, "cubic": 3}
 CELSIUS = {"C": "°C", "Celsius": "°C", "celsius": "°C", "F": "°F", "Fahrenheit": "°F"}
@@ -196,6 +198,9 @@ class _Reader:
 
     def exponent(self) -> sympy.Rational:
         opener = self.peek()
+        if opener is not None and opener.text in VULGAR:  # `V^½`: a body-effect coefficient
+            self.take()
+            return VULGAR[opener.text]
         closer = None
         if opener is not None and opener.kind == "op" and opener.text in "({":
             self.take()
