@@ -580,3 +580,14 @@ def test_digits_grouped_after_the_point_are_one_number() -> None:
     assert window.rhs == 65535 * 2 ** sp.Symbol("S")
     [product] = parse_equation(r"y=0.12\,345").relations  # not groups of three: a product
     assert product.rhs == sp.Rational(12, 100) * 345
+
+
+def test_delta_and_a_letter_the_glossary_declares_are_one_symbol() -> None:
+    """`\\delta q` is the lesson's δq (the error in q) when the glossary declares it; it
+    was δ times q, so `δq/q` cancelled to δ and gave a false A420. Undeclared, it stays a
+    product."""
+    latex = r"\frac{\delta q}{q}\approx\frac{1}{2}\,\frac{e}{p}"
+    [declared] = parse_equation(latex, symbols=["deltaq", "q"]).relations
+    assert declared.lhs == sp.Symbol("deltaq") / sp.Symbol("q")
+    [plain] = parse_equation(latex).relations
+    assert plain.lhs == sp.Symbol("delta")

@@ -127,6 +127,11 @@ def _stem(p: Parser, token: Token) -> _Stem | sympy.Basic:
             if isinstance(rest, _Stem):
                 rest.text = "Delta" + rest.text
             return rest
+        if token.text == "delta" and _declared_change(p):
+            rest = _stem(p, p.next())  # `\\delta q`, a glossary's δq: the error in q
+            if isinstance(rest, _Stem):
+                rest.text = "delta" + rest.text
+            return rest
         return _Stem(symbol_name(token))
     arg = p.argument(f"the argument of \\{token.text}")
     if kind == FONT:
@@ -153,6 +158,17 @@ def _stem(p: Parser, token: Token) -> _Stem | sympy.Basic:
             inner = p.of(arg).whole()
             return p.build(token, lambda: sympy.Function(suffix)(inner))
     return stem
+
+
+def _declared_change(p: Parser) -> bool:
+    """Whether `\\delta` and the letter after it are one symbol the lesson declares (`δq`,
+    a small change in q); undeclared, `\\delta q` stays δ times q."""
+    following = p.peek()
+    return (
+        following is not None
+        and following.kind == LETTER
+        and "delta" + following.text in p.state.options.symbols
+    )
 
 
 def _starts_name(token: Token | None) -> bool:
