@@ -481,3 +481,18 @@ def test_a_constant_listed_among_an_entrys_symbols_names_none(check):
     entries = [*ENTRIES[:2], ("x, w, ln 2", "As defined above", "units, units, nats/bit")]
     diagnostics, _ = check(glossary_body([r"y=a\,x\,w"], [*entries, ("z", "Spare", "units")]))
     assert found(diagnostics, "A322") == [] and codes(diagnostics) == ["A320"]
+
+
+@pytest.mark.parametrize(
+    ("equation", "entry"),
+    [
+        (r"y=a\,x\,\Delta\varpi\,q", ("Δϖ", "Permanent pressure loss", "units")),
+        (r"y=a\,x\,\frac{\delta q}{q}", ("δq", "Error in q", "units")),
+    ],
+)
+def test_a_change_written_with_delta_is_used_where_a_formula_writes_it(check, equation, entry):
+    """An orifice lesson's Δϖ (`\\Delta\\varpi`: the variant letter after Δ) and δq
+    (`\\delta q`, which a formula read without the glossary splits) were A320."""
+    entries = [*ENTRIES, entry, ("q", "Flow", "units")]
+    diagnostics, _ = check(glossary_body([equation], entries))
+    assert codes(diagnostics) == []

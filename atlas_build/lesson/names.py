@@ -87,7 +87,17 @@ def key(name: str) -> str:
     `k_SiO2` ~ `k_SiO_2`."""
     base, pieces = split(name)
     folded = [_STYLE_SYNONYMS.get(_VARIANTS.get(p, p), _VARIANTS.get(p, p)) for p in pieces]
-    return _VARIANTS.get(base, base) + ("_" + "".join(sorted("".join(folded))) if folded else "")
+    return _plain(base) + ("_" + "".join(sorted("".join(folded))) if folded else "")
+
+
+def _plain(base: str) -> str:
+    """A base with its variant letter folded, after a Δ or δ too (`Deltavarpi`, the
+    `\\Delta\\varpi` of a glossary's Δϖ, is `Deltapi`)."""
+    for prefix in ("Delta", "delta"):
+        rest = base[len(prefix) :]
+        if base.startswith(prefix) and rest in _VARIANTS:
+            return prefix + _VARIANTS[rest]
+    return _VARIANTS.get(base, base)
 
 
 def base_key(name: str) -> str:

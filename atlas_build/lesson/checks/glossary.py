@@ -95,6 +95,8 @@ class _Uses:
             return True
         if is_letter(name) and key(name) in self.subscripts:
             return True
+        if name.startswith("delta") and {key("delta"), key(name[5:])} <= self.keys:
+            return True  # `\\delta q`, which a formula read without the glossary splits
         if not qualified and is_letter(name):
             return False
         prefix = name + "_"  # `softmax` is used by `softmax_rows`, `B_Gen5` by `B_Gen5_one_way`
@@ -204,6 +206,8 @@ def _undefined(
             base = family_base(name)
             if base is not None:
                 defined.add(key(base))
+            if name.startswith("delta") and len(name) > 5:
+                defined.add(key("delta"))  # δq defines the δ of `\\delta q` read as δ times q
     for equation in use.equations:
         for name in equation.scan.names:
             base, pieces = split(name)
