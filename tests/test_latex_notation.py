@@ -591,3 +591,14 @@ def test_delta_and_a_letter_the_glossary_declares_are_one_symbol() -> None:
     assert declared.lhs == sp.Symbol("deltaq") / sp.Symbol("q")
     [plain] = parse_equation(latex).relations
     assert plain.lhs == sp.Symbol("delta")
+
+
+def test_a_subscript_qualified_in_parentheses_names_what_the_glossary_names() -> None:
+    """`R_{DS(\\mathrm{on})}` is the glossary's `R_DS(on)`, read R_DS; it was R indexed by
+    D·S(on), an A321 for R in a dead-time lesson. A parenthesised index that is no upright
+    word stays an index (`x_{i(k)}`)."""
+    for latex in (r"P=R_{DS(\mathrm{on})}\,I", r"P=R_{DS(\text{on})}\,I"):
+        [relation] = parse_equation(latex).relations
+        assert relation.rhs == sp.Symbol("R_DS") * sp.Symbol("I")
+    [indexed] = parse_equation(r"y=x_{i(k)}").relations
+    assert indexed.rhs.has(sp.Indexed)

@@ -161,6 +161,8 @@ def resolve(p: Parser, name: str, sub: Arg | None, token: Token, constant: bool)
         rest = word(p, _arg(sub.tokens[1:], sub.end))
         if rest is not None:
             return symbol(p, f"{name}_{_RELATION_TEXT.get(sub.tokens[0].text, '')}{rest.text}")
+    if parsed is None and (qualified := _qualified(p, sub)) is not None:
+        return symbol(p, f"{name}_{qualified}")  # `R_{DS(\\mathrm{on})}`: the glossary's R_DS(on)
     if parsed is None:
         chunks = split_commas(sub.tokens, p)
         labels = [word(p, _arg(chunk, sub.end)) for chunk in chunks]
@@ -177,6 +179,23 @@ def resolve(p: Parser, name: str, sub: Arg | None, token: Token, constant: bool)
 
 
 _RELATION_TEXT = {"<": "<", ">": ">", "le": "<=", "leq": "<=", "ge": ">=", "geq": ">=", "ne": "!="}
+
+
+def _qualified(p: Parser, sub: Arg) -> str | None:
+    """A subscript that names a symbol and then qualifies it in parentheses with an upright
+    word (`DS(\\mathrm{on})`): the name's part (`DS`), which is how a glossary's `R\\_DS(on)`
+    reads (its `(on)` qualifies, as a call's argument would); None for any other subscript."""
+    tokens = sub.tokens
+    if len(tokens) < 4 or not tokens[-1].is_char(")"):
+        return None
+    opening = next((k for k in range(len(tokens) - 1, -1, -1) if tokens[k].is_char("(")), None)
+    inside = tokens[opening + 1 : -1] if opening else []
+    font = inside[0].text if inside and inside[0].kind == CMD else ""
+    words = bool(inside) and inside[0].kind == WORDS  # `\\text{on}`, read whole by the lexer
+    if not opening or not (words or font in UPRIGHT_FONTS or font.startswith("text")):
+        return None
+    head = word(p, _arg(tokens[:opening], sub.end))
+    return head.text if head is not None else None
 
 
 def _relation_first(tokens: Sequence[Token]) -> bool:
