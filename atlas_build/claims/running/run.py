@@ -152,8 +152,9 @@ class LessonClaims:
             self.outcomes[claim_id] = placed
             return placed
         self._running.append(claim_id)
-        limits = engine.set_size_limits(max_bytes=self.budget.memory_bytes)
-        try:
+        limits = engine.get_size_limits()
+        try:  # set inside: a time limit's alarm between set and try would keep 1 GiB for good
+            engine.set_size_limits(max_bytes=self.budget.memory_bytes)
             result = kind.run(params, context)
         except Exception as error:
             self.outcomes[claim_id] = error
