@@ -232,13 +232,13 @@ class _Run:
         self,
         scene: _Scene,
         paragraph: Paragraph,
-        values: dict[str, Known],
+        closed: dict[str, Known],
         new: list[Stated],
         certain: bool = True,
     ) -> None:
         """Every relation the values complete that holds a number this paragraph wrote;
-        `certain` False when its bindings are never certain (one sentence of several)."""
-        closed = self.close(values)
+        `closed` is the values with what relations solve from them (`close`), `certain`
+        False when its bindings are never certain (one sentence of several)."""
         mine = {s.start for s in new}
         for equation, index, relation in self.relations.items:
             names = solve.symbols(relation)
@@ -365,13 +365,15 @@ class _Run:
     ) -> None:
         """Binds the paragraph's numbers written without a symbol (`bind`) and evaluates the
         relations they complete with the section's values."""
+        if not paragraph.loose:
+            return  # nothing to bind, nothing to find by value
         bound = self.bind(scene, paragraph, earlier)
         values = dict(scene.env)
         values.update({s.name: k for s in bound if (k := self.known(s)) is not None})
+        closed = self.close(values)  # once, for the bound numbers' checks and the search
         if bound:
-            self.evaluate(scene, paragraph, values, bound, certain)
-        if paragraph.loose:
-            self.jointly(paragraph, self.close(values))
+            self.evaluate(scene, paragraph, closed, bound, certain)
+        self.jointly(paragraph, closed)
 
     def jointly(self, paragraph: Paragraph, closed: dict[str, Known]) -> None:
         """Relations two or three symbols short of their values, completed by the one
@@ -438,7 +440,7 @@ def infer(
                 if value is None:
                     continue
                 scene.state(value)
-                run.evaluate(scene, paragraph, scene.env, [item])
+                run.evaluate(scene, paragraph, run.close(scene.env), [item])
             run.read_loose(scene, paragraph, earlier)
             run.search()
             for part in statements.sentences(paragraph, lesson.content):
