@@ -71,15 +71,17 @@ _POW = re.compile(
 _OVER = re.compile(r"/([1-9][0-9]{0,2}(?:,[0-9]{3})++|[0-9]++)(?![/.]?[0-9]|,[0-9]{3})")
 MAGNITUDES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}  # the short scale
 _MAGNITUDE = re.compile(_WS + "(" + "|".join(MAGNITUDES) + r")(?!\w)")
+SHORT_MAGNITUDES = {"M": 6, "bn": 9, "B": 9}  # after a result of working only
 MAGNITUDE_WORD = re.compile(  # ends a number's text: `2197 million`, `176.2 M`
-    "(" + "|".join([*MAGNITUDES, "M", "bn", "B"]) + r")$"
+    "(" + "|".join([*MAGNITUDES, *SHORT_MAGNITUDES]) + r")$"
 )
 _PERCENT = re.compile(
     _WS + r"?(?:[Pp]er(?:" + _WS + r")?cent(?!\w)|percentage" + _WS + r"points?(?!\w))"
 )
 _POINTS = re.compile(_WS + r"(?:points?|pp)(?!\w)")  # a result in percentage points
-_SHORT_MAGNITUDE = re.compile(_WS + r"(?:M|bn|B)(?=" + _WS + r"[a-z])")  # `176.2 M weights`
-SHORT_MAGNITUDES = {"M": 6, "bn": 9, "B": 9}
+_SHORT_MAGNITUDE = re.compile(  # `176.2 M weights`
+    _WS + "(?:" + "|".join(SHORT_MAGNITUDES) + ")(?=" + _WS + r"[a-z])"
+)
 _TABLE_TIME = re.compile(_WS + r"(?:years?|months?|weeks?|yr)(?!\w)")
 _VERSION_TAIL = re.compile(r"\.[0-9]")
 _BASED_LOG = r"(?!(?:10|2)" + _WS + r"?\()"  # `log10(0.2)` is a base-10 call, not ln(10)·(0.2)
@@ -756,16 +758,8 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
             stated = None  # `= 0.075/0.19 ≈ 0.39`: an intermediate step, not the result
         if stated is not None and _unread(text, stated):
             stated = None  # `≈ 99.7 fM`: a unit that does not read is no bare number
-        if stated is not None and stated.unit is None and _POINTS.match(text, stated.end):
-            stated = replace(stated, unit="%")  # `5.0/14 ≈ 35.7 points` of a percentage
-        elif (
-            stated is not None
-            and stated.unit is None
-            and (short := _SHORT_MAGNITUDE.match(text, stated.end))
-        ):  # `3 × 4096 × 14336 ≈ 176.2 M weights`: the M is in the result
-            stated = replace(stated, text=text[stated.start : short.end()], end=short.end())
-        elif stated is not None and stated.unit is None and _TABLE_TIME.match(text, stated.end):
-            stated = None  # `2³² s ≈ 136 years`: a unit prose does not read
+        if stated is not None and stated.unit is None:
+            stated = _worded(text, stated)
         k = low
         while stated is not None and (candidate := _OPERAND.search(text, k, lhs_end)):
             k = candidate.start()
@@ -972,10 +966,24 @@ def extract(text: str, *, slot_nouns: Iterable[str] = DEFAULT_SLOT_NOUNS) -> lis
 
 def _unread(text: str, stated: Quantity) -> bool:
     """Whether a bare result is followed by a word meant as a unit that does not read (a
-    level, `dB`, is read apart and is no such word)."""
+    level, `dB`, is read apart and is no such word), or by a unit only tables read
+    (`2³² s ≈ 136 years`)."""
     if stated.unit is not None or level_after(text, stated.end):
         return False
-    return unread_unit_after(text, stated.end) is not None
+    return unread_unit_after(text, stated.end) is not None or bool(
+        _TABLE_TIME.match(text, stated.end)
+    )
+
+
+def _worded(text: str, stated: Quantity) -> Quantity:
+    """A bare result of working as the word after it counts it: in percentage points
+    (`5.0/14 ≈ 35.7 points`: a percent), or in millions or billions written as a letter,
+    which the result's text then ends in (`≈ 176.2 M weights`; `arithmetic` compares it)."""
+    if _POINTS.match(text, stated.end):
+        return replace(stated, unit="%")
+    if short := _SHORT_MAGNITUDE.match(text, stated.end):
+        return replace(stated, text=text[stated.start : short.end()], end=short.end())
+    return stated
 
 
 def _hedged(worked: dict[int, Arithmetic], text: str, i: int) -> Arithmetic | None:
