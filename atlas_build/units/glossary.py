@@ -19,7 +19,7 @@ from atlas_build.notation import NUMBER_FUNCTION
 from .parse import kind_of, parse_unit, reads_as_unit
 from .product import ONE, UnitProduct
 from .spec import UnitProblem, UnitSpec
-from .symbols import SymbolError, symbol_names
+from .symbols import SymbolError, listed, symbol_names
 
 SYMBOL = "symbol"
 UNIT = "unit"
@@ -91,7 +91,7 @@ def unit_parts(count: int, text: str) -> list[tuple[str, int]]:
 def _paired(symbol_text: str, count: int, unit_text: str) -> list[tuple[str, int]]:
     """`unit_parts` for an entry that may list constants among its symbols (`N, H, ln 2`
     with `tokens, nats/token, nats/bit`): the units of the constants are nobody's."""
-    pieces = [piece.strip() for piece in re.split(r"[,;]", symbol_text)]
+    pieces = [piece for piece, _ in listed(symbol_text, ",;")]
     constants = [k for k, piece in enumerate(pieces) if NUMBER_FUNCTION.fullmatch(piece)]
     if not constants or len(pieces) - len(constants) != count:
         return unit_parts(count, unit_text)

@@ -186,13 +186,14 @@ def _latex_name(piece: str, start: int) -> str:
     raise SymbolError(f"{piece!r} is not a single symbol", start)
 
 
-def _pieces(text: str) -> list[tuple[str, int]]:
-    """Split at top-level commas: `T_q,T_k` -> two symbols; `x_{i,j}` stays one."""
+def listed(text: str, separators: str = ",") -> list[tuple[str, int]]:
+    """Split at top-level commas (or other `separators`), with where each piece starts:
+    `T_q,T_k` -> two symbols; `x_{i,j}` stays one."""
     pieces: list[tuple[str, int]] = []
     depth, begin = 0, 0
-    for index, char in enumerate(text + ","):
+    for index, char in enumerate(text + separators[0]):
         depth += (char in "{(") - (char in "})")
-        if char == "," and depth <= 0:
+        if char in separators and depth <= 0:
             raw = text[begin:index]
             pieces.append((raw.strip(), begin + len(raw) - len(raw.lstrip())))
             begin = index + 1
@@ -209,7 +210,7 @@ def symbol_names(text: str) -> list[str]:
         raise SymbolError(f"symbol text longer than {MAX_SYMBOL} characters", 0)
     clean = re.sub(r"\\([_*{}^'$])", r"\1", text).replace("$", "")
     names: list[str] = []
-    for piece, start in _pieces(clean):
+    for piece, start in listed(clean):
         if not piece:
             raise SymbolError("empty symbol in a list", start)
         if NUMBER_FUNCTION.fullmatch(piece):
