@@ -5,6 +5,7 @@ from __future__ import annotations
 import sympy
 
 from atlas_build.claims import numeric, solver
+from atlas_build.latex import parse_relations
 
 
 def test_a_power_past_the_exact_bound_is_taken_in_digits() -> None:
@@ -45,3 +46,25 @@ def test_the_root_of_a_linear_relation_is_found_at_once() -> None:
     [root] = solver.roots(sympy.Integer(6_400_000_000_000) - h / sympy.log(2), h, None)
     assert sympy.simplify(root - 6_400_000_000_000 * sympy.log(2)) == 0
     assert sorted(solver.roots(h**2 - 4, h, None)) == [-2, 2]
+
+
+def test_a_case_split_on_a_relation_sympy_cannot_decide_is_no_number() -> None:
+    """`f = 64/Re` for `Re ≲ 2300`, `0.316 Re^(-1/4)` for `4000 ≲ Re ≲ 10⁵`: SymPy keeps the
+    `Piecewise` open on the `≲` (a `Related`), which calls itself real and finite. It is no
+    number: `number` says so instead of failing to make a Float of it (a lesson crashed)."""
+    re_ = sympy.Symbol("Re")
+    split = sympy.Piecewise(
+        (64 / re_, parse_relation(r"\mathrm{Re}\lesssim 2300")),
+        (sympy.Rational(316, 1000) * re_ ** sympy.Rational(-1, 4), True),
+    )
+    found = solver.substitute(sympy.Rational(7, 4) - split, {re_: sympy.Integer(8460)})
+    assert solver.number(found) is None
+    assert solver.evaluate(sympy.Rational(7, 4) - split, {re_: sympy.Integer(8460)}) is None
+
+
+def parse_relation(latex: str) -> sympy.Basic:
+    """The condition `latex` as the parser reads it inside a case split (a `Related`)."""
+    from atlas_build.latex.functions import Related
+
+    relation = parse_relations(latex)[0]
+    return Related(relation.lhs, relation.rhs, relation.op)

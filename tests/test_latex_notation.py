@@ -602,3 +602,13 @@ def test_a_subscript_qualified_in_parentheses_names_what_the_glossary_names() ->
         assert relation.rhs == sp.Symbol("R_DS") * sp.Symbol("I")
     [indexed] = parse_equation(r"y=x_{i(k)}").relations
     assert indexed.rhs.has(sp.Indexed)
+
+
+def test_a_related_survives_substitution() -> None:
+    """SymPy rebuilds a node from its args on `xreplace` and `subs`: a `Related` must take
+    its op back as the `Str` it stores (a lesson's `Re ≲ 2300` crashed inference)."""
+    x = sp.Symbol("x")
+    related = Related(x, sp.Integer(2300), "lesssim")
+    moved = related.xreplace({x: sp.Integer(8460)})
+    assert isinstance(moved, Related) and moved.op == "lesssim"
+    assert moved.lhs == 8460 and related.subs(x, 1).lhs == 1

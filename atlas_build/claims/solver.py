@@ -122,8 +122,8 @@ def number(value: sympy.Expr) -> sympy.Float | None:
         found = sympy.N(value, DIGITS)
     except (TypeError, ValueError, ArithmeticError, RecursionError):
         return None
-    if not found.is_real or not found.is_finite:
-        return None
+    if not found.is_Number or not found.is_real or not found.is_finite:
+        return None  # also a case split left open (`Piecewise` on an `≲` it cannot decide)
     return sympy.Float(found, DIGITS)
 
 

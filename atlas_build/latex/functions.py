@@ -277,8 +277,9 @@ class Related(Boolean):
     an argument of ``And``/``Piecewise``; ``op`` is the ``Relation.op`` name.
     """
 
-    def __new__(cls, lhs: sympy.Basic, rhs: sympy.Basic, op: str) -> Related:
-        return sympy.Basic.__new__(cls, lhs, rhs, Str(op))
+    def __new__(cls, lhs: sympy.Basic, rhs: sympy.Basic, op: str | Str) -> Related:
+        # SymPy rebuilds a node from its args (`xreplace`, `subs`), passing `op` as the Str
+        return sympy.Basic.__new__(cls, lhs, rhs, op if isinstance(op, Str) else Str(op))
 
     @property
     def lhs(self) -> sympy.Basic:
