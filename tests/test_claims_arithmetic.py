@@ -355,3 +355,13 @@ def test_a_result_in_a_concentration_or_an_unread_unit() -> None:
     assert _status("the concentration is 0.620/6220 ≈ 89.7 µM and") == "wrong"
     text = "the rate is 3/1000 = 3 mw here"
     assert not [i for i in numbers.extract(text) if isinstance(i, numbers.Arithmetic)]
+
+
+def test_a_noun_after_a_bare_result_may_carry_the_left_sides_unit() -> None:
+    """`7,000 MB/s ÷ 131,072 B ≈ 53,400 IOPS`: IOPS is operations per second, which the
+    vocabulary does not read, so the bare result was a false A408 (its left side is a
+    rate). A noun after it takes the left side's unit: the right number is verified in base
+    units, another is unclear, never wrong; with no noun the dimensions still disagree."""
+    assert _status("so 7,000 MB/s ÷ 131,072 B ≈ 53,400 IOPS at most") == "verified"
+    assert _status("so 7,000 MB/s ÷ 131,072 B ≈ 63,400 IOPS at most") == "unclear"
+    assert _status("so 7,000 MB/s ÷ 131,072 B ≈ 53,400, at most") == "wrong"

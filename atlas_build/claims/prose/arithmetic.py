@@ -251,6 +251,12 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
         if settled is None:
             return Judgement("unclear")  # a result in a unit that cannot be computed with
         value, unit, problem = settled
+        if problem and item.named and result.unit is None and not measure.problem:
+            # `7,000 MB/s ÷ 131,072 B ≈ 53,400 IOPS`: the noun's unit is the left side's
+            based = measure.value * measure.units.scale
+            if _agrees(result, approx, based, spread * _ratio(measure, based)):
+                return Judgement("verified")
+            return Judgement("unclear")
         if problem:
             return Judgement("wrong", problem)
         if _agrees(result, approx, value, spread * _ratio(measure, value)):

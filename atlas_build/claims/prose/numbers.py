@@ -256,6 +256,7 @@ class Arithmetic:
     working: str = ""  # the left side as written, for `evaluate`
     logs: bool = False  # an unmarked `log` was read (as ln; `evaluate` can read log10)
     level: str = ""  # a level unit after the result (`≈ −1.59 dB`), which no unit reads
+    named: bool = False  # a bare result a noun qualifies (`≈ 53,400 IOPS`): see `_named`
     kind: Literal["arithmetic"] = "arithmetic"
 
 
@@ -780,6 +781,7 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
                 found[k] = Arithmetic(
                     lhs, operands, stated, relation.group(), text[k:end], k, end, unit, problem,
                     text[k:lhs_end], parser.logs, level[0] if level else "",
+                    _named(text, stated),
                 )  # fmt: skip
                 break
             k = parsed[1] if parsed is not None and parsed[1] > k else k + 1
@@ -973,6 +975,24 @@ def _unread(text: str, stated: Quantity) -> bool:
     return unread_unit_after(text, stated.end) is not None or bool(
         _TABLE_TIME.match(text, stated.end)
     )
+
+
+_NOUN = re.compile(_WS + r"+([A-Za-z][A-Za-z-]*)")
+_NOT_NOUNS = frozenset(
+    "a an and as at but by for in is it of on or so than that the then to was were when "
+    "where which while with".split()
+)
+
+
+def _named(text: str, stated: Quantity) -> bool:
+    """Whether a result without a unit is followed by a noun that says what it counts
+    (`≈ 53,400 IOPS`, `= 0.6 defects`): the noun may hold a dimension the vocabulary does
+    not read (operations per second), so a left side with a dimension is no proof of a
+    mistake there."""
+    if stated.unit is not None:
+        return False
+    found = _NOUN.match(text, stated.end)
+    return found is not None and found.group(1).lower() not in _NOT_NOUNS
 
 
 def _worded(text: str, stated: Quantity) -> Quantity:
