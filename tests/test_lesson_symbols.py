@@ -177,7 +177,14 @@ def test_spellings_of_real_glossaries(written, names):
 
 @pytest.mark.parametrize(
     ("written", "operators"),
-    [("⊙", ("⊙",)), ("∘", ("∘",)), ("+, −", ("+", "−")), ("∧, ∨, ⊕", ("∧", "∨", "⊕"))],
+    [
+        ("⊙", ("⊙",)),
+        ("∘", ("∘",)),
+        ("+, −", ("+", "−")),
+        ("∧, ∨, ⊕", ("∧", "∨", "⊕")),
+        ("⌊·⌋", ("⌊·⌋",)),  # floor, a placeholder inside (a convolution lesson)
+        ("⌈·⌉", ("⌈·⌉",)),
+    ],
 )
 def test_an_operator_is_a_glossary_entry(written, operators):
     cell = read(written)
@@ -189,6 +196,9 @@ def test_an_operator_is_a_glossary_entry(written, operators):
     [
         ("μ_n C_ox", ("mu_n", "C_ox")),  # an implicit product
         ("P(D | +)/P(D̄ | +)", ("P", "D", "D_bar")),  # a ratio, not a call of P
+        ("I²t", ("I", "t")),  # a fuse's Joule integral: I² times t, the equation's `I^2t`
+        ("(I²t)\\_m", ("I", "t")),  # its melting value, `(I^2t)_{\mathrm m}`
+        ("(I²t)\\_pulse", ("I", "t")),
     ],
 )
 def test_expressions_of_real_glossaries(written, mentioned):

@@ -192,6 +192,8 @@ _OPERATORS = re.compile(r"[/·×⋅*+−\-()\[\]|√∂∇=<>≤≥≈]")
 _RELATION = re.compile(r"\s*(?::=|=|≈|≡|≜)\s*")
 _SPLIT_OPERANDS = re.compile(r"[\s/·×⋅*+−\-()\[\]|√∂∇,;=<>≤≥≈]+")
 _WORD = re.compile(r"^[a-z]{2,}$")
+_GLUED = re.compile(r"(?<=[⁰¹²³⁴⁵⁶⁷⁸⁹])(?=[A-Za-zΑ-Ωα-ω])")  # `I²t`: I² times t
+_GROUPED = re.compile(r"^\((.+)\)_(\S+)$")  # `(I²t)_m`: a quantity named by its expression
 _SHORT_TOKEN = 3
 
 
@@ -222,7 +224,7 @@ def _operands(text: str) -> tuple[str, ...]:
     """Names in an expression; a short run of Latin letters (`kT`) is also read as the
     product of its letters, as LaTeX would read it."""
     found: list[str] = []
-    for token in _SPLIT_OPERANDS.split(text):
+    for token in (part for run in _SPLIT_OPERANDS.split(text) for part in _GLUED.split(run)):
         name = name_of(token) if token else None
         if name is None:
             continue
@@ -241,11 +243,11 @@ def _is_qualifier(piece: str) -> bool:
 
 
 def _is_operator(piece: str) -> bool:
-    """`+`, `−`, `⊙`, `∘`, `∧`, `‖·‖₂`: an operator a glossary explains (no letter or
-    digit, but for the subscript of a norm)."""
+    """`+`, `−`, `⊙`, `∘`, `∧`, `‖·‖₂`, `⌊·⌋`: an operator a glossary explains (no letter
+    or digit, but for the subscript of a norm)."""
     piece = piece.rstrip("₀₁₂₃₄₅₆₇₈₉∞") if piece.startswith(("‖", "|")) else piece
     return 0 < len(piece) <= 3 and all(
-        char in "+-*/|·×÷^~<>=!&‖" or unicodedata.category(char) == "Sm" for char in piece
+        char in "+-*/|·×÷^~<>=!&‖⌊⌋⌈⌉⟨⟩" or unicodedata.category(char) == "Sm" for char in piece
     )
 
 
@@ -370,8 +372,12 @@ def read(text: str) -> SymbolCell:
             found.append(single)
             mentioned += latex_reading(single)
             continue
+        if (grouped := _GROUPED.match(piece)) and _operands(grouped.group(1)):
+            kind = EXPRESSION  # `(I²t)_m`, which an equation writes `(I^2t)_{\mathrm m}`
+            mentioned += _operands(grouped.group(1))
+            continue
         operands = _operands(piece)
-        tokens = piece.split()
+        tokens = [part for token in piece.split() for part in _GLUED.split(token)]
         call = re.match(r"^([^\s(]+)\((.*)\)$", piece)
         if call and name_of(call.group(1)) and _balanced(call.group(2)):
             found.append(name_of(call.group(1)) or "")
