@@ -635,3 +635,57 @@ def test_numbers_no_word_binds_are_found_together_by_their_value(authored) -> No
     assert wrong.coverage["relations"]["verified"] == 0 and _codes(wrong) == []
     coarse = authored(LOADING.replace("36.7 kVA", "37 kVA").replace("40.8 kVA", "41 kVA"))
     assert coarse.coverage["relations"]["verified"] == 0
+
+
+BIOT = r"""
+## Science and assumptions
+
+### Biot number
+
+$$
+\mathrm{Bi}=\frac{h\,L_c}{k_s}
+$$
+
+Symbols and units
+
+Bi
+
+Biot number
+
+dimensionless
+
+h
+
+Convection coefficient
+
+W/(m²·K)
+
+L\_c
+
+Characteristic length
+
+m
+
+k\_s
+
+Solid conductivity
+
+W/(m·K)
+
+## Engineering example
+
+Air at h = 40 W/(m²·K) cools an aluminium block, k\_s = 167 W/(m·K).
+
+Then L\_c = V/A\_s ≈ 5.56 mm and Bi = 40 × 0.00556/167 ≈ 0.0013, so the lumped model holds.
+"""
+
+
+def test_a_value_a_working_rounds_is_a_rounded_value(authored) -> None:
+    """`Bi = 40 × 0.00556/167 ≈ 0.0013` states a rounded Bi (0.00133 to two digits): solved
+    back, it gives L_c = 5.43 mm, within what its rounding admits of the stated 5.56 mm.
+    It was read as exactly 0.0013, so the check at L_c failed (a false A430 in a cooling
+    lesson, where another check of the paragraph held)."""
+    record = authored(BIOT)
+    assert _codes(record) == []
+    [stated] = [c for c in _inferred(record) if "5.56 mm → L_c" in c["message"]]
+    assert stated["status"] == "pass" and "0.0013 → Bi" in stated["message"]

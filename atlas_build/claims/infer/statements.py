@@ -160,16 +160,18 @@ def _prose_blocks(lesson: Lesson) -> Iterator[tuple[int, int]]:
         yield from zip(starts, [*starts[1:], block.end], strict=True)
 
 
-def _number_at(items: list[numbers.Item], position: int) -> numbers.Quantity | None:
-    """The number a statement gives: the item right at `position` (a chain's result), or
-    the number whose hedge the relation sign was (`ρ ≈ 1.72×10⁻⁸ Ω·m` reads `≈ 1.72…`)."""
+def _number_at(items: list[numbers.Item], position: int) -> tuple[numbers.Quantity, bool] | None:
+    """The number a statement gives, and whether it is hedged: the item right at
+    `position` (a chain's result, hedged where the chain ends in `≈`: `Bi = 40 × 0.00556/167
+    ≈ 0.0013` is a rounded Bi), or the number whose hedge the relation sign was (`ρ ≈
+    1.72×10⁻⁸ Ω·m` reads `≈ 1.72…`)."""
     for item in items:
         start = item.figures if isinstance(item, numbers.Quantity) else item.start
         if start == position:
             if isinstance(item, numbers.Arithmetic):
-                return item.result
+                return item.result, item.relation == "≈"
             if isinstance(item, numbers.Quantity):
-                return item
+                return item, False
             return None
         if item.start > position:
             return None
@@ -223,14 +225,15 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
             name = names.find(match.group(1))
             if name is None:
                 continue
-            quantity = _number_at(items, match.end())
-            if quantity is None or _MORE.match(text, quantity.end - start + start):
+            given = _number_at(items, match.end())
+            if given is None or _MORE.match(text, given[0].end):
                 continue  # `λ = ln(100)/0.25`: the value is still being worked out
+            quantity, hedged = given
             if _RAISED.match(text, quantity.end):
                 continue  # `u = 2⁻ᵖ`: a power of a symbol, not the number 2
             shifted = _shift(quantity, start)
             value = in_unit(quantity, table.get(name))
-            approx = match.group(2) != "=" or quantity.approx
+            approx = match.group(2) != "=" or quantity.approx or hedged
             paragraph.stated.append(Stated(name, shifted, value, start, approx))
         named = {item.start for item in paragraph.stated}
         previous = 0  # a number's words start after the number before it: `8 cores … 5.93×`
