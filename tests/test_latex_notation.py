@@ -593,6 +593,27 @@ def test_delta_and_a_letter_the_glossary_declares_are_one_symbol() -> None:
     assert plain.lhs == sp.Symbol("delta")
 
 
+def test_delta_and_a_subscripted_symbol_the_glossary_declares_are_one_symbol() -> None:
+    """`\\delta T_{\\mathrm{hot}}` is the glossary's δT_hot (a thermocouple lesson): it was δ
+    times T_hot, a temperature in °C multiplied, a false A420."""
+    latex = r"\delta T_{\mathrm{hot}}\approx\frac{a}{b}\,\delta T_{\mathrm{cj}}"
+    [declared] = parse_equation(latex, symbols=["deltaT_hot", "deltaT_cj", "a", "b"]).relations
+    assert declared.lhs == sp.Symbol("deltaT_hot")
+    assert sp.Symbol("deltaT_cj") in declared.rhs.free_symbols
+
+
+def test_a_declared_quantity_multiplies_a_group_that_works_a_value_out() -> None:
+    """`H_0\\left(\\frac{n}{n_0}\\right)^{2}`: the glossary's shutoff head H_0 (m) times a
+    squared speed ratio; it was read as H_0 applied to n/n_0 (m², a false A420 in a pump
+    lesson). A declared function is still applied, and so is an undeclared letter."""
+    latex = r"H=H_0\left(\frac{n}{n_0}\right)^{2}-a\,Q^{2}"
+    [product] = parse_equation(latex, symbols=["H", "H_0", "n", "n_0", "a", "Q"]).relations
+    h0, n, n0 = sp.symbols("H_0 n n_0")
+    assert product.rhs.coeff(h0) == (n / n0) ** 2
+    [applied] = parse_equation(r"y=\sigma\left(\frac{a}{b}\right)").relations
+    assert not applied.rhs.free_symbols & {sp.Symbol("sigma")}
+
+
 def test_a_subscript_qualified_in_parentheses_names_what_the_glossary_names() -> None:
     """`R_{DS(\\mathrm{on})}` is the glossary's `R_DS(on)`, read R_DS; it was R indexed by
     D·S(on), an A321 for R in a dead-time lesson. A parenthesised index that is no upright

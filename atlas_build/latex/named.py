@@ -8,7 +8,8 @@ too; not when declared in ``symbols``: a glossary's heat-transfer coefficient ``
 primed, or is an
 upright, calligraphic or double-struck name (``\\mathrm{Var}(X)``, ``\\mathcal{L}(\\theta)``);
 or when it is a single-letter name not separated from the group by a space and the
-group is one term (no top-level ``+``/``-``): ``x(t)``, ``\\sigma(z)``, ``p(x)``.
+group is one term (no top-level ``+``/``-``): ``x(t)``, ``\\sigma(z)``, ``p(x)``, unless the
+name is a glossary's plain symbol and the group works a value out (``H_0(n/n_0)^2``).
 Otherwise it multiplies: ``a_j(v_j - o)``, ``T(T+1)``, ``g_m (r_o + R)``.
 
 A name written against ``[`` (no space, not ``\\left[``) is indexed: ``x[n-k]`` is
@@ -162,13 +163,13 @@ def _stem(p: Parser, token: Token) -> _Stem | sympy.Basic:
 
 def _declared_change(p: Parser) -> bool:
     """Whether `\\delta` and the letter after it are one symbol the lesson declares (`δq`,
-    a small change in q); undeclared, `\\delta q` stays δ times q."""
+    a small change in q; `δT_hot`, with its subscript); undeclared, `\\delta q` stays δ
+    times q."""
     following = p.peek()
-    return (
-        following is not None
-        and following.kind == LETTER
-        and "delta" + following.text in p.state.options.symbols
-    )
+    if following is None or following.kind != LETTER:
+        return False
+    stem = "delta" + following.text
+    return any(name == stem or name.startswith(stem + "_") for name in p.state.options.symbols)
 
 
 def _starts_name(token: Token | None) -> bool:
@@ -236,6 +237,8 @@ def _applies(p: Parser, expr: sympy.Expr, name: str, stem: _Stem) -> bool:
         return True
     if "_prime" in name or stem.upright or stem.styled:
         return True
+    if full in p.state.options.symbols and any(_operation(t) for t in top):
+        return False  # `H_0\left(\frac{n}{n_0}\right)^2`: a glossary quantity times a ratio
     following = p.peek()
     if (
         following is None
@@ -245,6 +248,14 @@ def _applies(p: Parser, expr: sympy.Expr, name: str, stem: _Stem) -> bool:
         return False
     signs = [t for k, t in enumerate(top) if k > 0 and t.kind == CHAR and t.text in "+-"]
     return not signs and not any(t.is_cmd("pm", "mp") for t in top)
+
+
+def _operation(token: Token) -> bool:
+    """A token that works a value out (`\frac`, `\sqrt`, `/`, `^`): a group holding one is an
+    expression, which a glossary's plain quantity multiplies rather than takes."""
+    return token.is_cmd("frac", "dfrac", "tfrac", "sqrt", "cdot", "times") or (
+        token.kind == CHAR and token.text in "*/^"
+    )
 
 
 def _flattened(p: Parser, expr: sympy.Indexed) -> sympy.Symbol | None:
