@@ -100,6 +100,20 @@ def test_a_level_in_decibels_of_a_dimensioned_quantity_is_not_certain() -> None:
     assert kinds(check(S, sp.log(B) + NF, "=", table)) == [ARGUMENT]
 
 
+def test_a_quantity_equal_to_its_level_is_not_certain() -> None:
+    """`kT_0 ≈ −174 dBm/Hz` (a radar lesson): the noise density in joules, stated as its level
+    in dBm per hertz. Not an error (it was a false A420); two levels still compare."""
+    from atlas_build.latex import parse_equation
+
+    table = units(("k", "J/K"), ("T_0", "K"), ("P", "W"))
+    [density] = parse_equation(r"kT_0\approx-174\ \mathrm{dBm/Hz}", symbols=["k", "T_0"]).relations
+    (finding,) = check(density.lhs, density.rhs, density.op, table)
+    assert finding.kind == UNCERTAIN and not finding.is_error
+    assert "a level (a logarithm)" in finding.message
+    [linear] = parse_equation(r"P=2\ \mathrm{W/Hz}", symbols=["P"]).relations
+    assert kinds(check(linear.lhs, linear.rhs, linear.op, table)) == [RELATION]
+
+
 CIRCUIT = units(
     ("τ", "s"),
     ("R", "Ω"),
