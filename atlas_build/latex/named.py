@@ -251,7 +251,7 @@ def _applies(p: Parser, expr: sympy.Expr, name: str, stem: _Stem) -> bool:
 
 
 def _operation(token: Token) -> bool:
-    """A token that works a value out (`\frac`, `\sqrt`, `/`, `^`): a group holding one is an
+    """A token that works a value out (`\\frac`, `\\sqrt`, `/`, `^`): a group holding one is an
     expression, which a glossary's plain quantity multiplies rather than takes."""
     return token.is_cmd("frac", "dfrac", "tfrac", "sqrt", "cdot", "times") or (
         token.kind == CHAR and token.text in "*/^"
