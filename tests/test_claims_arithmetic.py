@@ -315,6 +315,10 @@ def _steps(text: str) -> list[tuple[str, str]]:
             "the tail is ln(100)/25 ≈ 0.184 s ≈ 185 ms here",
         ),
         ("a flow of 1.5 L/min = 0.025 L/s in all", "a flow of 1.5 L/min = 0.035 L/s in all"),
+        (  # a partial result in scientific notation is rounded like any other (a gear lesson)
+            "so (1.2×10⁻⁴ + 0.15/(0.9409 × 400)) × 3142 ≈ (1.2×10⁻⁴ + 3.99×10⁻⁴) × 3142 ≈ 1.63",
+            "so (1.2×10⁻⁴ + 0.15/(0.9409 × 400)) × 3142 ≈ (1.2×10⁻⁴ + 4.09×10⁻⁴) × 3142 ≈ 1.63",
+        ),
     ],
 )
 def test_links_of_a_chain_are_checked(right: str, wrong: str) -> None:

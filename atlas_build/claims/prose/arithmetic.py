@@ -11,8 +11,9 @@ precision:
   in their last digits can move the left side: a value the lesson states elsewhere as
   approximate (`about 116 W`; `Rounded`), one hedged where it stands, or a decimal of
   three or more significant digits (`1 − 0.0344² ≈ 0.99881`, `1.585 + 9/31.62 ≈ 1.869`:
-  authors carry longer values than they write). Short operands are taken as written. On
-  the right of a link of a chain (`= 9/39.8`), every number is a rounded partial result.
+  authors carry longer values than they write), in scientific notation by its mantissa
+  (`3.99×10⁻⁴`). Short operands are taken as written. On the right of a link of a chain
+  (`= 9/39.8`), every number is a rounded partial result.
 - Units: when every operand carries a unit, or the bare ones are plain factors (the
   dimensions agree without them: `6 m/3 = 2 m`), the value is compared in the result's
   unit and dimensions that disagree are wrong. Otherwise the bare numbers carry units the
@@ -105,9 +106,13 @@ def _moves(quantity: numbers.Quantity, rounded: Rounded = frozenset()) -> list[s
             half = sympy.Rational(1, 2) * sympy.Integer(10) ** -decimals
             return [(base + sign * half) ** power - base**power for sign in (1, -1)]
         return []
-    if quantity.exponent:
-        return []
     hedged = quantity.approx or abs(quantity.value) in rounded or quantity.value in rounded
+    if quantity.exponent:  # `3.99×10⁻⁴`: the mantissa's digits, at its power of ten
+        mantissa = abs(quantity.value) / sympy.Integer(10) ** quantity.exponent
+        decimals = quantity.decimals or 0
+        if decimals and (hedged or _places(mantissa, decimals) >= SIGNIFICANT):
+            return [quantity.tolerance, -quantity.tolerance]
+        return []
     if quantity.decimals:
         if hedged or _places(abs(quantity.value), quantity.decimals) >= SIGNIFICANT:
             return [quantity.tolerance, -quantity.tolerance]
