@@ -689,3 +689,68 @@ def test_a_value_a_working_rounds_is_a_rounded_value(authored) -> None:
     assert _codes(record) == []
     [stated] = [c for c in _inferred(record) if "5.56 mm → L_c" in c["message"]]
     assert stated["status"] == "pass" and "0.0013 → Bi" in stated["message"]
+
+
+TLB = r"""
+## Science and assumptions
+
+### Effective access time
+
+$$
+t_{\mathrm{eff}}=t_{\mathrm{mem}}+m\,t_{\mathrm{walk}},\qquad m=1-\frac{R}{W}
+$$
+
+Symbols and units
+
+t\_eff
+
+Effective access time
+
+ns
+
+t\_mem
+
+Memory access time
+
+ns
+
+t\_walk
+
+Page-walk time
+
+ns
+
+m
+
+Miss rate
+
+dimensionless
+
+R
+
+TLB reach
+
+GiB
+
+W
+
+Working set
+
+GiB
+
+## Engineering example
+
+With t\_mem = 80 ns, t\_walk = 30 ns and a 2% miss rate, t\_eff = 80 + 0.02 × 30 = 80.6 ns. @accesses range over W = 12 GiB with R = 3 GiB, m ≈ 1 − 3/12 = 0.75.
+"""
+
+
+def test_values_on_both_sides_of_a_sentence_opening_another_case_give_no_error(
+    authored,
+) -> None:
+    """`If accesses range over 12 GiB …, m ≈ 0.75` opens a second case of m: t_eff = 80.6 ns
+    was worked at the first (a 2% miss rate, bound by no name), so the relation at m = 0.75
+    and t_eff = 80.6 ns fails without a defect (a false A430 in a TLB lesson). Written as one
+    case (`Then`), the same numbers are an error."""
+    assert "A430" not in _codes(authored(TLB.replace("@", "If ")))
+    assert "A430" not in _codes(authored(TLB.replace("@", "Suppose ")))
+    assert "A430" in _codes(authored(TLB.replace("@", "Then ")))

@@ -23,8 +23,9 @@ that number only when atlas-build is certain: every value was stated by name in 
 symbol of its dimension in the same paragraph (or list item), none of them before some
 symbol took a second value (a second scenario starts there: "if traffic grows to 112.5
 requests/s, ρ = 0.9"), the paragraph gives none of the relation's symbols two values (it
-holds several scenarios: "binary32 has p = 24 ..., FP16 has p = 11"), no value was solved
-from another relation, the relation is displayed in the paragraph's own section or is the
+holds several scenarios: "binary32 has p = 24 ..., FP16 has p = 11"), its values are not on
+both sides of a sentence opening another case ("If accesses range over 12 GiB, m ≈ 0.75"),
+no value was solved from another relation, the relation is displayed in the paragraph's own section or is the
 lesson's only definition of its symbol (`W = 2MNK` for a matrix product and `W = n` for an
 elementwise one model different cases), and another check of the same paragraph held (the
 reading of the example is right).
@@ -171,6 +172,7 @@ class _Run:
         self.seen: set[tuple[int, int, tuple[int, ...]]] = set()
         self.derived: dict[tuple[object, ...], tuple[object, Known | None]] = {}
         self.several: dict[int, set[str]] = {}  # paragraph -> symbols it gives two values
+        self.cases: dict[int, list[int]] = {}  # paragraph -> where its conditional sentences start
         # relations solved for a symbol, searched for its value once binding is done
         self.pending: list[tuple[Paragraph, tuple[int, int], Relation, dict[str, Known], set[int]]]
         self.pending = []
@@ -193,6 +195,15 @@ class _Run:
             if item.value is not None:
                 values.setdefault(item.name, set()).add(item.value)
         self.several[paragraph.start] = {name for name, found in values.items() if len(found) > 1}
+
+    def straddles(self, paragraph: Paragraph, used: list[Stated]) -> bool:
+        """Whether the values come from both sides of a sentence that opens another case
+        (`statements.conditionals`)."""
+        if paragraph.start not in self.cases:
+            self.cases[paragraph.start] = statements.conditionals(paragraph, self.lesson.content)
+        mine = [s.start for s in used if s.paragraph == paragraph.start]
+        cuts = self.cases[paragraph.start]
+        return bool(mine) and any(min(mine) < cut <= max(mine) for cut in cuts)
 
     def known(self, stated: Stated) -> Known | None:
         return known(stated, self.table.get(stated.name))
@@ -291,6 +302,7 @@ class _Run:
                 and all(s.paragraph == paragraph.start or s.how in _SURE for s in check.used)
                 and scene.fresh(s for s in check.used if s.how == statements.NAME)
                 and not self.several.get(paragraph.start, set()) & set(names)
+                and not self.straddles(paragraph, check.used)
                 and (
                     home == self.section_of(paragraph.start)
                     or not self.relations.rivals(equation, index)

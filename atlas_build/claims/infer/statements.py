@@ -115,6 +115,20 @@ def sentences(paragraph: Paragraph, content: str) -> list[Paragraph]:
     return parts
 
 
+_CONDITIONAL = re.compile(
+    r"(?:If|Suppose|Supposing|Had|Were|Should|Imagine|Assume|Assuming|Alternatively|Instead)\b"
+)
+
+
+def conditionals(paragraph: Paragraph, content: str) -> list[int]:
+    """Where sentences of the paragraph that open another case start (`If random accesses
+    range over 12 GiB, m ≈ 0.75`, `Had the gradient been −0.3`): values on either side of
+    one are not one case's."""
+    text = content[paragraph.start : paragraph.end]
+    starts = [m.end() for m in _SENTENCE_END.finditer(text)]
+    return [paragraph.start + k for k in starts if _CONDITIONAL.match(text, k)]
+
+
 class Names:
     """Prose spellings -> the lesson's glossary names, when exactly one matches."""
 
