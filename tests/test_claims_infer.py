@@ -740,8 +740,10 @@ GiB
 
 ## Engineering example
 
-With t\_mem = 80 ns, t\_walk = 30 ns and a 2% miss rate, t\_eff = 80 + 0.02 × 30 = 80.6 ns. @accesses range over W = 12 GiB with R = 3 GiB, m ≈ 1 − 3/12 = 0.75.
-"""
+""" + (
+    "With t\\_mem = 80 ns, t\\_walk = 30 ns and a 2% miss rate, t\\_eff = 80 + 0.02 × 30 = "
+    "80.6 ns. @accesses range over W = 12 GiB with R = 3 GiB, m ≈ 1 − 3/12 = 0.75.\n"
+)
 
 
 def test_values_on_both_sides_of_a_sentence_opening_another_case_give_no_error(
@@ -754,3 +756,55 @@ def test_values_on_both_sides_of_a_sentence_opening_another_case_give_no_error(
     assert "A430" not in _codes(authored(TLB.replace("@", "If ")))
     assert "A430" not in _codes(authored(TLB.replace("@", "Suppose ")))
     assert "A430" in _codes(authored(TLB.replace("@", "Then ")))
+
+
+MOMENTUM = r"""
+## Science and assumptions
+
+### Momentum
+
+$$
+m_t=\beta\,m_{t-1}+\left(1-\beta\right)g_t
+$$
+
+Symbols and units
+
+m\_t
+
+First moment after step t
+
+gradient units
+
+β
+
+Decay rate
+
+dimensionless
+
+g\_t
+
+Gradient at step t
+
+gradient units
+
+## Engineering example
+
+With β = 0.9 and m₀ = 0, a first gradient g₁ = 0.5 gives m₁ = 0.05.
+
+A second, g₂ = 0.3, gives m₂ = 0.075.
+"""
+
+
+def test_a_recurrence_is_checked_at_the_steps_the_prose_names(authored) -> None:
+    """`m₁ = 0.05` is m_t at t = 1, where `m_t = β m_{t−1} + (1 − β) g_t` steps t: the
+    relation is taken at each step the prose names a value at (m_{t−1} becomes m₀, g_t g₁)
+    and verified there. A step is read off a subscript alone, so an edited value is never
+    an error; its check simply fails."""
+    record = authored(MOMENTUM)
+    assert _codes(record) == []
+    assert record.coverage["relations"]["verified"] == 1
+    shown = " ".join(check["message"] for check in _inferred(record))
+    assert "0.05 → m_1" in shown and "0.075 → m_2" in shown
+    edited = authored(MOMENTUM.replace("m₂ = 0.075", "m₂ = 0.085"))
+    assert "A430" not in _codes(edited)
+    assert not any("0.085" in check["message"] for check in _inferred(edited))

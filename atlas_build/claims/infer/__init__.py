@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 
 from atlas_build.claims.coverage.dimensions import lesson_units
 from atlas_build.claims.coverage.relations import Entry
-from atlas_build.claims.infer import checks, lists, statements, worked
+from atlas_build.claims.infer import checks, instances, lists, statements, worked
 from atlas_build.claims.infer.checks import Inferred, Relations
 from atlas_build.claims.infer.found import Found, Pin
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
+from atlas_build.latex import Relation
 from atlas_build.lesson.model import Lesson
 from atlas_build.source import Locator
 
@@ -47,14 +48,52 @@ class Inference:
     complete: bool = True
 
 
-def _run(lesson: Lesson, usable: Relations) -> tuple[Inference, list[statements.Paragraph]]:
-    """The statement checks of `lesson` (`checks.infer`), and the paragraphs they were read
-    from (none without a usable relation)."""
-    result, paragraphs = Inference(), []
-    if usable.items:
-        paragraphs = statements.paragraphs(lesson)
-        result.checks, result.complete = checks.infer(lesson, usable, paragraphs)
+def _run(
+    lesson: Lesson, usable: Relations, parsed: list[tuple[int, int, Relation]]
+) -> tuple[Inference, list[statements.Paragraph]]:
+    """The statement checks of `lesson` (`checks.infer`), with its relations also taken at
+    the steps of a recurrence the prose names values at (`instances`), and the paragraphs
+    they were read from (none without a usable relation)."""
+    result, paragraphs = Inference(), list[statements.Paragraph]()
+    plain = [(e, i, checks.solve.plain(r)) for e, i, r in parsed]
+    steps = instances.letters(r for _, _, r in plain)
+    if not usable.items and not steps:
+        return result, paragraphs
+    stepped = instances.Steps((r for _, _, r in plain), steps) if steps else None
+    paragraphs = statements.paragraphs(lesson, statements.Names(lesson, stepped))
+    relations = usable
+    if stepped is not None:
+        named = {s.name for paragraph in paragraphs for s in paragraph.stated}
+        relations = _at_steps(usable, plain, stepped, stepped.steps(named))
+    if relations.items:
+        result.checks, result.complete = checks.infer(lesson, relations, paragraphs)
     return result, paragraphs
+
+
+def _at_steps(
+    usable: Relations,
+    plain: list[tuple[int, int, Relation]],
+    stepped: instances.Steps,
+    steps: dict[str, set[int]],
+) -> Relations:
+    """`usable` and every relation taken at each step the prose names a value at (keys of
+    their own past the lesson's, `origins` mapping them back)."""
+    found = Relations(list(usable.items), dict(usable.sections))
+    found.aliases = dict(stepped.symbols)
+    extra = 10_000  # no lesson has this many relations in one equation
+    for equation, index, relation in plain:
+        for letter, numbers in sorted(steps.items()):
+            for step in sorted(numbers):
+                taken = instances.at(relation, letter, step)
+                if taken is None or not checks.solve.usable(taken):
+                    continue
+                if len(found.origins) >= instances.MAX_RELATIONS:
+                    return found
+                extra += 1
+                found.items.append((equation, extra, taken))
+                found.sections[(equation, extra)] = usable.sections.get((equation, index), -1)
+                found.origins[(equation, extra)] = (equation, index)
+    return found
 
 
 def found(lesson: Lesson, entries: list[Entry]) -> tuple[list[Found], bool]:
@@ -78,10 +117,10 @@ def _all(lesson: Lesson, entries: list[Entry]) -> tuple[Inference, list[tuple[Fo
     """The statement checks, and the worked and list checks verifying no number they
     verify."""
     usable = _usable(lesson, entries)
-    inference, paragraphs = _run(lesson, usable)
+    parsed = [(e.equation, e.relation, e.parsed) for e in entries if e.parsed is not None]
+    inference, paragraphs = _run(lesson, usable, parsed)
     held = {(c.equation, c.index, (c.anchor.start, c.anchor.end)) for c in inference.checks
             if c.holds}  # fmt: skip
-    parsed = [(e.equation, e.relation, e.parsed) for e in entries if e.parsed is not None]
     over = lists.forms(lesson, parsed)
     if over and not paragraphs:
         paragraphs = statements.paragraphs(lesson)  # read only when some relation needs it

@@ -25,10 +25,11 @@ symbol took a second value (a second scenario starts there: "if traffic grows to
 requests/s, ρ = 0.9"), the paragraph gives none of the relation's symbols two values (it
 holds several scenarios: "binary32 has p = 24 ..., FP16 has p = 11"), its values are not on
 both sides of a sentence opening another case ("If accesses range over 12 GiB, m ≈ 0.75"),
-no value was solved from another relation, the relation is displayed in the paragraph's own section or is the
-lesson's only definition of its symbol (`W = 2MNK` for a matrix product and `W = n` for an
-elementwise one model different cases), and another check of the same paragraph held (the
-reading of the example is right).
+no value was solved from another relation, the relation is displayed in the paragraph's
+own section or is the lesson's only definition of its symbol (`W = 2MNK` for a matrix
+product and `W = n` for an elementwise one model different cases), no value is a step of a
+recurrence (`instances`), and another check of the same paragraph held (the reading of the
+example is right).
 Otherwise nothing is said: the lesson is not proved there, and not accused.
 """
 
@@ -104,6 +105,10 @@ class Relations:
 
     items: list[tuple[int, int, Relation]] = field(default_factory=list)
     sections: dict[tuple[int, int], int] = field(default_factory=dict)
+    # a relation taken at a step of a recurrence (`instances.at`): its own key -> the key
+    # of the relation it was taken from, and each step's value -> the symbol it is of
+    origins: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
 
     def rivals(self, equation: int, index: int) -> bool:
         """Whether another relation defines the same symbol (`W = 2MNK` and `W = n`):
@@ -206,7 +211,10 @@ class _Run:
         return bool(mine) and any(min(mine) < cut <= max(mine) for cut in cuts)
 
     def known(self, stated: Stated) -> Known | None:
-        return known(stated, self.table.get(stated.name))
+        return known(stated, self.spec(stated.name))
+
+    def spec(self, name: str) -> UnitSpec | None:
+        return self.table.get(self.relations.aliases.get(name, name))
 
     def derive(
         self, key: tuple[int, int], relation: Relation, name: str, given: dict[str, Known]
@@ -291,11 +299,12 @@ class _Run:
             derived = sorted(n for n in names if closed[n].stated is None)
             check = Inferred(equation, index, relation, anchor, list(dict.fromkeys(used)), holds,
                              derived, labels=self.labels)  # fmt: skip
-            spec = self.table.get(anchor.name)
+            spec = self.spec(anchor.name)
             check.unit = spec.text if spec is not None and spec.units is not None else ""
             home = self.relations.sections.get((equation, index))
             check.certain = (
                 certain
+                and (equation, index) not in self.relations.origins  # a step read off a subscript
                 and relation.op != "approx"  # how approximate it is, the lesson does not say
                 and not derived  # a value solved from another relation may be another case's
                 and all(s.how in (*_SURE, statements.DIMENSION) for s in check.used)
@@ -461,6 +470,10 @@ def infer(
             earlier = list(paragraph.loose) + earlier
     found = _unshared(run.found)
     _corroborate(found)
+    for check in found:  # a relation taken at a step is reported as the relation itself
+        check.equation, check.index = relations.origins.get(
+            (check.equation, check.index), (check.equation, check.index)
+        )
     return found, run.complete
 
 

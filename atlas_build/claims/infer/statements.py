@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 import sympy
 
 from atlas_build.claims.coverage.dimensions import lesson_units
+from atlas_build.claims.infer import instances
 from atlas_build.claims.prose import numbers
 from atlas_build.lesson import names as naming
 from atlas_build.lesson.model import Lesson
@@ -130,9 +131,11 @@ def conditionals(paragraph: Paragraph, content: str) -> list[int]:
 
 
 class Names:
-    """Prose spellings -> the lesson's glossary names, when exactly one matches."""
+    """Prose spellings -> the lesson's glossary names, when exactly one matches; a name no
+    glossary symbol has may be a recurrence's value at a step (`m₁`, `instances.Steps`)."""
 
-    def __init__(self, lesson: Lesson) -> None:
+    def __init__(self, lesson: Lesson, steps: instances.Steps | None = None) -> None:
+        self.steps = steps
         self.keys: dict[str, set[str]] = {}
         self.flats: dict[str, set[str]] = {}
         for glossary in lesson.glossaries:
@@ -155,7 +158,11 @@ class Names:
                 return next(iter(found))
             if found:
                 return None  # several symbols spelled alike: not certain
-        return None
+        return self.steps.find(name) if self.steps is not None else None
+
+    def symbol(self, name: str) -> str:
+        """The glossary symbol a name's unit is that of (a step's value: the stepped symbol)."""
+        return self.steps.symbols.get(name, name) if self.steps is not None else name
 
 
 def _prose_blocks(lesson: Lesson) -> Iterator[tuple[int, int]]:
@@ -246,7 +253,7 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
             if _RAISED.match(text, quantity.end):
                 continue  # `u = 2⁻ᵖ`: a power of a symbol, not the number 2
             shifted = _shift(quantity, start)
-            value = in_unit(quantity, table.get(name))
+            value = in_unit(quantity, table.get(names.symbol(name)))
             approx = match.group(2) != "=" or quantity.approx or hedged
             paragraph.stated.append(Stated(name, shifted, value, start, approx))
         named = {item.start for item in paragraph.stated}
