@@ -808,3 +808,17 @@ def test_a_recurrence_is_checked_at_the_steps_the_prose_names(authored) -> None:
     edited = authored(MOMENTUM.replace("m₂ = 0.075", "m₂ = 0.085"))
     assert "A430" not in _codes(edited)
     assert not any("0.085" in check["message"] for check in _inferred(edited))
+
+
+def test_a_number_worked_arithmetic_proves_stays_verified_as_an_input(authored) -> None:
+    """`m₁ = 0.1 × 0.5 = 0.05` is proved by its working, and then an input of step two's
+    check: it was reported as an input, not verified (65 tests/blind lessons under-counted
+    their verified numbers so). Verified are 0.05 and the step-two result 0.075."""
+    body = MOMENTUM.replace(
+        "With β = 0.9 and m₀ = 0, a first gradient g₁ = 0.5 gives m₁ = 0.05.",
+        "With β = 0.9, a first gradient g₁ = 0.5 gives m₁ = 0.1 × 0.5 = 0.05.",
+    )
+    record = authored(body)
+    assert _codes(record) == []
+    assert any("0.05 → m_1" in check["message"] for check in _inferred(record))
+    assert record.coverage["numbers"]["verified"] == 2

@@ -373,7 +373,7 @@ def _numbers(
             continue  # units the text does not write could make it right: say nothing
         tally["checked"] += 1
         if judgement.status == "verified":
-            classes.setdefault(key, "verified")
+            _proved(classes, key)
             for operand in item.operands:  # `7 + 3 = 10`: the 7 and the 3 are its inputs
                 span = (operand.start, operand.end)
                 if span in counted:
@@ -392,6 +392,14 @@ def _numbers(
             at(codes.ARITHMETIC, locator.content(wrong.start), f"{item.text}: {judgement.message}")
         )
     return classes, tally
+
+
+def _proved(classes: dict[tuple[int, int], str], key: tuple[int, int]) -> None:
+    """A number worked arithmetic proves is verified, though a check also took it as an
+    input (`m₁ = 0.1×0.5 = 0.05`, then an input of the next step's check); a failed one
+    stays failed."""
+    if classes.get(key) in (None, "input"):
+        classes[key] = "verified"
 
 
 def _steps(
@@ -418,7 +426,7 @@ def _steps(
         tally["checked"] += 1
         if judgement.status == "verified":
             for span in spans:
-                classes.setdefault(span, "verified")
+                _proved(classes, span)
             continue
         tally["wrong"] += 1
         classes[spans[0]] = "failed"
