@@ -369,3 +369,17 @@ def test_a_noun_after_a_bare_result_may_carry_the_left_sides_unit() -> None:
     assert _status("so 7,000 MB/s ÷ 131,072 B ≈ 53,400 IOPS at most") == "verified"
     assert _status("so 7,000 MB/s ÷ 131,072 B ≈ 63,400 IOPS at most") == "unclear"
     assert _status("so 7,000 MB/s ÷ 131,072 B ≈ 53,400, at most") == "wrong"
+
+
+def test_a_symbol_before_a_function_is_part_of_the_working() -> None:
+    """`τ ln 2 = 26.7 × 0.693 ≈ 18.5 min`: the working is τ ln 2, so `ln 2 = 26.7 × 0.693`
+    is no link (a false A408 in a charging lesson); the numbers' own working still holds.
+    `τ ln 9 ≈ 2.2τ` is ln 9 ≈ 2.2 (τ on both sides), and `adds ln 2 = 0.693` a word's."""
+    text = "halving it adds τ ln 2 = 26.7 × 0.693 ≈ 18.5 min to the taper"
+    assert [i.text for i in numbers.extract(text) if isinstance(i, numbers.Arithmetic)] == [
+        "26.7 × 0.693 ≈ 18.5 min"
+    ]
+    assert _steps(text) == []
+    assert _status("which works out to τ ln 9 ≈ 2.2τ in all") == "verified"
+    assert _status("which works out to τ ln 9 ≈ 2.4τ in all") == "wrong"
+    assert _status("it adds ln 2 = 0.693 nats") == "verified"

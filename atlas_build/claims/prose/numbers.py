@@ -774,7 +774,7 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
                 settled = worked.settle(measure, stated.unit) if parser.united else None
                 if parser.united and (settled is None or settled[2] and _PER.match(text, end)):
                     break  # a result in a unit that cannot be computed with, or not all written
-                if _partial(text, k, low):
+                if _partial(text, k, low) or _coefficient(text, k, low, stated.end):
                     break  # `π × 300²/400`, `10^(…)` not read whole: the working is not all here
                 lhs, unit, problem = settled or (measure.value, "", "")
                 level = level_after(text, stated.end) if stated.unit is None else None
@@ -866,7 +866,7 @@ def _working_step(text: str, r: int, lhs_end: int, after: int, relation: str) ->
         left = _Expression(text, lhs_end)
         read = left.expr(k, 0)
         if read is not None and read[1] == lhs_end and left.operations and not left.united:
-            if _partial(text, k, low):
+            if _partial(text, k, low) or _coefficient(text, k, low, lhs_end):
                 return None
             return Step(
                 _working(text, k, lhs_end, read[0].value, left, relation),
@@ -883,6 +883,26 @@ _CALLED = re.compile(rf"(?:\^|(?<![A-Za-z])(?:{_CALLS})|\b[A-Za-z])$")
 _TOKEN = re.compile(r"(\w+)$")
 _BARE_CALL = re.compile(rf"(?<![A-Za-z])(?:{_CALLS}|sinh|cosh)$")
 _WORDS = frozenset("is of to by at so as be or an in on it we and the its".split())
+_FUNCTION_START = re.compile(r"(?:ln|log|lg|exp|tanh|√)(?![A-Za-z])")
+_SYMBOL_BEFORE = re.compile(  # `τ`, `R_s`, `t₀`: one symbol, not a word (`adds ln 2`)
+    r"(?<![\w])(?:[α-ωΑ-Ωϑϕϵ]|[B-HJ-Zb-z](?=$)|[A-Za-zα-ωΑ-Ω](?:_\w+|[₀-₉ₐ-ₜ]+))$"
+)
+
+
+def _coefficient(text: str, k: int, low: int, end: int) -> bool:
+    """Whether a symbol multiplies the function the working starts with (`τ ln 2 = 26.7 ×
+    0.693`: the working is τ ln 2, not ln 2), unless the result is that symbol's multiple
+    too (`τ ln 9 ≈ 2.2τ`: ln 9 ≈ 2.2)."""
+    i = k
+    while i > low and text[i - 1] in _SPACES:
+        i -= 1
+    if i == k or not _FUNCTION_START.match(text, k):
+        return False
+    symbol = _SYMBOL_BEFORE.search(text, max(0, i - 8), i)
+    if symbol is None:
+        return False
+    after = text[end : end + 12].lstrip(" \t\u00a0\u202f·×")
+    return not after.startswith(symbol.group())
 
 
 def _partial(text: str, k: int, low: int) -> bool:
