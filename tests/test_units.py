@@ -282,6 +282,9 @@ def test_shape_notes_are_shapes_not_units(
         ("dimensionless, between 0 and 1", "dimensionless", "between 0 and 1"),
         ("s; measured", "s", "measured"),
         ("counts (positions)", "dimensionless", "positions"),
+        # where each unit applies: the first, and `in` is a preposition, not an inch
+        ("mm in A_t; m in the torque relation", "mm", "in A_t; m in the torque relation"),
+        ("kg for one cell", "kg", "for one cell"),
     ],
 )
 def test_trailing_remarks_are_kept_apart(text: str, unit: str, remark: str) -> None:

@@ -243,6 +243,21 @@ def _either(text: str, core: str, alternatives: list[str], remark: str | None) -
     return UnitSpec(text, ABSTRACT, descriptive(name, core), remark=remark)
 
 
+_CONTEXT = re.compile(r"^(\S+)\s+((?:in|for|at|when|inside|within)\s+\S.*)$")
+
+
+def _in_context(core: str) -> tuple[UnitProduct, str] | None:
+    """`mm in A_t`: a unit, then where it applies (a preposition and words after it, which
+    are no unit: this `in` is no inch). None when the head is no unit."""
+    found = _CONTEXT.match(core)
+    if found is None:
+        return None
+    try:
+        return read_unit(found.group(1)), found.group(2)
+    except UnitSyntaxError:
+        return None
+
+
 _SYMBOLIC_POWER = re.compile(r"\^\s*[({]?\s*[A-Za-zα-ωΑ-Ω]")
 
 
@@ -289,6 +304,11 @@ def _parse(text: str, phrases: bool) -> UnitSpec | UnitProblem:
         compound = _compound(core)
         if compound is not None:
             return UnitSpec(text, kind_of(compound), compound, remark=remark)
+        placed = _in_context(core)
+        if placed is not None:  # `mm in A_t; m in the torque relation`: the first
+            units, context = placed
+            note = "; ".join(part for part in (context, remark) if part)
+            return UnitSpec(text, kind_of(units), units, remark=note)
         phrase = _phrase(core, text, remark) if phrases else None
         if isinstance(phrase, UnitProblem):
             at = lead + phrase.column
