@@ -822,3 +822,49 @@ def test_a_number_worked_arithmetic_proves_stays_verified_as_an_input(authored) 
     assert _codes(record) == []
     assert any("0.05 → m_1" in check["message"] for check in _inferred(record))
     assert record.coverage["numbers"]["verified"] == 2
+
+
+REFLECTION = r"""
+## Science and assumptions
+
+### Reflection
+
+$$
+\Gamma=\frac{Z_L-Z_0}{Z_L+Z_0}
+$$
+
+Symbols and units
+
+Γ
+
+Voltage reflection coefficient at the load
+
+dimensionless
+
+Z\_L
+
+Load impedance
+
+Ω
+
+Z\_0
+
+Characteristic impedance of the line
+
+Ω
+
+## Engineering example
+
+A 75 Ω load on a 50 Ω line gives Γ = 0.2. An open end gives Γ = +1 and a short Γ = −1.
+"""
+
+
+def test_a_sentence_reads_the_values_stated_up_to_its_end(authored) -> None:
+    """Each sentence of several is read with the values stated up to its end: the load and
+    the line of the first sentence meet its Γ = 0.2, not the short's Γ = −1 stated last in
+    the paragraph (which left the relation unverified in a transmission-line lesson)."""
+    record = authored(REFLECTION)
+    assert _codes(record) == []
+    assert record.coverage["relations"]["verified"] == 1
+    [check] = _inferred(record)
+    assert "75 Ω → Z_L" in check["message"] and "0.2 → Γ" in check["message"]

@@ -160,6 +160,9 @@ class _Scene:
         self.env[item.name] = item
         self.generation[item.name] = self.current
 
+    def copy(self) -> _Scene:
+        return _Scene(dict(self.env), dict(self.generation), self.current)
+
     def fresh(self, statements_: Iterable[Stated]) -> bool:
         return all(self.generation.get(s.name) == self.current for s in statements_)
 
@@ -200,6 +203,16 @@ class _Run:
             if item.value is not None:
                 values.setdefault(item.name, set()).add(item.value)
         self.several[paragraph.start] = {name for name, found in values.items() if len(found) > 1}
+
+    def until(self, before: _Scene, paragraph: Paragraph, end: int) -> _Scene:
+        """The section's values as a sentence of `paragraph` ending at `end` reads them: those
+        before the paragraph, then what the paragraph states up to there (`A 75 Ω load on a
+        50 Ω line gives Γ = 0.2 … a short gives Γ = −1`: the first sentence's Γ is 0.2)."""
+        scene = before.copy()
+        for item in paragraph.stated:
+            if item.start < end and (value := self.known(item)) is not None:
+                scene.state(value)
+        return scene
 
     def straddles(self, paragraph: Paragraph, used: list[Stated]) -> bool:
         """Whether the values come from both sides of a sentence that opens another case
@@ -456,6 +469,7 @@ def infer(
         earlier: list[Loose] = []
         for paragraph in section:
             run.survey(paragraph)
+            before = scene.copy()
             for item in paragraph.stated:
                 value = run.known(item)
                 if value is None:
@@ -465,8 +479,8 @@ def infer(
             run.read_loose(scene, paragraph, earlier)
             run.search()
             for part in statements.sentences(paragraph, lesson.content):
-                run.read_loose(scene, part, [], certain=False)  # one sentence, one case
-                run.search()
+                run.read_loose(run.until(before, paragraph, part.end), part, [], certain=False)
+                run.search()  # one sentence, one case: with the values stated up to its end
             earlier = list(paragraph.loose) + earlier
     found = _unshared(run.found)
     _corroborate(found)
