@@ -383,3 +383,11 @@ def test_a_symbol_before_a_function_is_part_of_the_working() -> None:
     assert _status("which works out to τ ln 9 ≈ 2.2τ in all") == "verified"
     assert _status("which works out to τ ln 9 ≈ 2.4τ in all") == "wrong"
     assert _status("it adds ln 2 = 0.693 nats") == "verified"
+
+
+def test_a_base_written_before_a_spaced_argument_is_the_logarithms() -> None:
+    """`20 log10 255 ≈ 48.1` is 20·log₁₀(255): the `10 255` after `log` was read as the
+    grouped number 10255 (a false A408 in a quantization lesson). `log2 1024 = 10` too."""
+    assert _status("a range of 20 log10 255 ≈ 48.1 dB in all") == "verified"
+    assert _status("a range of 20 log10 255 ≈ 58.1 dB in all") == "wrong"
+    assert _status("so log2 1024 = 10 bits") == "verified"

@@ -85,13 +85,13 @@ _SHORT_MAGNITUDE = re.compile(  # `176.2 M weights`
 _TABLE_TIME = re.compile(_WS + r"(?:years?|months?|weeks?|yr)(?!\w)")
 _VERSION_TAIL = re.compile(r"\.[0-9]")
 _BASED_LOG = r"(?!(?:10|2)" + _WS + r"?\()"  # `log10(0.2)` is a base-10 call, not ln(10)·(0.2)
-_FUNC = re.compile(
-    r"(ln|log₂|log₁₀|log" + _BASED_LOG + r"|√)" + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])"
-)
+_SPACED_BASE = r"(?:10|2)(?=" + _WS + r"+[0-9])"  # `log10 255`: log₁₀ of 255, not log(10255)
+_FUNC_NAMES = r"(ln|log₂|log₁₀|log" + _SPACED_BASE + r"|log" + _BASED_LOG + r"|√)"
+_FUNC = re.compile(_FUNC_NAMES + _WS + r"?(\(" + _WS + r"*)?(?=[0-9])")
 _ONE_SPACE_FUNC = re.compile(
     _WS + r"(?=(?:ln|log₂|log₁₀|log" + _BASED_LOG + r")" + _WS + r"?[0-9])"
 )
-_LOG_BASES = {"log₂": 2, "log₁₀": 10}  # written bases; a bare `log` is read as ln here
+_LOG_BASES = {"log₂": 2, "log₁₀": 10, "log2": 2, "log10": 10}  # a bare `log` is ln here
 _EXP_FN = re.compile(r"e\^(\{)?([+\-−]?)(?=[0-9])")
 _EXP_SUPER = re.compile(r"e(" + _SUPER + r"{1,2}+)(?![0-9⁰¹²³⁴⁵⁶⁷⁸⁹])")
 _CLOSE_PAREN = re.compile(_WS + r"*\)")
