@@ -318,6 +318,14 @@ def test_unreadable_units_are_problems_with_a_column(text: str, message: str, co
     assert result.column == column
 
 
+def test_hectopascals_are_a_pressure() -> None:
+    """`hPa`, meteorology's pressure (a dew-point lesson's e_s), was an A421 asking whether
+    h·Pa was meant; `h` alone stays an hour."""
+    assert spec("hPa").scale == 100
+    assert spec("hPa").dimension == spec("Pa").dimension
+    assert spec("h").scale == 3600
+
+
 def test_a_number_factor_scales_a_glossary_unit() -> None:
     assert spec("3 V").scale == 3
     assert spec("0.5 ms").scale == R(1, 2000)

@@ -95,6 +95,7 @@ SYMBOLS: dict[str, tuple[str, str]] = {
     "Hz": ("hertz", SI),
     "N": ("newton", SI),
     "Pa": ("pascal", SI),
+    "hPa": ("hectopascal", NONE),  # meteorology's pressure; no other unit takes hecto- (h: hour)
     "eV": ("electron_volt", SI),
     "L": ("liter", METRIC),
     "B": ("byte", DATA),
