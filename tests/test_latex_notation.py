@@ -633,3 +633,15 @@ def test_a_related_survives_substitution() -> None:
     moved = related.xreplace({x: sp.Integer(8460)})
     assert isinstance(moved, Related) and moved.op == "lesssim"
     assert moved.lhs == 8460 and related.subs(x, 1).lhs == 1
+
+
+def test_a_label_ending_in_a_connective_is_a_remark() -> None:
+    """`\\text{condensation when } T_s\\le T_d` labels a condition: it was read as a symbol
+    condensation_when times T_s, a °C temperature multiplied (a false A420 in a dew-point
+    lesson). One word stays a name (`\\text{overhead}`)."""
+    [condition] = parse_equation(
+        r"\text{condensation when } T_s\le T_d", symbols=["T_s", "T_d"]
+    ).relations
+    assert condition.lhs == sp.Symbol("T_s") and condition.op == "<="
+    [named] = parse_equation(r"\text{overhead}=\frac{k+m}{k}").relations
+    assert named.lhs == sp.Symbol("overhead")

@@ -117,7 +117,9 @@ def is_remark(text: str) -> bool:
         return True
     if len(stripped) == 1:
         return False
-    first = words[0].lower()
+    first, last = words[0].lower(), words[-1].lower()
+    if len(words) > 1 and last in CONNECTIVES:
+        return True  # `\text{condensation when } T_s \le T_d`: a label, then its condition
     return first in CONNECTIVES or first.rstrip(".") in CONNECTIVES
 
 
