@@ -308,3 +308,69 @@ def test_a_glossary_entry_explaining_pi_leaves_it_the_constant(authored) -> None
     assert record.coverage["relations"]["items"][0]["dimensions"]["status"] == "consistent"
     record = authored(_circle("Prevalence of the condition"))
     assert record.coverage["relations"]["verified"] == 0
+
+
+MAGNUS = r"""
+## Science and assumptions
+
+### Saturation vapour pressure
+
+$$
+e_s=c\,\exp\!\left(\frac{a\,T}{b+T}\right)
+$$
+
+Symbols and units
+
+e\_s
+
+Saturation vapour pressure
+
+hPa
+
+T
+
+Air temperature
+
+°C
+
+a
+
+Magnus coefficient
+
+dimensionless
+
+b
+
+@
+
+°C
+
+c
+
+Saturation vapour pressure at 0 °C
+
+hPa
+
+## Engineering example
+
+At T = 20 °C, with a = 17.62, b = 243.12 °C and c = 6.112 hPa, e\_s ≈ 23.33 hPa.
+"""
+
+
+def _magnus(meaning: str) -> str:
+    return MAGNUS.replace("@", meaning)
+
+
+def test_an_empirical_form_fitted_on_the_celsius_scale_is_no_error(authored) -> None:
+    """The Magnus form adds and multiplies temperatures in °C on purpose: its coefficient b
+    is fitted in °C (a false A420 in a dew-point lesson), and the relation holds at the
+    example in the table's units. Where b is no coefficient, °C multiplied is an error."""
+    record = authored(_magnus("Magnus temperature coefficient"))
+    codes = [d.code for d in record.diagnostics if d.severity.value == "error"]
+    assert codes == []
+    [item] = record.coverage["relations"]["items"]
+    assert item["dimensions"]["status"] == "not checked"
+    assert "fitted" in item["dimensions"]["message"]
+    assert item["status"] == "verified"
+    plain = authored(_magnus("Offset temperature"))
+    assert "A420" in [d.code for d in plain.diagnostics]

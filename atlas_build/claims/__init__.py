@@ -122,11 +122,13 @@ def inferable(lesson: Lesson, specs: list[Any] | None = None) -> list[relations.
     )
     if not table:
         return entries
-    return [
-        entry
-        for entry in entries
-        if entry.parsed is None or dimensions.check(entry.parsed, table)["status"] != "inconsistent"
-    ]
+    fitted = dimensions.fitted(lesson)
+
+    def agrees(parsed: Any) -> bool:
+        found = dimensions.empirical(dimensions.check(parsed, table), parsed, fitted)
+        return bool(found["status"] != "inconsistent")
+
+    return [entry for entry in entries if entry.parsed is None or agrees(entry.parsed)]
 
 
 def _inferred(

@@ -155,6 +155,39 @@ def names(relation: Any) -> frozenset[str]:
     return frozenset(found)
 
 
+_FITTED = re.compile(r"\b(?:coefficient|constant|parameter|fit(?:ted)?)\b", re.IGNORECASE)
+
+
+def fitted(lesson: Lesson) -> frozenset[str]:
+    """Symbols on a scale with another zero (°C) that the glossary calls a coefficient, a
+    constant or a fit parameter (`b — Magnus temperature coefficient — °C`)."""
+    table = lesson_units(lesson)
+    found = set()
+    for glossary in lesson.glossaries:
+        for entry in glossary.entries:
+            if not _FITTED.search(entry.meaning or ""):
+                continue
+            for name in entry.names:
+                spec = table.get(name)
+                if spec is not None and spec.units is not None and spec.units.offset:
+                    found.add(name)
+    return frozenset(found)
+
+
+def empirical(found: dict[str, Any], relation: Any, fitted: frozenset[str]) -> dict[str, Any]:
+    """`found` (what `check` says of `relation`), not checked where its only disagreement
+    is a temperature scale's zero and the relation holds a coefficient fitted on that scale:
+    `e_s = c·exp(aT/(b + T))` with T and b in °C is the Magnus form, not a slip for kelvin."""
+    held = sorted(names(relation) & fitted)
+    if found["status"] != "inconsistent" or not found.get("scale") or not held:
+        return found
+    message = (
+        f"an empirical form on the °C scale ({', '.join(held)} fitted in °C): its zero is "
+        "part of the fit, so the scale is not checked"
+    )
+    return {"status": "not checked", "message": message, "unknown": found["unknown"]}
+
+
 def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
     """The dimension status of one parsed relation, with what was compared."""
     try:

@@ -237,11 +237,13 @@ def _dimensions(
     missing: dict[str, None] = {}
     uncertain: list[relations.Entry] = []
     twice = conflicting(lesson)
+    fitted = dimensions.fitted(lesson)
     for entry in entries:
         if entry.parsed is None:  # `unchecked` exempts from verification, never from this
             entry.dimensions = {"status": "not checked", "message": "", "unknown": []}
             continue
-        entry.dimensions = dimensions.check(entry.parsed, table)
+        status = dimensions.check(entry.parsed, table)
+        entry.dimensions = dimensions.empirical(status, entry.parsed, fitted)
         if entry.dimensions["status"] == "inconsistent" and (
             named := sorted(twice & dimensions.names(entry.parsed))
         ):
