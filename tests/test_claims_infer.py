@@ -868,3 +868,50 @@ def test_a_sentence_reads_the_values_stated_up_to_its_end(authored) -> None:
     assert record.coverage["relations"]["verified"] == 1
     [check] = _inferred(record)
     assert "75 Ω → Z_L" in check["message"] and "0.2 → Γ" in check["message"]
+
+
+ROTATION = r"""
+## Science and assumptions
+
+### Angles
+
+$$
+\phi_i=m\theta_i
+$$
+
+Symbols and units
+
+φ\_i
+
+Angle pair i turns by
+
+rad
+
+m
+
+Position
+
+dimensionless
+
+θ\_i
+
+Angle per position of pair i
+
+rad
+
+## Engineering example
+
+At position m = 3 the pairs with θ₀ = 1 rad and θ₁ = 0.01 rad turn by φ₀ = 3 rad and φ₁ = 0.03 rad.
+"""
+
+
+def test_an_elementwise_relation_is_checked_at_the_elements_the_prose_names(authored) -> None:
+    """`φ₁ = 0.03 rad` is φ_i at i = 1 for `φ_i = mθ_i`: the relation is taken at each
+    element the prose names (a rotary-embedding lesson's pairs); an edited element fails
+    there and is no error."""
+    record = authored(ROTATION)
+    assert _codes(record) == [] and record.coverage["relations"]["verified"] == 1
+    shown = " ".join(check["message"] for check in _inferred(record))
+    assert "0.03 rad → phi_1" in shown or "0.03 rad → φ_1" in shown
+    edited = authored(ROTATION.replace("φ₁ = 0.03 rad", "φ₁ = 0.04 rad"))
+    assert "A430" not in _codes(edited)

@@ -20,8 +20,18 @@ def test_a_shifted_index_makes_a_letter_a_step() -> None:
     """`m_{t−1}` steps t; an index that is the letter itself (`x_i` summed) steps nothing."""
     assert instances.letters([_one(ADAM), _one(CORRECTION)]) == {"t"}
     assert instances.letters([_one(r"x_{k+1}=x_k(2-a x_k)")]) == {"k"}
-    assert instances.letters([_one(CORRECTION)]) == set()
     assert instances.letters([_one(r"y=\sum_{i=1}^{n}x_i")]) == set()
+    assert instances.letters([_one(r"Q=C_{\mathrm{ox}}V")]) == set()
+
+
+def test_an_index_two_symbols_share_makes_a_relation_elementwise() -> None:
+    """`φ_i = mθ_i` holds for each pair i, and so does `θ_i = b^{−2i/d}` (i stands alone
+    too); `m̂_t = m_t/(1 − β₁^t)` is elementwise in t. One symbol with an index and no other
+    (`T_j = T_a + Pθ`) is no element of anything."""
+    assert instances.letters([_one(r"\phi_i=m\theta_i")]) == {"i"}
+    assert instances.letters([_one(r"\theta_i=b^{-2i/d}")]) == {"i"}
+    assert instances.letters([_one(CORRECTION)]) == {"t"}
+    assert instances.letters([_one(r"T_j=T_a+P\theta")]) == set()
 
 
 def test_a_relation_at_a_step_names_each_steps_value() -> None:

@@ -1,13 +1,16 @@
 """Values of a recurrence at its steps: `m₁ = 0.05` is m_t at t = 1 where a relation of the
-lesson steps its index (`m_t = β₁ m_{t−1} + (1 − β₁) g_t`, `x_{k+1} = x_k(2 − a x_k)`).
+lesson steps its index (`m_t = β₁ m_{t−1} + (1 − β₁) g_t`, `x_{k+1} = x_k(2 − a x_k)`); and
+values of the elements of an elementwise relation (`φ₁ = 0.03 rad` for `φ_i = mθ_i`).
 
 A letter is a step index when some relation holds a symbol indexed by that letter shifted
-(`m_{t−1}`, `x_{k+1}`): a recurrence. A prose name that is a stepped symbol with a number
-for its index (`m₁`, `m̂₂`, `x₀`) then names that step's value (`Steps.find`), in the unit
-the glossary gives the symbol. For each step the prose names a value at, every relation in
-that letter is taken at the step (`at`): `m_t` becomes `m_1`, `m_{t−1}` becomes `m_0`, and a
-bare `t` the number 1. Those relations are evaluated as any other; their checks are never
-errors (`checks` keeps them uncertain): which step a number is read from its subscript alone.
+(`m_{t−1}`, `x_{k+1}`): a recurrence; or an element index, when an index letter subscripts
+two symbols of a relation, or one and stands alone in it (`φ_i = mθ_i`). A prose name that
+is a stepped symbol with a number for its index (`m₁`, `m̂₂`, `x₀`) then names that step's
+value (`Steps.find`), in the unit the glossary gives the symbol. For each step the prose
+names a value at, every relation in that letter is taken at the step (`at`): `m_t` becomes
+`m_1`, `m_{t−1}` becomes `m_0`, and a bare `t` the number 1. Those relations are evaluated
+as any other; their checks are never errors (`checks` keeps them uncertain): which step a
+number is read from its subscript alone.
 """
 
 from __future__ import annotations
@@ -35,9 +38,11 @@ def _indexed(relation: Relation) -> list[sympy.Indexed]:
 
 def letters(relations: Iterable[Relation]) -> set[str]:
     """The step indices of the lesson: letters some relation indexes a symbol by, shifted
-    (`m_{t−1}`: t), which is what makes the relation a recurrence."""
+    (`m_{t−1}`: t), which is what makes the relation a recurrence; and index letters a
+    relation holds element by element (`φ_i = mθ_i`, `θ_i = b^{−2i/d}`: i)."""
     found: set[str] = set()
     for relation in relations:
+        found |= _elementwise(relation)
         for node in _indexed(relation):
             if len(node.indices) != 1:
                 continue
@@ -48,6 +53,21 @@ def letters(relations: Iterable[Relation]) -> set[str]:
             if index != letter and (index - letter).is_Integer:
                 found.add(str(letter))
     return found
+
+
+def _elementwise(relation: Relation) -> set[str]:
+    """Index letters (`naming.INDEX_LETTERS`) that subscript two symbols of the relation, or
+    one and stand alone in it too: the relation holds for each element."""
+    bases: dict[str, set[str]] = {}
+    bare: set[str] = set()
+    for side in (relation.lhs, relation.rhs):
+        for symbol in side.free_symbols if isinstance(side, sympy.Basic) else ():
+            base, _, letter = str(symbol).rpartition("_")
+            if base and letter in naming.INDEX_LETTERS:
+                bases.setdefault(letter, set()).add(base)
+            elif str(symbol) in naming.INDEX_LETTERS:
+                bare.add(str(symbol))
+    return {letter for letter, found in bases.items() if len(found) > 1 or letter in bare}
 
 
 class Steps:
