@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 from atlas_build.claims.coverage.dimensions import lesson_units
 from atlas_build.claims.coverage.relations import Entry
-from atlas_build.claims.infer import checks, instances, lists, statements, worked
-from atlas_build.claims.infer.checks import Inferred, Relations
+from atlas_build.claims.infer import checks, instances, lists, model, statements, worked
 from atlas_build.claims.infer.found import Found, Pin
+from atlas_build.claims.infer.model import Inferred, Relations
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
 from atlas_build.latex import Relation
 from atlas_build.lesson.model import Lesson
@@ -154,7 +154,7 @@ def plain(check: Inferred, lesson: Lesson) -> Found:
     summary = f"equation {check.equation} `{check.source}`: {check.bindings}"
     error = None
     if not check.holds and check.certain:
-        check.computed = checks.computed(check, lesson_units(lesson))
+        check.computed = model.computed(check, lesson_units(lesson))
         error = (
             f"equation {check.equation} `{check.source}` at the values this paragraph states "
             f"({check.bindings}): {check.label(anchor.name)} is not {anchor.quantity.text}"

@@ -16,8 +16,8 @@ import sympy
 
 from atlas_build.claims.binding import anchors
 from atlas_build.claims.binding.compare import terminating
-from atlas_build.claims.infer.checks import Inferred
 from atlas_build.claims.infer.found import Pin
+from atlas_build.claims.infer.model import Inferred
 from atlas_build.lesson.model import Lesson
 
 DEFINING = ("=", ":=", "<-")

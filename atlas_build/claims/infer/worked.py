@@ -22,8 +22,8 @@ import sympy
 
 from atlas_build.claims.coverage.dimensions import lesson_units
 from atlas_build.claims.infer import statements
-from atlas_build.claims.infer.checks import Relations
 from atlas_build.claims.infer.found import Found, Pin
+from atlas_build.claims.infer.model import Relations
 from atlas_build.claims.prose import arithmetic, numbers
 from atlas_build.latex import Relation
 from atlas_build.lesson.model import Lesson
