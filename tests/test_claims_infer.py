@@ -915,3 +915,48 @@ def test_an_elementwise_relation_is_checked_at_the_elements_the_prose_names(auth
     assert "0.03 rad → phi_1" in shown or "0.03 rad → φ_1" in shown
     edited = authored(ROTATION.replace("φ₁ = 0.03 rad", "φ₁ = 0.04 rad"))
     assert "A430" not in _codes(edited)
+
+
+SYMBOL_RATE = r"""
+## Science and assumptions
+
+### Bit rate
+
+$$
+R_b=k\,R_s
+$$
+
+Symbols and units
+
+R\_b
+
+Bit rate
+
+bit/s
+
+k
+
+Bits per symbol
+
+bits/symbol
+
+R\_s
+
+Symbol rate
+
+baud (symbols/s)
+
+## Engineering example
+
+For 64-QAM, k = 6. In a 28 MHz channel, Rs = 28/1.25 = 22.4 Mbaud and Rb = 6 × 22.4 = 134.4 Mbit/s.
+"""
+
+
+def test_a_unit_only_tables_read_is_the_stated_numbers_unit(authored) -> None:
+    """`Rs = 22.4 Mbaud`: prose reads no baud (a word after a number is a counted noun), so
+    R_s was 22.4 in the table's baud and R_b = kR_s failed by 10⁶ at a right 134.4 Mbit/s,
+    a false A430 in a QAM lesson. A unit the table vocabulary reads is the number's."""
+    record = authored(SYMBOL_RATE)
+    assert _codes(record) == []
+    shown = [check["message"] for check in _inferred(record) if check["status"] == "pass"]
+    assert any("22.4 → R_s" in m and "134.4 Mbit/s → R_b" in m for m in shown), shown

@@ -25,6 +25,7 @@ from atlas_build.lesson import names as naming
 from atlas_build.lesson.model import Lesson
 from atlas_build.lesson.symbols import name_of
 from atlas_build.units import UnitError, UnitSpec, convert, units_of
+from atlas_build.units.nouns import glossary_name
 
 _TOKEN = re.compile(
     r"(?<![\w\\/×·*^+\-−.])"
@@ -199,6 +200,21 @@ def _number_at(items: list[numbers.Item], position: int) -> tuple[numbers.Quanti
     return None
 
 
+_NEXT_WORD = re.compile(r"[ \t\u00a0\u202f]+([A-Za-z]+)\b")
+
+
+def _table_unit(text: str, quantity: numbers.Quantity) -> numbers.Quantity:
+    """A stated number followed by a unit prose does not read but a symbol table does
+    (`Rs = 28/1.25 = 22.4 Mbaud`, `τ = 5 years`) is in that unit, not in the glossary's
+    (22.4 baud made R_b = kR_s fail by 10⁶ at a right `134.4 Mbit/s`)."""
+    if quantity.unit is not None:
+        return quantity
+    word = _NEXT_WORD.match(text, quantity.end)
+    if word is None or glossary_name(word.group(1)) is None:
+        return quantity
+    return replace(quantity, unit=word.group(1))
+
+
 def meaning_head(meaning: str) -> str:
     """What a glossary meaning names before it explains: `L1 miss penalty` of `L1 miss
     penalty, the average extra time an L1 miss costs`."""
@@ -252,6 +268,7 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
             quantity, hedged = given
             if _RAISED.match(text, quantity.end):
                 continue  # `u = 2⁻ᵖ`: a power of a symbol, not the number 2
+            quantity = _table_unit(text, quantity)
             shifted = _shift(quantity, start)
             value = in_unit(quantity, table.get(names.symbol(name)))
             approx = match.group(2) != "=" or quantity.approx or hedged
