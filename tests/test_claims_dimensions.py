@@ -116,6 +116,17 @@ def test_an_unreadable_unit_is_a_warning_at_the_unit(tmp_path: Path) -> None:
     assert dimensions["status"] == "incomplete"
 
 
+def test_a_unit_of_another_system_is_information_not_a_warning(tmp_path: Path) -> None:
+    """`tons` (of refrigeration, an HVAC lesson's capacity) is a real unit the vocabulary
+    does not hold: the lesson is right, so it is an A426 note, not an A421 warning, and the
+    relation is still only partly checked. A unit written wrong stays an A421 (above)."""
+    result = _lesson(tmp_path, _body("V=I\\cdot R", unit_of_r="tons"))
+    codes = {d.code: d.severity.value for d in result.record.diagnostics}
+    assert codes.get("A426") == "info" and "A421" not in codes
+    [dimensions] = _dimensions(result)
+    assert dimensions["status"] == "incomplete"
+
+
 def test_a_prose_unit_is_converted_before_comparing(tmp_path: Path) -> None:
     body = _body("V=I\\cdot R").replace(SENTENCE, "With I = 2 and R = 3 the drop is V = 6000 mV.")
     claims = CLAIMS.replace(

@@ -35,6 +35,7 @@ from .glossary import (
     units_from_glossary,
 )
 from .mutate import ADD_TERM, DROP_DIVISOR, SQUARE_FACTOR, Mutant, mutants
+from .nouns import outside
 from .numbers import parse_number
 from .parse import parse_unit
 from .product import UnitAtom, UnitProduct
@@ -76,6 +77,7 @@ __all__ = [
     "exact",
     "find_quantities",
     "mutants",
+    "outside",
     "parse_number",
     "parse_unit",
     "power_of",

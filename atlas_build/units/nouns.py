@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from .dimension import DIMENSIONLESS, Dimension
 from .product import UnitAtom, UnitProduct
-from .prose import unit_attempt
+from .prose import FOREIGN, unit_attempt
 from .registry import pint_atom
 from .vocabulary import AMBIGUOUS, GLOSSARY_NAMES, PREFIX_NAMES, PREFIX_SYMBOLS
 
@@ -49,6 +49,15 @@ OUTSIDE = frozenset(
     league leagues""".split()
 )
 """Physical units outside the vocabulary, by name: a problem, never a counted noun."""
+
+OUTSIDE_UNIT = "a unit outside it"
+
+
+def outside(message: str) -> bool:
+    """Whether a unit problem is a real unit of another system the vocabulary does not hold
+    (`tons`, `psi`), not a unit written wrong: the lesson is right, the unit is not read."""
+    return OUTSIDE_UNIT in message or FOREIGN in message
+
 
 POWER_WORDS = {"squared": 2, "square": 2, "cubed": 3, "cubic": 3}
 
@@ -137,7 +146,7 @@ def noun(word: str) -> UnitProduct | str | None:
     if lower in FUNCTION_WORDS or lower in POWER_WORDS or lower in ("unit", "units"):
         return None
     if lower in OUTSIDE:
-        return f"not a unit of the vocabulary: {word!r} is a unit outside it (docs/units.md)"
+        return f"not a unit of the vocabulary: {word!r} is {OUTSIDE_UNIT} (docs/units.md)"
     why = unit_attempt(word)
     if why is not None:
         return f"not a unit of the vocabulary: {why}"

@@ -198,6 +198,7 @@ FOREIGN_UNITS = frozenset(
     "psi ksi mph kph ft lb lbs lbf oz gal yd Torr torr mmHg inHg hp therm therms thm".split()
 )
 """Units of other systems the vocabulary does not read: after a number they are units."""
+FOREIGN = "a unit of another system, outside the vocabulary"
 
 CAPITALS = frozenset({"PM", "US"})
 """Capitalised words prose writes after numbers (`5 PM`, `20 US states`), though a change
@@ -248,7 +249,7 @@ def unit_attempt(word: str) -> str | None:
     if word in AMBIGUOUS:
         return AMBIGUOUS[word]
     if word in FOREIGN_UNITS:
-        return "a unit of another system, outside the vocabulary"
+        return FOREIGN
     meant = [] if word in CAPITALS else [v for v in _case_variants(word) if _read(v)]
     cuts = range(1, len(word)) if _mixed(word) else [len(word) - 1] if word[-1] == "s" else []
     for cut in cuts:

@@ -31,6 +31,21 @@ UNREADABLE = define(
 )
 
 
+OUTSIDE = define(
+    "A426",
+    "unit-outside-vocabulary",
+    Severity.INFO,
+    "A unit in a `Symbols and units` block is a real unit of another system that the "
+    "vocabulary does not hold (`tons`, `psi`, `ft`, `gal`): nothing is wrong in the lesson, "
+    "but equations using that symbol are not checked for dimensions, and its numbers are "
+    "not converted (docs/units.md lists the vocabulary).",
+    example="`TR` / cooling capacity / `tons`",
+    fix="Nothing to fix; to have the symbol checked, give its unit in one the vocabulary "
+    "reads (`kW`, with `tons` in a remark: `kW (1 ton = 3.517 kW)`).",
+    stage="lesson",
+)
+
+
 CONFLICT = define(
     "A424",
     "unit-conflict",
@@ -90,7 +105,8 @@ def check(subject: LessonSubject) -> Iterator[Diagnostic]:
         if isinstance(found.read, units.UnitProblem):
             column = found.read.column if isinstance(found.read.column, int) else 0
             message = f"unit {entry.unit!r} of {entry.symbol!r}: {found.read.message}"
-            yield at(UNREADABLE, subject.at(entry.unit_offset + start + max(0, column)), message)
+            code = OUTSIDE if units.outside(found.read.message) else UNREADABLE
+            yield at(code, subject.at(entry.unit_offset + start + max(0, column)), message)
         elif found.conflict is not None:
             message = (
                 f"{entry.symbol!r} is already given unit {found.conflict!r}; claims compute "
