@@ -391,3 +391,13 @@ def test_a_base_written_before_a_spaced_argument_is_the_logarithms() -> None:
     assert _status("a range of 20 log10 255 ≈ 48.1 dB in all") == "verified"
     assert _status("a range of 20 log10 255 ≈ 58.1 dB in all") == "wrong"
     assert _status("so log2 1024 = 10 bits") == "verified"
+
+
+def test_a_raised_number_after_the_relation_sign_is_working_not_a_result() -> None:
+    """`8/2^((100 − 90)/5) = 8/2² = 2 h`: `8/2` is not the result of the first working (it
+    is raised), so that was a false A408 in a noise-dose lesson; the link and the last
+    working are checked."""
+    text = "OSHA allows 8/2^((100 − 90)/5) = 8/2² = 2 h at that level"
+    worked = [i for i in numbers.extract(text) if isinstance(i, numbers.Arithmetic)]
+    assert [i.text.strip() for i in worked] == ["8/2² = 2"]
+    assert _steps(text) == [("8/2²", "verified")]

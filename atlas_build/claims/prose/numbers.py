@@ -133,6 +133,7 @@ _HEDGE = re.compile("[≈~∼]" + _WS + "*")
 _RELATION = re.compile("[=≈]")
 _MORE = re.compile(
     _WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*(?:[0-9(√π]|(?:exp|ln|log|sqrt|e\^)(?![A-Za-z]))"
+    r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]"  # `= 8/2² = 2 h`: the number is raised, so working goes on
 )
 _PER = re.compile(_WS + r"+per" + _WS)  # `0.137 kWh per cubic metre`: the unit goes on in words
 _OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]")
