@@ -496,3 +496,31 @@ def test_a_change_written_with_delta_is_used_where_a_formula_writes_it(check, eq
     entries = [*ENTRIES, entry, ("q", "Flow", "units")]
     diagnostics, _ = check(glossary_body([equation], entries))
     assert codes(diagnostics) == []
+
+
+def test_a_symbol_summed_over_its_subscript_defines_its_family(check):
+    """`M_r` summed in `\\sum_r M_r` (a page-table lesson): r is no usual index letter, but
+    the sum binds it, so the entry defines the family M the parser reads; without the sum
+    an undefined M is still reported."""
+    entries = [("M\\_r", "Size of region r", "bytes"), ("T", "Tables", "1"), ("P", "Page", "bytes")]
+    diagnostics, _ = check(glossary_body([r"T=\sum_{r}\frac{M_r}{P}"], entries))
+    assert diagnostics == []
+    diagnostics, _ = check(glossary_body([r"T=\frac{M}{P}"], entries))
+    assert "equation symbol 'M' is not defined under `Symbols and units`" in [
+        d.message for d in diagnostics
+    ]
+
+
+def test_a_multi_letter_glossary_name_covers_its_italic_letters(check):
+    """`NG\\,\\frac{a}{b}`: LaTeX reads the glossary's noise gain NG as N times G; they are
+    not undefined symbols, and NG is used (a false A321 pair and A320 in an op-amp lesson).
+    A drift written `dV_OS/dT` in the glossary is the derivative an equation writes."""
+    entries = [
+        ("NG", "Noise gain", "dimensionless"),
+        ("y", "Output", "V"),
+        ("dV\\_OS/dT", "Offset drift", "µV/K"),
+        ("V\\_OS", "Offset", "V"),
+        ("T", "Temperature", "K"),
+    ]
+    diagnostics, _ = check(glossary_body([r"y=NG\,\frac{dV_{OS}}{dT}\,T"], entries))
+    assert diagnostics == []

@@ -91,7 +91,8 @@ class _Uses:
         if base is not None and key(base) in self.families:
             return True
         reading = symbols.latex_reading(name)  # `CD_{\\text{after}}` is C times D_after
-        if reading and all(key(part) in self.keys for part in reading):
+        within = self.keys if "_" in name else self.families  # `NG` as N·G: in an equation
+        if reading and all(key(part) in within for part in reading):
             return True
         if is_letter(name) and key(name) in self.subscripts:
             return True
@@ -208,6 +209,12 @@ def _undefined(
                 defined.add(key(base))
             if name.startswith("delta") and len(name) > 5:
                 defined.add(key("delta"))  # δq defines the δ of `\\delta q` read as δ times q
+    bound = {letter for eq in use.equations if eq.tree is not None for letter in eq.tree.bound}
+    for entry, _ in entries:
+        for name in entry.names:
+            base, pieces = split(name)
+            if pieces and pieces[-1] in bound:  # `M_r` summed over r in `\sum_r M_r`
+                defined.add(key("_".join((base, *pieces[:-1]))))
     for equation in use.equations:
         for name in equation.scan.names:
             base, pieces = split(name)
