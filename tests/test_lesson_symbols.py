@@ -196,6 +196,7 @@ def test_an_operator_is_a_glossary_entry(written, operators):
     [
         ("μ_n C_ox", ("mu_n", "C_ox")),  # an implicit product
         ("P(D | +)/P(D̄ | +)", ("P", "D", "D_bar")),  # a ratio, not a call of P
+        ("dV\\_OS/dT", ("V_OS", "T")),  # an offset drift, `\frac{dV_{OS}}{dT}`: no one name
         ("I²t", ("I", "t")),  # a fuse's Joule integral: I² times t, the equation's `I^2t`
         ("(I²t)\\_m", ("I", "t")),  # its melting value, `(I^2t)_{\mathrm m}`
         ("(I²t)\\_pulse", ("I", "t")),
@@ -421,3 +422,10 @@ def test_hand_built_trees_for_notation_the_parser_may_not_read_yet():
         assert key(canonical(written)[0]) in keys
     assert "x_hat" in found.bases and set(found.bound) == {"i", "n"}
     assert list(found.functions) == ["softmax"]
+
+
+def test_a_multi_letter_name_is_read_by_latex_as_its_letters() -> None:
+    """`NG` (a noise gain) written `NG\\,\\frac{…}` in an equation is N times G to LaTeX: the
+    glossary entry mentions N and G (no A321 for them), and is used through them (no A320)."""
+    cell = read("NG")
+    assert cell.names == ("NG",) and set(cell.mentions) == {"N", "G"}

@@ -193,6 +193,7 @@ _RELATION = re.compile(r"\s*(?::=|=|≈|≡|≜)\s*")
 _SPLIT_OPERANDS = re.compile(r"[\s/·×⋅*+−\-()\[\]|√∂∇,;=<>≤≥≈]+")
 _WORD = re.compile(r"^[a-z]{2,}$")
 _GLUED = re.compile(r"(?<=[⁰¹²³⁴⁵⁶⁷⁸⁹])(?=[A-Za-zΑ-Ωα-ω])")  # `I²t`: I² times t
+_DERIVATIVE = re.compile(r"^[d∂]\s*([^\s/]+)\s*/\s*[d∂]\s*([^\s/]+)$")  # `dV_OS/dT`
 _GROUPED = re.compile(r"^\((.+)\)_(\S+)$")  # `(I²t)_m`: a quantity named by its expression
 _SHORT_TOKEN = 3
 
@@ -289,13 +290,16 @@ def _symbolic(token: str) -> bool:
 
 
 def latex_reading(name: str) -> tuple[str, ...]:
-    """How LaTeX reads a glossary name whose multi-letter base carries a subscript:
-    `CD_{\\text{after etch}}` is `C` times `D_after_etch`; () for other names."""
+    """How LaTeX reads a glossary name with a multi-letter base: `CD_{\\text{after etch}}` is
+    `C` times `D_after_etch`, and `NG` (a noise gain written in italics) is N times G; () for
+    other names."""
     base, pieces = naming.split(name)
-    if not pieces or pieces[0] in _MARK_SUFFIXES or base in naming.GREEK or base == "ell":
+    if pieces and pieces[0] in _MARK_SUFFIXES or base in naming.GREEK or base == "ell":
         return ()
     if not (1 < len(base) <= _SHORT_TOKEN and base.isascii() and base.isalpha()):
         return ()
+    if not pieces:
+        return tuple(base)
     return (*base[:-1], "_".join((base[-1], *pieces)))
 
 
@@ -366,6 +370,12 @@ def read(text: str) -> SymbolCell:
         if summed is not None:  # `ΣK`: the sum of K, which an equation writes `\sum K`
             found.append(summed)
             mentioned += latex_reading(summed)
+            continue
+        derivative = _DERIVATIVE.match(piece)
+        parts = [name_of(part) for part in derivative.groups()] if derivative else []
+        if parts and all(parts) and name_of(piece) is not None:
+            kind = EXPRESSION  # `dV_OS/dT`, a drift (`\frac{dV_{OS}}{dT}`), not one name
+            mentioned += [part for part in parts if part]
             continue
         single = name_of(piece.replace("Δ ", "Δ")) or _spelled(piece)
         if single is not None:
