@@ -960,3 +960,51 @@ def test_a_unit_only_tables_read_is_the_stated_numbers_unit(authored) -> None:
     assert _codes(record) == []
     shown = [check["message"] for check in _inferred(record) if check["status"] == "pass"]
     assert any("22.4 → R_s" in m and "134.4 Mbit/s → R_b" in m for m in shown), shown
+
+
+MOBILITY = r"""
+## Science and assumptions
+
+### Mobility
+
+$$
+\mu_n=\frac{q\,\tau_m}{m_c}
+$$
+
+Symbols and units
+
+μ\_n
+
+Electron mobility
+
+m²/(V·s)
+
+q
+
+Elementary charge
+
+C
+
+τ\_m
+
+Momentum relaxation time
+
+s
+
+m\_c
+
+Conductivity effective mass
+
+kg
+
+## Engineering example
+
+With μₙ = 0.14 m²/(V·s), q = 1.602×10⁻¹⁹ C and m = 0.26 × 9.109×10⁻³¹ kg, τ\_m ≈ 2.1×10⁻¹³ s.
+"""
+
+
+def test_a_factor_of_unfinished_working_is_no_value(authored) -> None:
+    """`m = 0.26 × 9.109×10⁻³¹ kg` multiplies the electron mass: 9.109×10⁻³¹ kg, the only
+    mass of the paragraph, was bound to the effective mass m_c (a false A430 in a mobility
+    lesson). A factor of working that no relation sign closes binds nothing."""
+    assert "A430" not in _codes(authored(MOBILITY))

@@ -106,6 +106,8 @@ class Binder:
         if len(fits) != 1:
             return None
         loose = fits[0]
+        if loose.factor and how == statements.DIMENSION:
+            how = statements.MEANING  # `0.26 × 9.109×10⁻³¹ kg` may be a factor of the mass
         value = statements.in_unit(loose.quantity, spec)
         if value is None:
             return None

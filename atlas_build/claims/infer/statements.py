@@ -85,6 +85,7 @@ class Loose:
     affine: bool = False  # written on a scale with another zero (°C): a temperature
     paragraph: int = 0
     angular: bool = False  # an angle per time (rad/s), not cycles (Hz)
+    factor: bool = False  # multiplies or divides in working no relation sign closes
 
 
 @dataclass
@@ -298,9 +299,26 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
             words = _words(text[low : item.start])
             words |= _after(after)
             angle = angular(written.unit or "")
-            loose = Loose(_shift(quantity, start), dimension, words, approx, affine, start, angle)
+            factor = isinstance(item, numbers.Quantity) and _factor(text, item)
+            loose = Loose(
+                _shift(quantity, start), dimension, words, approx, affine, start, angle, factor
+            )
             paragraph.loose.append(loose)
     return found
+
+
+_TIMES_BEFORE = re.compile(r"[×·⋅*/÷][ \t\u00a0\u202f]*$")
+_TIMES_AFTER = re.compile(r"[ \t\u00a0\u202f]*[×·⋅*/÷^][ \t\u00a0\u202f]*[\w(√π]")
+
+
+def _factor(text: str, quantity: numbers.Quantity) -> bool:
+    """Whether a number multiplies or divides another in working that no relation sign
+    closes (`m* = 0.26 × 9.109×10⁻³¹ kg`): it may be a factor of a value rather than a
+    value, so its dimension alone does not make its binding certain."""
+    return bool(
+        _TIMES_BEFORE.search(text, max(0, quantity.start - 4), quantity.start)
+        or _TIMES_AFTER.match(text, quantity.end)
+    )
 
 
 BARE = "bare"
