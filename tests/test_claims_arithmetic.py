@@ -401,3 +401,14 @@ def test_a_raised_number_after_the_relation_sign_is_working_not_a_result() -> No
     worked = [i for i in numbers.extract(text) if isinstance(i, numbers.Arithmetic)]
     assert [i.text.strip() for i in worked] == ["8/2² = 2"]
     assert _steps(text) == [("8/2²", "verified")]
+
+
+def test_a_function_of_a_rounded_argument_is_a_rounded_restatement() -> None:
+    """`e^(0.3π) = e^0.942 ≈ 2.57`: 0.942 is 0.3π rounded, so e^0.942 is no result of the
+    first working (two false A408 in a belt-drive lesson); the link holds within what the
+    argument's last digit moves e^x, and the last working is checked."""
+    text = "the ratio is e^(0.3π) = e^0.942 ≈ 2.57 at low speed"
+    worked = [i for i in numbers.extract(text) if isinstance(i, numbers.Arithmetic)]
+    assert [i.text.strip() for i in worked] == ["e^0.942 ≈ 2.57"]
+    assert _steps(text) == [("e^0.942", "verified")]
+    assert _steps("the ratio is e^(0.3π) = e^0.952 ≈ 2.59 at low speed") == [("e^0.952", "wrong")]

@@ -188,6 +188,9 @@ class Quantity:
     kind: Literal["number"] = "number"
     base: tuple[sympy.Expr, int, sympy.Expr] | None = None
     """For a power of a decimal (`0.0344²`): the base, its written decimals, the exponent."""
+    call: tuple[str, sympy.Expr, int] | None = None
+    """For a function of a decimal (`e^0.942`, `ln 2.5`): the function (`exp`, `ln`, `log₂`,
+    `log₁₀`, `√`), its argument and the argument's written decimals."""
 
     @property
     def figures(self) -> int:
@@ -306,6 +309,7 @@ class _Literal:
     power: bool = False
     base: tuple[sympy.Expr, int, sympy.Expr] | None = None  # a power's (base, decimals, n)
     call: bool = False  # a function of a literal (`ln 3`, `√2`, `e²`): an operation
+    argument: tuple[str, sympy.Expr, int] | None = None  # its (function, argument, decimals)
 
 
 def _int(text: str) -> int:
@@ -395,14 +399,18 @@ def _function(text: str, i: int, end: int, pi: bool = False) -> _Literal | None:
             j = close.end()
         root, base = func.group(1) == "√", _LOG_BASES.get(func.group(1))
         value = sympy.sqrt(arg.value) if root else sympy.log(arg.value, *(base,) if base else ())
-        return _Literal(value, j, None, 0, call=True)
+        name = "√" if root else f"log{base}" if base else "ln"
+        argument = (name, arg.value, arg.decimals) if arg.decimals else None
+        return _Literal(value, j, None, 0, call=True, argument=argument)
     if exp := _EXP_FN.match(text, i, end):
         arg = _literal(text, exp.end(), end, grouped=False, fractions=False, powers=False)
         brace = arg and exp.group(1) and _CLOSE_BRACE.match(text, arg.end, end)
         if arg is None or (exp.group(1) and not brace):
             return None
         j = brace.end() if brace else arg.end
-        return _Literal(sympy.exp(-arg.value if exp.group(2) else arg.value), j, None, 0, call=True)
+        power = -arg.value if exp.group(2) else arg.value
+        argument = ("exp", power, arg.decimals) if arg.decimals else None
+        return _Literal(sympy.exp(power), j, None, 0, call=True, argument=argument)
     if exp := _EXP_SUPER.match(text, i, end):
         power = sympy.Integer(_int(exp.group(1)))
         return _Literal(sympy.exp(power), exp.end(), None, 0, call=True)
@@ -423,7 +431,10 @@ def _quantity(
         return None
     unit, k = _suffix(text, literal.end, end)
     value = -literal.value if negative else literal.value
-    return Quantity(value, text[i:k], i, k, literal.decimals, literal.exponent, unit, approx)
+    return Quantity(
+        value, text[i:k], i, k, literal.decimals, literal.exponent, unit, approx,
+        call=literal.argument,
+    )  # fmt: skip
 
 
 def _suffix(text: str, k: int, end: int) -> tuple[str | None, int]:
@@ -638,6 +649,7 @@ class _Expression:
                 literal.exponent,
                 unit,
                 base=literal.base,
+                call=literal.argument,
             )  # fmt: skip
         )
         self.operations += literal.power or literal.call
@@ -758,6 +770,8 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
         stated = _quantity(text, after, len(text), signed=True)
         if stated is not None and _MORE.match(text, stated.end):
             stated = None  # `= 0.075/0.19 ≈ 0.39`: an intermediate step, not the result
+        if stated is not None and stated.call is not None:
+            stated = None  # `= e^0.942 ≈ 2.57`: a rounded restatement, checked as a link
         if stated is not None and _unread(text, stated):
             stated = None  # `≈ 99.7 fM`: a unit that does not read is no bare number
         if stated is not None and stated.unit is None:
