@@ -524,3 +524,11 @@ def test_a_multi_letter_glossary_name_covers_its_italic_letters(check):
     ]
     diagnostics, _ = check(glossary_body([r"y=NG\,\frac{dV_{OS}}{dT}\,T"], entries))
     assert diagnostics == []
+
+
+def test_a_script_letter_in_an_equation_is_the_glossarys_plain_letter(check):
+    """`\\mathcal T_j` for the glossary's `T_j`: plain text has no script letters, so the
+    entry is used (a false A320 in a similarity-search lesson)."""
+    entries = [("T\\_j", "Lookup table j", "units"), ("y", "Score", "units")]
+    diagnostics, _ = check(glossary_body([r"y=\sum_{j=1}^{4}\mathcal T_j"], entries))
+    assert diagnostics == []

@@ -197,6 +197,7 @@ def test_an_operator_is_a_glossary_entry(written, operators):
         ("μ_n C_ox", ("mu_n", "C_ox")),  # an implicit product
         ("P(D | +)/P(D̄ | +)", ("P", "D", "D_bar")),  # a ratio, not a call of P
         ("dV\\_OS/dT", ("V_OS", "T")),  # an offset drift, `\frac{dV_{OS}}{dT}`: no one name
+        ("‖a‖, ‖b‖", ("a", "b")),  # the norms of two vectors (a similarity-search lesson)
         ("I²t", ("I", "t")),  # a fuse's Joule integral: I² times t, the equation's `I^2t`
         ("(I²t)\\_m", ("I", "t")),  # its melting value, `(I^2t)_{\mathrm m}`
         ("(I²t)\\_pulse", ("I", "t")),

@@ -194,6 +194,7 @@ _SPLIT_OPERANDS = re.compile(r"[\s/·×⋅*+−\-()\[\]|√∂∇,;=<>≤≥≈]
 _WORD = re.compile(r"^[a-z]{2,}$")
 _GLUED = re.compile(r"(?<=[⁰¹²³⁴⁵⁶⁷⁸⁹])(?=[A-Za-zΑ-Ωα-ω])")  # `I²t`: I² times t
 _DERIVATIVE = re.compile(r"^[d∂]\s*([^\s/]+)\s*/\s*[d∂]\s*([^\s/]+)$")  # `dV_OS/dT`
+_NORM = re.compile(r"^(?:‖(.+)‖|\|(.+)\|)[₀-₉]?$")  # `‖a‖`, `|z|`: a norm of an operand
 _GROUPED = re.compile(r"^\((.+)\)_(\S+)$")  # `(I²t)_m`: a quantity named by its expression
 _SHORT_TOKEN = 3
 
@@ -381,6 +382,12 @@ def read(text: str) -> SymbolCell:
         if single is not None:
             found.append(single)
             mentioned += latex_reading(single)
+            continue
+        normed = _NORM.match(piece)
+        inner = (normed.group(1) or normed.group(2)) if normed else ""
+        if inner and _operands(inner):
+            kind = EXPRESSION  # `‖a‖`: a vector's norm, `\lVert\mathbf a\rVert`
+            mentioned += _operands(inner)
             continue
         if (grouped := _GROUPED.match(piece)) and _operands(grouped.group(1)):
             kind = EXPRESSION  # `(I²t)_m`, which an equation writes `(I^2t)_{\mathrm m}`

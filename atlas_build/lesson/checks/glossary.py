@@ -68,6 +68,9 @@ def family_base(name: str) -> str | None:
     return "_".join((base, *pieces[:-1]))
 
 
+_STYLE = re.compile(r"_(?:cal|scr|bb|frak)(?=_|$)")
+
+
 class _Uses:
     """The lesson's uses, keyed for comparison with glossary names."""
 
@@ -81,11 +84,13 @@ class _Uses:
         self.families = {key(name) for name in mathematical}
         self.families |= {key(base) for name in mathematical if (base := family_base(name))}
         self.names = sorted(set(mathematical))
+        # `\mathcal T_j` for a glossary's T_j: plain text has no script letters
+        self.unstyled = {key(_STYLE.sub("", name)) for name in mathematical}
         # `p_θ(x)`: θ, the model's parameters, is used as the subscript that names them
         self.subscripts = {key(part) for name in mathematical for part in name.split("_")[1:]}
 
     def uses(self, name: str, qualified: bool) -> bool:
-        if key(name) in self.keys:
+        if key(name) in self.keys or key(name) in self.unstyled:
             return True
         base = family_base(name)
         if base is not None and key(base) in self.families:
