@@ -285,6 +285,9 @@ def test_shape_notes_are_shapes_not_units(
         # where each unit applies: the first, and `in` is a preposition, not an inch
         ("mm in A_t; m in the torque relation", "mm", "in A_t; m in the torque relation"),
         ("kg for one cell", "kg", "for one cell"),
+        # what each unit counts, as HVAC writes it (a psychrometrics lesson)
+        ("kg water/kg dry air", "dimensionless", "kg water/kg dry air"),
+        ("kJ/kg dry air", "kJ/kg", "kJ/kg dry air"),
     ],
 )
 def test_trailing_remarks_are_kept_apart(text: str, unit: str, remark: str) -> None:

@@ -258,6 +258,14 @@ def _in_context(core: str) -> tuple[UnitProduct, str] | None:
         return None
 
 
+_SUBSTANCE = re.compile(
+    r"(?<=\S)\s+(?:dry\s+air|moist\s+air|humid\s+air|water\s+vapou?r|water|vapou?r|steam"
+    r"|air|H2O|H₂O|CO2|CO₂)(?=\s*(?:/|$|\)))"
+)
+"""A substance after a unit of HVAC and chemistry (`kg water/kg dry air`, `kJ/kg dry air`):
+it says what is counted, and the unit is the unit."""
+
+
 _SYMBOLIC_POWER = re.compile(r"\^\s*[({]?\s*[A-Za-zα-ωΑ-Ω]")
 
 
@@ -282,6 +290,15 @@ def _parse(text: str, phrases: bool) -> UnitSpec | UnitProblem:
         return UnitProblem(text, f"unit text longer than {MAX_TEXT} characters", 0)
     clean, columns = _unescape(text)
     core, remark, remark_at = split_remark(clean)
+    if (plain := _SUBSTANCE.sub("", core)) != core and plain.strip():
+        try:  # `kg water/kg dry air`: the substances name what each unit counts
+            read = read_unit(plain.strip())
+        except UnitSyntaxError:
+            pass
+        else:
+            return UnitSpec(
+                text, kind_of(read), read, remark="; ".join(p for p in (core, remark) if p)
+            )
     lead = len(clean[:remark_at]) - len(clean[:remark_at].lstrip())
     if not core:
         return UnitProblem(text, "no unit given", 0)
