@@ -112,8 +112,8 @@ def _moves(quantity: numbers.Quantity, rounded: Rounded = frozenset()) -> list[s
         if not (hedged or _places(abs(argument), decimals) >= SIGNIFICANT):
             return []
         half = sympy.Rational(1, 2) * sympy.Integer(10) ** -decimals
-        at = _call(name, argument)
-        return [_call(name, argument + sign * half) - at for sign in (1, -1)]
+        at = numbers.apply(name, argument)
+        return [numbers.apply(name, argument + sign * half) - at for sign in (1, -1)]
     if quantity.exponent:  # `3.99×10⁻⁴`: the mantissa's digits, at its power of ten
         mantissa = abs(quantity.value) / sympy.Integer(10) ** quantity.exponent
         decimals = quantity.decimals or 0
@@ -127,17 +127,6 @@ def _moves(quantity: numbers.Quantity, rounded: Rounded = frozenset()) -> list[s
         # `40/116 ≈ 0.35 K/W` where `about 116 W` was itself rounded from 115.9
         return [sympy.Rational(1, 2), -sympy.Rational(1, 2)]
     return []
-
-
-def _call(name: str, argument: sympy.Expr) -> sympy.Expr:
-    """The function `numbers.Quantity.call` names, at `argument`."""
-    if name == "exp":
-        return sympy.exp(argument)
-    if name == "√":
-        return sympy.sqrt(argument)
-    if name.startswith("log"):
-        return sympy.log(argument, int(name[3:]))
-    return sympy.log(argument)
 
 
 def _spread(item: numbers.Arithmetic, log10: bool, rounded: Rounded = frozenset()) -> sympy.Expr:

@@ -189,8 +189,8 @@ class Quantity:
     base: tuple[sympy.Expr, int, sympy.Expr] | None = None
     """For a power of a decimal (`0.0344²`): the base, its written decimals, the exponent."""
     call: tuple[str, sympy.Expr, int] | None = None
-    """For a function of a decimal (`e^0.942`, `ln 2.5`): the function (`exp`, `ln`, `log₂`,
-    `log₁₀`, `√`), its argument and the argument's written decimals."""
+    """For a function of a decimal (`e^0.942`, `ln 2.5`): the function (`apply`'s name: `exp`,
+    `ln`, `log2`, `log10`, `√`), its argument and the argument's written decimals."""
 
     @property
     def figures(self) -> int:
@@ -383,6 +383,18 @@ def _literal(
     return _Literal(value, j, len(frac), 0)
 
 
+def apply(name: str, argument: sympy.Expr) -> sympy.Expr:
+    """The function a literal calls (`Quantity.call`'s name: `exp`, `√`, `ln`, `log2`,
+    `log10`) at `argument`."""
+    if name == "exp":
+        return sympy.exp(argument)
+    if name == "√":
+        return sympy.sqrt(argument)
+    if name.startswith("log"):
+        return sympy.log(argument, int(name[3:]))
+    return sympy.log(argument)
+
+
 def _function(text: str, i: int, end: int, pi: bool = False) -> _Literal | None:
     """``ln 3``, ``log(2)``, ``√2``, ``e^2`` or (with `pi`) ``π``: exact symbolic values of
     a plain literal."""
@@ -397,11 +409,10 @@ def _function(text: str, i: int, end: int, pi: bool = False) -> _Literal | None:
             if not (close := _CLOSE_PAREN.match(text, j, end)):
                 return None
             j = close.end()
-        root, base = func.group(1) == "√", _LOG_BASES.get(func.group(1))
-        value = sympy.sqrt(arg.value) if root else sympy.log(arg.value, *(base,) if base else ())
-        name = "√" if root else f"log{base}" if base else "ln"
+        base = _LOG_BASES.get(func.group(1))
+        name = "√" if func.group(1) == "√" else f"log{base}" if base else "ln"
         argument = (name, arg.value, arg.decimals) if arg.decimals else None
-        return _Literal(value, j, None, 0, call=True, argument=argument)
+        return _Literal(apply(name, arg.value), j, None, 0, call=True, argument=argument)
     if exp := _EXP_FN.match(text, i, end):
         arg = _literal(text, exp.end(), end, grouped=False, fractions=False, powers=False)
         brace = arg and exp.group(1) and _CLOSE_BRACE.match(text, arg.end, end)
@@ -410,7 +421,7 @@ def _function(text: str, i: int, end: int, pi: bool = False) -> _Literal | None:
         j = brace.end() if brace else arg.end
         power = -arg.value if exp.group(2) else arg.value
         argument = ("exp", power, arg.decimals) if arg.decimals else None
-        return _Literal(sympy.exp(power), j, None, 0, call=True, argument=argument)
+        return _Literal(apply("exp", power), j, None, 0, call=True, argument=argument)
     if exp := _EXP_SUPER.match(text, i, end):
         power = sympy.Integer(_int(exp.group(1)))
         return _Literal(sympy.exp(power), exp.end(), None, 0, call=True)
