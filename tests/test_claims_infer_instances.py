@@ -51,7 +51,7 @@ def test_a_prose_name_is_a_step_only_of_a_stepped_symbol() -> None:
     relation steps; `m₁₀₀` is past any example's steps."""
     relations = [_one(ADAM), _one(CORRECTION)]
     steps = instances.Steps(relations, instances.letters(relations))
-    assert steps.find("m_1") == "m_1" and steps.symbols["m_1"] == "m_t"
+    assert steps.find("m_1") == "m_1" and steps.symbol("m_1") == "m_t"
     assert steps.find("m_hat_2") == "m_hat_2"
     assert steps.find("beta_1") is None
     assert steps.find("m_100") is None

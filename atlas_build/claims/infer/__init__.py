@@ -60,11 +60,13 @@ def _run(
     if not usable.items and not steps:
         return result, paragraphs
     stepped = instances.Steps((r for _, _, r in plain), steps) if steps else None
-    paragraphs = statements.paragraphs(lesson, statements.Names(lesson, stepped))
+    names = statements.Names(lesson, stepped)
+    paragraphs = statements.paragraphs(lesson, names)
     relations = usable
     if stepped is not None:
         named = {s.name for paragraph in paragraphs for s in paragraph.stated}
-        relations = _at_steps(usable, plain, stepped, stepped.steps(named))
+        aliases = {name: of for name in named if (of := names.symbol(name)) != name}
+        relations = _at_steps(usable, plain, aliases, stepped.steps(named))
     if relations.items:
         result.checks, result.complete = checks.infer(lesson, relations, paragraphs)
     return result, paragraphs
@@ -73,13 +75,14 @@ def _run(
 def _at_steps(
     usable: Relations,
     plain: list[tuple[int, int, Relation]],
-    stepped: instances.Steps,
+    aliases: dict[str, str],
     steps: dict[str, set[int]],
 ) -> Relations:
     """`usable` and every relation taken at each step the prose names a value at (keys of
-    their own past the lesson's, `origins` mapping them back)."""
+    their own past the lesson's, `origins` mapping them back); `aliases`: each step's value
+    the prose names -> the stepped symbol it is of."""
     found = Relations(list(usable.items), dict(usable.sections))
-    found.aliases = dict(stepped.symbols)
+    found.aliases = aliases
     extra = 10_000  # no lesson has this many relations in one equation
     for equation, index, relation in plain:
         for letter, numbers in sorted(steps.items()):

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 import sympy
 
+from atlas_build.claims.infer import solve
 from atlas_build.latex import Relation
 from atlas_build.lesson import names as naming
 
@@ -28,12 +29,20 @@ MAX_RELATIONS = 60  # relations taken at steps, per lesson: inference stays boun
 
 
 def _indexed(relation: Relation) -> list[sympy.Indexed]:
-    return [
+    """The relation's indexed symbols (`m_{t−1}`), in a fixed order (never a set's)."""
+    found = {
         node
         for side in (relation.lhs, relation.rhs)
         if isinstance(side, sympy.Basic)
         for node in side.atoms(sympy.Indexed)
-    ]
+    }
+    return sorted(found, key=str)
+
+
+def _subscripted(relation: Relation) -> list[tuple[str, str, str]]:
+    """(name, base, last subscript) of the relation's plain symbols (`m_t`: `m`, `t`; a
+    name without a subscript has base "")."""
+    return [(name, *name.rpartition("_")[::2]) for name in solve.symbols(relation)]
 
 
 def letters(relations: Iterable[Relation]) -> set[str]:
@@ -60,13 +69,11 @@ def _elementwise(relation: Relation) -> set[str]:
     one and stand alone in it too: the relation holds for each element."""
     bases: dict[str, set[str]] = {}
     bare: set[str] = set()
-    for side in (relation.lhs, relation.rhs):
-        for symbol in side.free_symbols if isinstance(side, sympy.Basic) else ():
-            base, _, letter = str(symbol).rpartition("_")
-            if base and letter in naming.INDEX_LETTERS:
-                bases.setdefault(letter, set()).add(base)
-            elif str(symbol) in naming.INDEX_LETTERS:
-                bare.add(str(symbol))
+    for name, base, letter in _subscripted(relation):
+        if base and letter in naming.INDEX_LETTERS:
+            bases.setdefault(letter, set()).add(base)
+        elif name in naming.INDEX_LETTERS:
+            bare.add(name)
     return {letter for letter, found in bases.items() if len(found) > 1 or letter in bare}
 
 
@@ -81,36 +88,37 @@ class Steps:
                 free = {str(s) for s in node.free_symbols} & steps
                 if len(node.indices) == 1 and len(free) == 1:
                     self._add(str(node.base.label), next(iter(free)))
-            for side in (relation.lhs, relation.rhs):
-                for symbol in side.free_symbols if isinstance(side, sympy.Basic) else ():
-                    base, _, letter = str(symbol).rpartition("_")
-                    if base and letter in steps:
-                        self._add(base, letter)
-        self.symbols: dict[str, str] = {}  # a step's value name -> the stepped symbol's name
+            for _, base, letter in _subscripted(relation):
+                if base and letter in steps:
+                    self._add(base, letter)
 
     def _add(self, base: str, letter: str) -> None:
         self.bases.setdefault(naming.key(base), (base, letter))
 
-    def find(self, name: str) -> str | None:
-        """The name of a step's value (`m_1` for `m₁` where m_t is stepped in t), or None."""
+    def _stepped(self, name: str) -> tuple[str, str, int] | None:
+        """(base, letter, step) of a step's value name (`m_1`: `m`, `t`, 1), or None."""
         base, _, step = name.rpartition("_")
         if not base or not step.isdigit() or int(step) > MAX_STEP:
             return None
         found = self.bases.get(naming.key(base))
-        if found is None:
-            return None
-        value = f"{found[0]}_{int(step)}"
-        self.symbols[value] = f"{found[0]}_{found[1]}"
-        return value
+        return (*found, int(step)) if found is not None else None
+
+    def find(self, name: str) -> str | None:
+        """The name of a step's value (`m_1` for `m₁` where m_t is stepped in t), or None."""
+        found = self._stepped(name)
+        return f"{found[0]}_{found[2]}" if found is not None else None
+
+    def symbol(self, name: str) -> str | None:
+        """The stepped symbol a step's value is of (`m_t` for `m_1`), or None."""
+        found = self._stepped(name)
+        return f"{found[0]}_{found[1]}" if found is not None else None
 
     def steps(self, named: Iterable[str]) -> dict[str, set[int]]:
         """Letter -> the steps the prose names a value at."""
         found: dict[str, set[int]] = {}
         for name in named:
-            base, _, step = name.rpartition("_")
-            entry = self.bases.get(naming.key(base))
-            if entry is not None and step.isdigit():
-                found.setdefault(entry[1], set()).add(int(step))
+            if (stepped := self._stepped(name)) is not None:
+                found.setdefault(stepped[1], set()).add(stepped[2])
         return found
 
 
@@ -126,11 +134,9 @@ def at(relation: Relation, letter: str, step: int) -> Relation | None:
         if not shifted.is_Integer or shifted < 0:
             return None
         swap[node] = sympy.Symbol(f"{node.base.label}_{shifted}")
-    for side in (relation.lhs, relation.rhs):
-        for symbol in side.free_symbols if isinstance(side, sympy.Basic) else ():
-            base, _, tail = str(symbol).rpartition("_")
-            if base and tail == letter:
-                swap[symbol] = sympy.Symbol(f"{base}_{step}")
+    for name, base, tail in _subscripted(relation):
+        if base and tail == letter:
+            swap[sympy.Symbol(name)] = sympy.Symbol(f"{base}_{step}")
     if not swap:
         return None
     swap[index] = sympy.Integer(step)

@@ -140,11 +140,13 @@ class Names:
         self.steps = steps
         self.keys: dict[str, set[str]] = {}
         self.flats: dict[str, set[str]] = {}
+        self.glossary: set[str] = set()
         for glossary in lesson.glossaries:
             for entry in glossary.entries:
                 for name in entry.names:
                     self.keys.setdefault(naming.key(name), set()).add(name)
                     self.flats.setdefault(naming.flat(name), set()).add(name)
+                    self.glossary.add(name)
 
     def find(self, token: str) -> str | None:
         if token.startswith("$"):
@@ -164,7 +166,9 @@ class Names:
 
     def symbol(self, name: str) -> str:
         """The glossary symbol a name's unit is that of (a step's value: the stepped symbol)."""
-        return self.steps.symbols.get(name, name) if self.steps is not None else name
+        if self.steps is None or name in self.glossary:
+            return name
+        return self.steps.symbol(name) or name
 
 
 def _prose_blocks(lesson: Lesson) -> Iterator[tuple[int, int]]:
