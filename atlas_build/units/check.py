@@ -112,7 +112,7 @@ def _sides(
     message = f"left side {shown_left}, right side {shown_right}"
     if verdict == UNCERTAIN:
         return Finding(UNCERTAIN, f"{message}: {why_uncertain(left, right)}", None, None)
-    if _level(left) != _level(right):  # `kT_0 ≈ −174 dBm/Hz`: the same quantity, as a level
+    if bool(left.levels) != bool(right.levels):  # `kT_0 ≈ −174 dBm/Hz`: a level of it
         message += ": one side is a level (a logarithm) of what the other states, not compared"
         return Finding(UNCERTAIN, message, None, None)
     for side, value, other in ((lhs, left, right), (rhs, right, left)):
@@ -123,11 +123,6 @@ def _sides(
             )
             return Finding(UNCERTAIN, message, None, None)
     return Finding(RELATION, message, None, None, left=shown_left, right=shown_right)
-
-
-def _level(value: UnitProduct) -> bool:
-    """Whether a unit holds a level (dB, dBm): a logarithm of a quantity."""
-    return any(atom.key.startswith("level:") for atom, _ in value.atoms())
 
 
 def _pure_symbols(side: sympy.Basic, value: UnitProduct, units: Mapping[str, UnitSpec]) -> bool:

@@ -57,15 +57,11 @@ def exact(value: ValueLike) -> sympy.Expr:
     return parsed
 
 
-def _levels(units: UnitProduct) -> frozenset[str]:
-    return frozenset(atom.key for atom, _ in units.atoms() if atom.key.startswith("level:"))
-
-
 def same_dimension(a: UnitLike, b: UnitLike) -> bool:
     """Whether the two units measure the same kind of quantity (MB and MiB do; MB and s not;
     a level in dB is no ratio, and dBm no dB: a level converts only to itself)."""
     first, second = units_of(a), units_of(b)
-    return first.dimension == second.dimension and _levels(first) == _levels(second)
+    return first.dimension == second.dimension and first.levels == second.levels
 
 
 def convertible(a: UnitLike | None, b: UnitLike | None) -> bool:
@@ -91,7 +87,7 @@ def convert(value: ValueLike, from_unit: UnitLike, to_unit: UnitLike) -> sympy.E
         raise UnitError(
             f"cannot convert {source} ({source.dimension}) to {target} ({target.dimension})"
         )
-    if _levels(source) != _levels(target):
+    if source.levels != target.levels:
         raise UnitError(
             f"cannot convert {source} to {target}: a level in decibels is the logarithm of a"
             " ratio, not the ratio"

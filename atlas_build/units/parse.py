@@ -92,7 +92,7 @@ def kind_of(units: UnitProduct) -> str:
     if not units.dimension.is_dimensionless:
         return ABSTRACT if units.dimension.abstract else UNIT
     atoms = [atom for atom, _ in units.atoms()]
-    if any(atom.key.startswith("level:") for atom in atoms):
+    if units.levels:
         return DIMENSIONLESS  # dB, dBm: a logarithm of a ratio
     if units.factor == 1 and all(a.dimension.is_dimensionless and a.scale == 1 for a in atoms):
         return COUNT if atoms else DIMENSIONLESS  # counts, FLOPs, tokens, samples

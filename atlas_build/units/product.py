@@ -78,6 +78,12 @@ class UnitProduct:
         return iter(self._atoms)
 
     @property
+    def levels(self) -> frozenset[str]:
+        """The keys of its logarithmic levels (`level:dBm`): a level is no ratio, and converts
+        or compares only to the same level."""
+        return frozenset(atom.key for atom, _ in self._atoms if atom.key.startswith("level:"))
+
+    @property
     def factor(self) -> sympy.Expr:
         return self._factor
 
