@@ -432,7 +432,10 @@ def cmd_selftest(args: argparse.Namespace) -> int:
 
     options = _options(args)
     results = selftest.selftest(
-        args.paths or [DEFAULT_PATH], options, all_numbers=getattr(args, "all_numbers", False)
+        args.paths or [DEFAULT_PATH],
+        options,
+        all_numbers=getattr(args, "all_numbers", False),
+        section=getattr(args, "section", None),
     )
     render = selftest.render_json if args.format == "json" else selftest.render_text
     sys.stdout.write(render(results))
@@ -563,6 +566,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--all-numbers",
         action="store_true",
         help="a typo in every prose number of every lesson, with and without its claims file",
+    )
+    selftest.add_argument(
+        "--section",
+        metavar="TITLE",
+        help='only edits in the top-level section of this title (e.g. "Engineering example")',
     )
     selftest.set_defaults(run=cmd_selftest)
 

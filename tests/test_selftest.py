@@ -140,3 +140,30 @@ def test_all_numbers_edits_every_prose_number_with_and_without_the_claims_file(t
     assert {"0.8", "0.2"} <= killed  # results of worked arithmetic: a typo there is caught
     data = result.to_json()
     assert data["killRateWithoutClaims"] == round(result.bare_rate or 0, 4)
+
+
+def test_section_limits_the_edits_to_one_top_level_section(tmp_path):
+    """`--section "Engineering example"`: only numbers under that `##` heading, its
+    subsections included, are edited: the worked-example typo test of issue 31."""
+    body = (
+        "## Science\n\nThe idle share is 1 − 0.8 = 0.2 at 80% load.\n\n"
+        "## Engineering example\n\nA shard serves 125 requests/s at 100 requests/s, so the "
+        "utilization is 100/125 = 0.8.\n\n### Margin\n\nIts idle share is 1 − 0.8 = 0.2.\n\n"
+        "## Distinctions\n\nA 2× faster shard halves it.\n"
+    )
+    folder = tmp_path / "content" / "probe"
+    folder.mkdir(parents=True)
+    repo = Path(__file__).resolve().parent.parent
+    front = (repo / "content" / "rc-delay" / "lesson.md").read_text(encoding="utf-8")
+    head = front[: front.index("\n---\n", 4) + 5]
+    (folder / "lesson.md").write_text(head + body, encoding="utf-8")
+    options = pipeline.Options(jobs=1)
+    [every] = selftest.selftest([str(folder)], options, all_numbers=True)
+    [only] = selftest.selftest(
+        [str(folder)], options, all_numbers=True, section="engineering EXAMPLE"
+    )
+    start, end = body.index("## Engineering"), body.index("## Distinctions")
+    inside = [o for o in every.outcomes if start <= o.mutant.offset < end]
+    assert 0 < len(only.outcomes) == len(inside) < len(every.outcomes)
+    assert {o.mutant.offset for o in only.outcomes} == {o.mutant.offset for o in inside}
+    assert "0.2" in {o.mutant.original for o in only.outcomes}  # under `### Margin`
