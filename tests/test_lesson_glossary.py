@@ -532,3 +532,17 @@ def test_a_script_letter_in_an_equation_is_the_glossarys_plain_letter(check):
     entries = [("T\\_j", "Lookup table j", "units"), ("y", "Score", "units")]
     diagnostics, _ = check(glossary_body([r"y=\sum_{j=1}^{4}\mathcal T_j"], entries))
     assert diagnostics == []
+
+
+def test_a_change_written_with_delta_defines_the_letter_it_changes(check):
+    """`\\delta d=\\frac{c\\,\\delta t}{2}` with δt and δd in the table (an ultrasonic-ranging
+    lesson): LaTeX reads δ times t, and t was an A321 though the table defines δt. A t
+    that no δ entry accounts for is still reported."""
+    ranging = [*ENTRIES, ("δd", "Range step", "m"), ("c", "Speed", "m/s")]
+    entries = [*ranging, ("δt", "Timer tick", "s")]
+    diagnostics, _ = check(glossary_body([r"y=a\,x\,\delta d=\frac{c\,\delta t}{2}"], entries))
+    assert "A321" not in codes(diagnostics)
+    diagnostics, _ = check(glossary_body([r"y=a\,x\,\delta d=\frac{c\,t}{2}"], ranging))
+    assert "equation symbol 't' is not defined under `Symbols and units`" in [
+        d.message for d in diagnostics
+    ]

@@ -153,6 +153,11 @@ SPELLINGS = [
     ("C_{i+1}", ["C_i+1"]),
     ("x_{i,j}", ["x_ij"]),
     ("s_c,B²", ["s_c_B"]),  # an index pair with no space after its comma (a blind lesson)
+    ("t_50,1,t_50,2", ["t_50_1", "t_50_2"]),  # two index pairs
+    ("R(T),R\\_0,A,B,T", ["R", "R_0", "A", "B", "T"]),  # a list with no spaces (an RTD lesson)
+    ("R, R1–R4", ["R", "R1", "R2", "R3", "R4"]),  # a numbered run (a bridge lesson)
+    ("R_1, …, R_4", ["R_1", "R_2", "R_3", "R_4"]),
+    ("R₁–R₄", ["R_1", "R_2", "R_3", "R_4"]),
     ("x_i, y", ["x_i", "y"]),  # with a space, two names
     ("z_1−α/2", ["z_1-alpha/2"]),
     ("ḡr", ["g_bar_r"]),
@@ -201,6 +206,7 @@ def test_an_operator_is_a_glossary_entry(written, operators):
         ("I²t", ("I", "t")),  # a fuse's Joule integral: I² times t, the equation's `I^2t`
         ("(I²t)\\_m", ("I", "t")),  # its melting value, `(I^2t)_{\mathrm m}`
         ("(I²t)\\_pulse", ("I", "t")),
+        ("V_1-V_2", ("V_1", "V_2")),  # a difference, not the run V_1 to V_2
     ],
 )
 def test_expressions_of_real_glossaries(written, mentioned):

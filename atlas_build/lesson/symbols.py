@@ -339,10 +339,13 @@ def read(text: str) -> SymbolCell:
     mentioned: list[str] = []
     operators: list[str] = []
     kind = SYMBOL
-    for position, (piece, tight) in enumerate(_split(head, ",;")):
+    pieces = _split(head, ",;")
+    for position, (piece, tight) in enumerate(pieces):
         if not piece:
             continue
-        if tight and found and "_" in found[-1] and _INDEX.fullmatch(piece):
+        following = pieces[position + 1] if position + 1 < len(pieces) else ("", False)
+        listing = following[1] and bool(_INDEX.fullmatch(following[0]))  # `R_0,A,B,T`
+        if tight and not listing and found and "_" in found[-1] and _INDEX.fullmatch(piece):
             found[-1] += "_" + piece.rstrip("⁰¹²³⁴⁵⁶⁷⁸⁹")  # `s_c,B²`: an index pair
             continue
         if _is_operator(piece):
@@ -371,6 +374,13 @@ def read(text: str) -> SymbolCell:
         if summed is not None:  # `ΣK`: the sum of K, which an equation writes `\sum K`
             found.append(summed)
             mentioned += latex_reading(summed)
+            continue
+        if piece in _ELLIPSES and found:
+            continue  # `R_1, …, R_4`: the run is filled in where it ends
+        ranged = _range(piece) or (_run(found[-1], piece) if found and pieces[position - 1][0]
+                                   in _ELLIPSES else None)  # fmt: skip
+        if ranged:
+            found += [name for name in ranged if name not in found]
             continue
         derivative = _DERIVATIVE.match(piece)
         parts = [name_of(part) for part in derivative.groups()] if derivative else []
@@ -411,6 +421,35 @@ def read(text: str) -> SymbolCell:
         kind = OPERATOR if operators else NONE
         return SymbolCell(text, (), kind, qualifier, operators=tuple(operators))
     return SymbolCell(text, tuple(found), SYMBOL, qualifier, tuple(mentioned), tuple(operators))
+
+
+_ELLIPSES = ("…", "...", "⋯")
+_RANGE = re.compile(r"^(\S+?)\s*(?:–|—|-|…|\.\.\.|⋯|\bto\b)\s*(\S+)$")
+_NUMBERED = re.compile(r"^(.*?[^\d_])(_?)(\d{1,2})$")  # `R_1`, and `R1` as written
+_MAX_RUN = 16
+
+
+def _range(piece: str) -> list[str] | None:
+    """The symbols a numbered run names (`R1–R4`, `R₁…R₄`: R_1 to R_4); None for another
+    piece (`V_a − V_b` is a difference)."""
+    match = _RANGE.match(piece)
+    first = name_of(match.group(1)) if match else None
+    last = name_of(match.group(2)) if match else None
+    if first is None or last is None:
+        return None
+    run = _run(first, last)
+    hyphen = "-" in piece and not any(mark in piece for mark in "–—…⋯")
+    return None if run is None or (hyphen and len(run) < 3) else run  # `V_1-V_2`: a difference
+
+
+def _run(first: str, last: str) -> list[str] | None:
+    start, end = _NUMBERED.match(first), _NUMBERED.match(last)
+    if start is None or end is None or start.group(1, 2) != end.group(1, 2):
+        return None
+    low, high = int(start.group(3)), int(end.group(3))
+    if not low < high <= low + _MAX_RUN:
+        return None
+    return [f"{start.group(1)}{start.group(2)}{index}" for index in range(low, high + 1)]
 
 
 def _summand(piece: str) -> str | None:

@@ -214,6 +214,7 @@ def _undefined(
                 defined.add(key(base))
             if name.startswith("delta") and len(name) > 5:
                 defined.add(key("delta"))  # δq defines the δ of `\\delta q` read as δ times q
+                defined.add(key(name[5:]))  # and its q
     bound = {letter for eq in use.equations if eq.tree is not None for letter in eq.tree.bound}
     for entry, _ in entries:
         for name in entry.names:
