@@ -385,3 +385,109 @@ def test_an_empirical_form_fitted_on_the_celsius_scale_is_no_error(authored) -> 
     assert item["status"] == "verified"
     plain = authored(_magnus("Offset temperature"))
     assert "A420" in [d.code for d in plain.diagnostics]
+
+
+RTD = r"""
+## Science and assumptions
+
+### Callendar–Van Dusen
+
+$$
+R=R_0\left[1+AT+BT^2\right]
+$$
+
+Symbols and units
+
+R(T),R\_0,A,B,T
+
+Element resistance, its 0 °C value, @ and temperature
+
+Ω, Ω, 1/°C, 1/°C², °C
+
+## Engineering example
+
+At T = 100 °C, with R\_0 = 100 Ω, A = 3.9083 × 10⁻³ and B = −5.775 × 10⁻⁷, R ≈ 138.51 Ω.
+"""
+
+
+def test_a_polynomial_fitted_in_celsius_is_no_error(authored) -> None:
+    """An RTD's Callendar–Van Dusen curve `R₀(1 + AT + BT²)` multiplies T in °C on
+    purpose: A and B are coefficients per °C (a false A420 in an RTD lesson, whose one
+    table entry lists five symbols with no spaces). Where A and B are no coefficients,
+    multiplying a °C temperature is still an error."""
+    record = authored(RTD.replace("@", "curve coefficients"))
+    assert [d.code for d in record.diagnostics if d.severity.value == "error"] == []
+    [item] = record.coverage["relations"]["items"]
+    assert item["dimensions"]["status"] == "not checked"
+    assert "A420" in [d.code for d in authored(RTD.replace("@", "slopes"), slug="b").diagnostics]
+
+
+SWING = r"""
+## Science and assumptions
+
+### Drain current
+
+$$
+I_D=I_T\,10^{-V/S}
+$$
+
+Symbols and units
+
+I\_D
+
+Drain current
+
+@
+
+I\_T
+
+Current at threshold
+
+A/µm
+
+V
+
+Gate voltage below threshold
+
+V
+
+S
+
+Swing
+
+V
+
+### Off current
+
+$$
+I_{\mathrm{off}}=I_D
+$$
+
+Symbols and units
+
+I\_off
+
+Off current
+
+A/µm
+
+I\_D
+
+Drain current
+
+A/µm
+"""
+
+
+def test_a_symbol_with_two_units_makes_its_dimensions_uncertain(authored) -> None:
+    """A subthreshold lesson gave I_D as `A (often per width, A/µm)` in one table and A/µm
+    in the next: the remark excuses the A424, but a relation read with the first unit had a
+    false A420. A symbol two tables give two sizes is no certain disagreement; one unit for
+    I_D throughout, and the disagreement is an error."""
+    record = authored(SWING.replace("@", "A (often per width, A/µm)"))
+    assert [d.code for d in record.diagnostics if d.severity.value != "info"] == []
+    statuses = [i["dimensions"]["status"] for i in record.coverage["relations"]["items"]]
+    assert statuses == ["not checked", "not checked"]
+    head, _, tail = SWING.replace("@", "A").rpartition("A/µm")
+    plain = authored(head + "A" + tail, slug="b")
+    assert "A420" in [d.code for d in plain.diagnostics]

@@ -155,12 +155,14 @@ def names(relation: Any) -> frozenset[str]:
     return frozenset(found)
 
 
-_FITTED = re.compile(r"\b(?:coefficient|constant|parameter|fit(?:ted)?)\b", re.IGNORECASE)
+_FITTED = re.compile(r"\b(?:coefficients?|constants?|parameters?|fit(?:ted)?)\b", re.IGNORECASE)
 
 
 def fitted(lesson: Lesson) -> frozenset[str]:
-    """Symbols on a scale with another zero (°C) that the glossary calls a coefficient, a
-    constant or a fit parameter (`b — Magnus temperature coefficient — °C`)."""
+    """Symbols written in a scale with another zero (°C), alone or in a power, that the
+    glossary calls a coefficient, a constant or a fit parameter: `b — Magnus temperature
+    coefficient — °C`, and the Callendar–Van Dusen `A — linear coefficient — 1/°C`, whose
+    polynomial `R₀(1 + AT + BT²)` is fitted in °C."""
     table = lesson_units(lesson)
     found = set()
     for glossary in lesson.glossaries:
@@ -169,9 +171,13 @@ def fitted(lesson: Lesson) -> frozenset[str]:
                 continue
             for name in entry.names:
                 spec = table.get(name)
-                if spec is not None and spec.units is not None and spec.units.offset:
+                if spec is not None and spec.units is not None and _on_a_scale(spec.units):
                     found.add(name)
     return frozenset(found)
+
+
+def _on_a_scale(product: units.UnitProduct) -> bool:
+    return any(atom.offset for atom, _ in product.atoms())
 
 
 def empirical(found: dict[str, Any], relation: Any, fitted: frozenset[str]) -> dict[str, Any]:

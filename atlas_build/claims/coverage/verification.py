@@ -249,7 +249,7 @@ def _dimensions(
         ):
             entry.dimensions = {
                 "status": "not checked",
-                "message": f"{', '.join(named)} has two units in the symbol tables (A424), "
+                "message": f"{', '.join(named)} has two units in the symbol tables, "
                 f"and the sides agree in neither for certain: {entry.dimensions['message']}",
                 "unknown": entry.dimensions["unknown"],
             }

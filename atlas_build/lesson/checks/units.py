@@ -92,10 +92,25 @@ def _names(remark: str | None, other: units.UnitSpec) -> bool:
 
 
 def conflicting(lesson: Lesson) -> frozenset[str]:
-    """Symbols the lesson's tables give two units of other sizes (each an A424): what a
-    relation using one computes depends on which table it reads, so the relation's
-    dimensions are not certain."""
-    return frozenset(found.name for found in _readings(lesson) if found.conflict is not None)
+    """Symbols the lesson's tables give units of two sizes: what a relation using one
+    computes depends on which table it reads, so the relation's dimensions are not certain.
+    Each is an A424 unless a remark names the other unit (`A (often per width, A/µm)` in
+    one table, `A/µm` in the next): the remark excuses the numbers, not the dimensions."""
+    first: dict[str, tuple[object, ...]] = {}
+    found = set()
+    for glossary in lesson.glossaries:
+        for entry in glossary.entries:
+            if not entry.names or not entry.unit.strip():
+                continue
+            parts = units.unit_parts(len(entry.names), entry.unit)
+            for name, (text, _) in zip(entry.names, parts, strict=True):
+                read = units.parse_unit(text)
+                if isinstance(read, units.UnitProblem):
+                    break
+                size = _size(units.rooted(read, units.power_of(entry.symbol)))
+                if size is not None and first.setdefault(name, size) != size:
+                    found.add(name)
+    return frozenset(found)
 
 
 @RULES.rule("units", order=42)
