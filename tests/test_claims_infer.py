@@ -1008,3 +1008,20 @@ def test_a_factor_of_unfinished_working_is_no_value(authored) -> None:
     mass of the paragraph, was bound to the effective mass m_c (a false A430 in a mobility
     lesson). A factor of working that no relation sign closes binds nothing."""
     assert "A430" not in _codes(authored(MOBILITY))
+
+
+def test_a_symbol_that_rises_to_a_value_states_it(authored) -> None:
+    """`W rises to 8.96 × 10¹¹ FLOP …, so I = 64 FLOP/byte` (a roofline lesson): the new
+    value was not read, the relation took W from the paragraph before and I = 64 was a
+    false A430. A symbol that rises, falls or grows to a number is stated there (another
+    scenario: an edited result is then not certain, and not verified either)."""
+    split = QUEUE.replace("requests/s. Its utilization", "requests/s.\n\nIts utilization")
+    body = split.replace(
+        "in the system.",
+        "in the system.\n\nWhen traffic grows, λ rises to 120 requests/s, so ρ = 0.96.",
+    )
+    record = authored(body)
+    assert _codes(record) == []
+    assert any("0.96 → ρ" in c["message"] and c["status"] == "pass" for c in _inferred(record))
+    wrong = authored(body.replace("ρ = 0.96", "ρ = 0.97"), slug="b")
+    assert not any("0.97 → ρ" in c["message"] and c["status"] == "pass" for c in _inferred(wrong))

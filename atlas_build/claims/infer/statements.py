@@ -27,11 +27,16 @@ from atlas_build.lesson.symbols import name_of
 from atlas_build.units import UnitError, UnitSpec, convert, units_of
 from atlas_build.units.nouns import glossary_name
 
+_CHANGES = (  # `W rises to 8.96 × 10¹¹ FLOP`: the symbol's new value, a statement of it
+    r"(?:rises|falls|grows|drops|increases|decreases|climbs|shrinks|jumps|settles) to",
+    r"becomes",
+)
 _TOKEN = re.compile(
     r"(?<![\w\\/×·*^+\-−.])"
     r"((?:[A-Za-zΑ-Ωα-ωϑϕϵµΔ∆][\w′'ᵢ-ᵥₐ-ₜ₀-₉⁺⁻]*(?:\\?_\{?[\w,.+\-]+\}?)?)|\$[^$]{1,40}\$)"
-    r"[ \t\u00a0\u202f]*(=|≈|≃|∼|~)[ \t\u00a0\u202f]*"
+    r"[ \t\u00a0\u202f]*(=|≈|≃|∼|~|" + "|".join(_CHANGES) + r")[ \t\u00a0\u202f]*"
 )
+_NUMBER_BEFORE = re.compile(r"\d[ \t\u00a0\u202f]*$")  # `5 W rises to 7 W`: W is the unit
 _FUNCTION_BEFORE = re.compile(r"(?:sin|cos|tan|log|ln|exp|lg|sqrt|√|\\[a-z]+)[ \t\u00a0]*\(?$")
 _OPERATOR_BEFORE = re.compile(r"[×·*/^+\-−÷][ \t\u00a0]*$")
 _POWERED = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]|\^(?!\{?[*′'])")
@@ -264,6 +269,8 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
                 continue  # `125 − λ = ln(100)/0.25` states no value of λ
             if _POWERED.search(match.group(1)):
                 continue  # `σ² = 9.5` states the square of σ, not σ
+            if match.group(2)[0].isalpha() and _NUMBER_BEFORE.search(text, 0, match.start()):
+                continue
             name = names.find(match.group(1))
             if name is None:
                 continue
@@ -276,7 +283,7 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
             quantity = _table_unit(text, quantity)
             shifted = _shift(quantity, start)
             value = in_unit(quantity, table.get(names.symbol(name)))
-            approx = match.group(2) != "=" or quantity.approx or hedged
+            approx = match.group(2) in "≈≃∼~" or quantity.approx or hedged
             paragraph.stated.append(Stated(name, shifted, value, start, approx))
         named = {item.start for item in paragraph.stated}
         previous = 0  # a number's words start after the number before it: `8 cores … 5.93×`
