@@ -412,3 +412,13 @@ def test_a_function_of_a_rounded_argument_is_a_rounded_restatement() -> None:
     assert [i.text.strip() for i in worked] == ["e^0.942 ≈ 2.57"]
     assert _steps(text) == [("e^0.942", "verified")]
     assert _steps("the ratio is e^(0.3π) = e^0.952 ≈ 2.59 at low speed") == [("e^0.952", "wrong")]
+
+
+def test_a_divisor_that_converts_a_unit_is_no_dimension_error() -> None:
+    """`1.2 L/min × 0.997 kg/L ÷ 60 s ≈ 0.0199 kg/s` (a cold-plate lesson): 60 s stands for
+    60 s/min, so the left side is per minute once too often, and the dimensions disagree
+    only by that. It was a false A408; read as the conversion the number holds, which is no
+    proof (unclear). A wrong number, or 50 s, which converts nothing, is still wrong."""
+    assert _status("The mass flow is 1.2 L/min × 0.997 kg/L ÷ 60 s ≈ 0.0199 kg/s.") == "unclear"
+    assert _status("The mass flow is 1.2 L/min × 0.997 kg/L ÷ 60 s ≈ 0.0299 kg/s.") == "wrong"
+    assert _status("The mass flow is 1.2 L/min × 0.997 kg/L ÷ 50 s ≈ 0.0239 kg/s.") == "wrong"

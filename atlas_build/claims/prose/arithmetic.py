@@ -232,6 +232,28 @@ def _base(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.Expr | Non
     return measure.value * measure.units.scale / target.scale
 
 
+def _per_unit_conversion(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.Expr | None:
+    """The left side in the result's unit, where the dimensions disagree by one unit that an
+    operand converts from: `÷ 60 s` written for `÷ 60 s/min` after a flow in L/min leaves
+    the left side per minute too many, and 60 s is one minute. None where no operand is
+    such a conversion, or the result's unit cannot be computed with."""
+    target = worked.units(item.result.unit) if item.result.unit else None
+    if target is None or measure.problem:
+        return None
+    residual = measure.units / target
+    atoms = list(residual.atoms())
+    if len(atoms) != 1 or abs(atoms[0][1]) != 1 or residual.dimension.is_dimensionless:
+        return None
+    unit = residual ** atoms[0][1]  # `min` of a left side per minute too many
+    for operand in item.operands:
+        written = worked.units(operand.unit) if operand.unit else None
+        if written is None or written.dimension != unit.dimension:
+            continue
+        if operand.value * written.scale == unit.scale:  # 60 s is 1 min
+            return measure.value * (measure.units / residual).scale / target.scale
+    return None
+
+
 def _wrong(item: numbers.Arithmetic, value: sympy.Expr, unit: str) -> Judgement:
     shown = f" {unit}" if unit else ""
     message = f"the left side is {show(value)}{shown}, not {item.result.text}"
@@ -269,6 +291,9 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
             if _agrees(result, approx, based, spread * _ratio(measure, based)):
                 return Judgement("verified")
             return Judgement("unclear")
+        if problem and (converted := _per_unit_conversion(item, measure)) is not None:
+            if _agrees(result, approx, converted, spread * _ratio(measure, converted)):
+                return Judgement("unclear")  # `1.2 L/min × 0.997 kg/L ÷ 60 s ≈ 0.0199 kg/s`
         if problem:
             return Judgement("wrong", problem)
         if _agrees(result, approx, value, spread * _ratio(measure, value)):
