@@ -14,6 +14,9 @@ warnings that remain were each checked by hand:
 - bolt-preload-torque, A424: one symbol table gives the preload F_i in N, another in kN.
 - sparse-attention-window, A321: `F ≈ 4 d_head H L N` uses N, which no table defines (the
   table gives N_full and N_win).
+- subthreshold-leakage, A424: S in mV/dec in one table and V/dec in another.
+- rc-servo-pwm-timing, three A424: T_frame, t_p and t_min, t_max in µs in one table and in s
+  in another.
 """
 
 from __future__ import annotations
@@ -47,6 +50,11 @@ TRUE_WARNINGS = sorted(
         # I_D in A in one table and A/µm in another; S in mV/dec and in V/dec
         ("subthreshold-swing", "A424"),
         ("subthreshold-swing", "A424"),
+        ("subthreshold-leakage", "A424"),  # S in mV/dec and in V/dec
+        # T_frame, t_p and t_min, t_max in µs in one table and s in another
+        ("rc-servo-pwm-timing", "A424"),
+        ("rc-servo-pwm-timing", "A424"),
+        ("rc-servo-pwm-timing", "A424"),
     ]
 )
 
