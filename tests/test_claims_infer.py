@@ -1025,3 +1025,11 @@ def test_a_symbol_that_rises_to_a_value_states_it(authored) -> None:
     assert any("0.96 → ρ" in c["message"] and c["status"] == "pass" for c in _inferred(record))
     wrong = authored(body.replace("ρ = 0.96", "ρ = 0.97"), slug="b")
     assert not any("0.97 → ρ" in c["message"] and c["status"] == "pass" for c in _inferred(wrong))
+
+
+def test_a_bare_number_of_something_is_no_value_of_the_symbol(authored) -> None:
+    """`V_out = 15/16 of that ≈ 125.8 MB` states a fraction of another value, not V_out =
+    15/16 (a false A430 in a mixture-of-experts lesson); `ρ = 0.8` on its own still binds."""
+    record = authored(QUEUE.replace("ρ = 0.8,", "ρ = 0.9 of the load,"))
+    assert _codes(record) == []
+    assert "A430" in _codes(authored(QUEUE.replace("ρ = 0.8,", "ρ = 0.9,"), slug="b"))

@@ -36,6 +36,7 @@ _TOKEN = re.compile(
     r"((?:[A-Za-zΑ-Ωα-ωϑϕϵµΔ∆][\w′'ᵢ-ᵥₐ-ₜ₀-₉⁺⁻]*(?:\\?_\{?[\w,.+\-]+\}?)?)|\$[^$]{1,40}\$)"
     r"[ \t\u00a0\u202f]*(=|≈|≃|∼|~|" + "|".join(_CHANGES) + r")[ \t\u00a0\u202f]*"
 )
+_OF = re.compile(r"[ \t\u00a0\u202f]+of\b")
 _NUMBER_BEFORE = re.compile(r"\d[ \t\u00a0\u202f]*$")  # `5 W rises to 7 W`: W is the unit
 _FUNCTION_BEFORE = re.compile(r"(?:sin|cos|tan|log|ln|exp|lg|sqrt|√|\\[a-z]+)[ \t\u00a0]*\(?$")
 _OPERATOR_BEFORE = re.compile(r"[×·*/^+\-−÷][ \t\u00a0]*$")
@@ -280,6 +281,8 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
             quantity, hedged = given
             if _RAISED.match(text, quantity.end):
                 continue  # `u = 2⁻ᵖ`: a power of a symbol, not the number 2
+            if quantity.unit is None and _OF.match(text, quantity.end):
+                continue  # `V_out = 15/16 of that ≈ 125.8 MB`: a fraction of another value
             quantity = _table_unit(text, quantity)
             shifted = _shift(quantity, start)
             value = in_unit(quantity, table.get(names.symbol(name)))
