@@ -422,3 +422,16 @@ def test_a_divisor_that_converts_a_unit_is_no_dimension_error() -> None:
     assert _status("The mass flow is 1.2 L/min × 0.997 kg/L ÷ 60 s ≈ 0.0199 kg/s.") == "unclear"
     assert _status("The mass flow is 1.2 L/min × 0.997 kg/L ÷ 60 s ≈ 0.0299 kg/s.") == "wrong"
     assert _status("The mass flow is 1.2 L/min × 0.997 kg/L ÷ 50 s ≈ 0.0239 kg/s.") == "wrong"
+
+
+def test_bare_working_that_is_a_fraction_of_an_earlier_quantity_is_not_wrong(authored) -> None:
+    """`V_route ≈ 134.2 MB … V_out = 15/16 of that ≈ 125.8 MB and V_inter = 8/16 ≈ 67.1 MB`
+    (a mixture-of-experts lesson): 8/16 is half of the 134.2 MB, its `of that` left out, and
+    was a false A408. A fraction of no earlier quantity is still wrong."""
+    body = (
+        "## Engineering example\n\nEach GPU routes 8192 × 2 × 4096 × 2 = 134,217,728 bytes "
+        "≈ 134.2 MB. For P = 16 over two nodes, 15/16 of that ≈ 125.8 MB leaves the GPU and "
+        "8/16 ≈ {} MB leaves the node.\n"
+    )
+    assert "A408" not in [d.code for d in authored(body.format("67.1")).diagnostics]
+    assert "A408" in [d.code for d in authored(body.format("77.1"), slug="b").diagnostics]

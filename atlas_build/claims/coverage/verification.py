@@ -371,6 +371,8 @@ def _numbers(
         if key not in counted:
             continue
         judgement = arithmetic.judge(item, rounded)
+        if judgement.status == "wrong" and _of_earlier(item, items, lesson.content):
+            continue  # `… ≈ 134.2 MB … 8/16 ≈ 67.1 MB`: a fraction of that, not wrong
         if judgement.status == "unclear":
             continue  # units the text does not write could make it right: say nothing
         tally["checked"] += 1
@@ -394,6 +396,20 @@ def _numbers(
             at(codes.ARITHMETIC, locator.content(wrong.start), f"{item.text}: {judgement.message}")
         )
     return classes, tally
+
+
+def _of_earlier(item: numbers.Arithmetic, items: list[numbers.Item], content: str) -> bool:
+    """Whether bare working is a fraction of a quantity stated before it in its paragraph
+    (`arithmetic.fraction_of`)."""
+    for earlier in items:
+        if earlier.start >= item.start:
+            break
+        if "\n\n" in content[earlier.end : item.start]:
+            continue  # another paragraph
+        stated = earlier.result if isinstance(earlier, numbers.Arithmetic) else earlier
+        if isinstance(stated, numbers.Quantity) and arithmetic.fraction_of(item, stated):
+            return True
+    return False
 
 
 def _proved(classes: dict[tuple[int, int], str], key: tuple[int, int]) -> None:

@@ -40,6 +40,7 @@ import sympy
 
 from atlas_build.claims.binding.compare import digits_tolerance, show
 from atlas_build.claims.prose import numbers, worked
+from atlas_build.units.product import ONE
 from atlas_build.units.prose import is_level
 
 Status = Literal["verified", "wrong", "unclear"]
@@ -252,6 +253,25 @@ def _per_unit_conversion(item: numbers.Arithmetic, measure: worked.Measure) -> s
         if operand.value * written.scale == unit.scale:  # 60 s is 1 min
             return measure.value * (measure.units / residual).scale / target.scale
     return None
+
+
+def fraction_of(item: numbers.Arithmetic, earlier: numbers.Quantity) -> bool:
+    """Whether bare working is that fraction of a quantity stated before it, its `of that`
+    left out: `V_out = 15/16 of that ≈ 125.8 MB and V_inter = 8/16 ≈ 67.1 MB`, after
+    `≈ 134.2 MB`. Such working is no wrong number, though its own digits disagree."""
+    if any(operand.unit for operand in item.operands) or not item.result.unit:
+        return False
+    target = worked.units(item.result.unit)
+    source = worked.units(earlier.unit) if earlier.unit else None
+    if target is None or source is None or target.dimension != source.dimension:
+        return False
+    measure = numbers.evaluate(item)
+    if measure is None or measure.units != ONE:
+        return False
+    scale = earlier.value * source.scale / target.scale
+    approx = item.relation == "≈" or item.result.approx or earlier.approx
+    moved = _spread(item, False) * abs(scale) + abs(measure.value) * earlier.tolerance
+    return _agrees(item.result, approx, measure.value * scale, moved)
 
 
 def _wrong(item: numbers.Arithmetic, value: sympy.Expr, unit: str) -> Judgement:
