@@ -546,3 +546,16 @@ def test_a_change_written_with_delta_defines_the_letter_it_changes(check):
     assert "equation symbol 't' is not defined under `Symbols and units`" in [
         d.message for d in diagnostics
     ]
+
+
+def test_an_index_of_table_symbols_is_defined_where_its_range_is_written(check):
+    """`a_i = b_i + q c_i, i = 0, …, N − 1` (a STREAM lesson): the table defines a_i, b_i
+    and c_i, so i is their index, not an undefined symbol (a false A321). A letter that
+    indexes nothing (`T`) is still reported."""
+    entries = [*ENTRIES, ("a\\_i, b\\_i", "Elements", "bytes"), ("N", "Length", "elements")]
+    diagnostics, _ = check(glossary_body([r"y=a\,x\,a_i=b_i,\quad i=0,\dots,N-1"], entries))
+    assert "A321" not in codes(diagnostics)
+    diagnostics, _ = check(glossary_body([r"y=a\,x\,a_i=b_i\,T"], entries))
+    assert "equation symbol 'T' is not defined under `Symbols and units`" in [
+        d.message for d in diagnostics
+    ]

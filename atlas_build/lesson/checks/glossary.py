@@ -200,6 +200,9 @@ def _lesson_texts(
     return texts
 
 
+_INDEX_LETTERS = frozenset("ijkl")
+
+
 def _undefined(
     subject: LessonSubject,
     entries: list[tuple[GlossaryEntry, symbols.SymbolCell]],
@@ -221,6 +224,8 @@ def _undefined(
             base, pieces = split(name)
             if pieces and pieces[-1] in bound:  # `M_r` summed over r in `\sum_r M_r`
                 defined.add(key("_".join((base, *pieces[:-1]))))
+            if pieces and pieces[-1] in _INDEX_LETTERS:
+                defined.add(key(pieces[-1]))  # a_i defines the index of `i = 0, …, N − 1`
     for equation in use.equations:
         for name in equation.scan.names:
             base, pieces = split(name)
