@@ -68,3 +68,23 @@ def parse_relation(latex: str) -> sympy.Basic:
 
     relation = parse_relations(latex)[0]
     return Related(relation.lhs, relation.rhs, relation.op)
+
+
+def test_a_quadratic_over_an_algebraic_domain_is_solved_in_digits() -> None:
+    """A pi pad's attenuation put `10^(1007/2000)` into the coefficients of a quadratic in
+    V_out, and `sympy.roots` factored over that extension for minutes (a false A108 in an
+    RF lesson). Its coefficients are taken to 30 digits first: the same roots, at once."""
+    v, ten, r = sympy.Symbol("V_out"), sympy.Integer(10), sympy.Rational
+    k, m, n = ten ** r(1007, 2000), ten ** r(7, 1000), ten ** r(1021, 2000)
+    root = sympy.sqrt(k - 1)
+    shared = -250 * m - 25 * k + 25 + 250 * n
+    difference = (
+        -k / (250 * m - 25) * v**2
+        + 4 * sympy.sqrt(13) * 2 ** r(7, 2000) * 5 ** r(1007, 2000) * sympy.sqrt(1 + k)
+        / (-25 * root + 250 * m * root) * v
+        - 260 * m / shared - 26 * k / shared + r(33, 100)
+    )  # fmt: skip
+    found = sorted(float(solver.number(x)) for x in solver.roots(difference, v))
+    expected = sorted(float(x) for x in sympy.Poly(sympy.N(difference, 30), v).nroots())
+    assert len(found) == 2
+    assert all(abs(a - b) <= 1e-9 * abs(b) for a, b in zip(found, expected, strict=True))

@@ -140,7 +140,8 @@ def roots(
         except (sympy.PolynomialError, sympy.GeneratorsNeeded, ValueError, TypeError):
             polynomial = None
     if polynomial is not None and 0 < polynomial.degree() <= MAX_DEGREE:
-        if not polynomial.free_symbols - {symbol}:
+        polynomial = _rational_or_real(polynomial, symbol)
+        if polynomial is not None and not polynomial.free_symbols - {symbol}:
             try:  # the roots of the polynomial: `sympy.solve` took minutes on `6.4e12 − H/ln 2`
                 found = list(sympy.roots(polynomial))
             except (NotImplementedError, TypeError, ValueError, ArithmeticError):
@@ -150,6 +151,20 @@ def roots(
         return []
     root = secant(difference, symbol, near)
     return [] if root is None else [root]
+
+
+def _rational_or_real(polynomial: sympy.Poly, symbol: sympy.Symbol) -> sympy.Poly | None:
+    """The polynomial over the rationals or the reals: one of degree 2 or more over an
+    algebraic domain (`10^(1007/2000)` in a coefficient, a pi pad's attenuation) has its
+    coefficients evaluated to 30 digits, since `sympy.roots` factors over the extension and
+    took minutes on a quadratic. None where a coefficient is no real number."""
+    domain = polynomial.domain
+    if polynomial.degree() < 2 or domain.is_QQ or domain.is_ZZ or domain.is_RR:
+        return polynomial  # a linear root is exact at once, over any domain
+    coefficients = [number(c) for c in polynomial.all_coeffs()]
+    if any(c is None for c in coefficients):
+        return None
+    return sympy.Poly(coefficients, symbol, domain=sympy.RealField(dps=DIGITS))
 
 
 def _low_degree(expression: sympy.Expr, symbol: sympy.Symbol) -> bool:
