@@ -200,7 +200,8 @@ def _lesson_texts(
     return texts
 
 
-_INDEX_LETTERS = frozenset("ijkl")
+_RANGE = re.compile(r"(?<![A-Za-z\\])([ijkl])\s*=\s*\d+\s*,\s*(?:\\[lc]?dots|…|\.\.\.)")
+"""An index's range written in an equation: `i=0,\\dots,N-1`."""
 
 
 def _undefined(
@@ -219,12 +220,13 @@ def _undefined(
                 defined.add(key("delta"))  # δq defines the δ of `\\delta q` read as δ times q
                 defined.add(key(name[5:]))  # and its q
     bound = {letter for eq in use.equations if eq.tree is not None for letter in eq.tree.bound}
+    ranged = {m.group(1) for eq in use.equations for m in _RANGE.finditer(eq.math.latex)}
     for entry, _ in entries:
         for name in entry.names:
             base, pieces = split(name)
             if pieces and pieces[-1] in bound:  # `M_r` summed over r in `\sum_r M_r`
                 defined.add(key("_".join((base, *pieces[:-1]))))
-            if pieces and pieces[-1] in _INDEX_LETTERS:
+            if pieces and pieces[-1] in ranged:
                 defined.add(key(pieces[-1]))  # a_i defines the index of `i = 0, …, N − 1`
     for equation in use.equations:
         for name in equation.scan.names:
