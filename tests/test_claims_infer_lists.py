@@ -253,13 +253,13 @@ count
 
 ## Engineering example
 
-For p = \[0.665,0.245,0.090\] the entropy comes to {H}, out of 2 or 3 outcomes.
+For p = \[0.665,0.245,0.090\] it comes to {H}, out of 2 or 3 outcomes.
 """
 
 
 def test_one_precise_unnamed_number_is_found_by_its_value(authored) -> None:
     """`0.832` (half a unit is 0.06% of it) is the entropy of the named list; `0.8` could
-    agree by chance and verifies nothing."""
+    agree by chance and verifies nothing (no noun names it: `meant`)."""
     precise = _computed(authored(_ENTROPY.replace("{H}", "0.832"), slug="precise"))
     assert len(precise) == 1 and "0.832 → H (computed)" in precise[0], precise
     assert _computed(authored(_ENTROPY.replace("{H}", "0.8"), slug="coarse")) == []
@@ -289,3 +289,58 @@ def test_sums_inside_sums_over_long_lists_are_not_written_out() -> None:
     assert lists.compute(form, {"x": [sympy.Integer(1)] * 32}, {}) is None
     small = lists.compute(form, {"x": [sympy.Integer(1)] * 4}, {})
     assert small is not None and [float(v) for v in small] == [64.0]
+
+
+_MIXTURE = r"""
+## Science and assumptions
+
+### A causal value mixture
+
+$$
+o=\sum_j a_jv_j
+$$
+
+Symbols and units
+
+o
+
+Scalar attention output in this example
+
+value units
+
+a\_j
+
+Softmax probability over allowed keys
+
+dimensionless
+
+v\_j
+
+Allowed scalar value
+
+value units
+
+s\_j
+
+Pre-softmax score
+
+dimensionless
+
+With allowed scores \[0,ln3\] and scalar values \[2,6\], attention probabilities are
+\[0.25,0.75\] and output is 5. At the first causal position only value 2 is allowed, so
+output is 2.
+"""
+
+
+def test_lists_and_a_result_named_by_their_nouns(authored) -> None:
+    """The seed's worked relation names no list by a symbol: `scores`, `values`,
+    `probabilities` and `output` are the nouns of its table's meanings. The output 5 is
+    written to one digit, too coarse to be found by its value, yet named by its noun; o is
+    verified by example. Another output verifies nothing, and nothing is reported."""
+    record = authored(_MIXTURE)
+    assert _errors(record) == []
+    [shown] = _computed(record)
+    assert "\\[0.25,0.75\\] → a" in shown and "\\[2,6\\] → v" in shown and "5 → o" in shown
+    assert record.coverage["relations"]["verified"] == 1
+    wrong = authored(_MIXTURE.replace("output is 5", "output is 4"), slug="b")
+    assert _errors(wrong) == [] and _computed(wrong) == []

@@ -20,14 +20,14 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import sympy
 
 from atlas_build.claims import solver
 from atlas_build.claims.binding.compare import digits_tolerance
-from atlas_build.claims.infer import statements, values
+from atlas_build.claims.infer import meant, statements, values
 from atlas_build.claims.infer.found import Found, Pin
 from atlas_build.claims.prose import numbers
 from atlas_build.latex import Relation
@@ -304,6 +304,11 @@ def matched(
     lists = bases(lesson, []) | {base for form in over for base in form.vectors}
     lists |= {form.output for form in over if form.listed}
     labels = statements.labels(lesson)
+    tables = meant.Tables(lesson)
+    listed = {
+        n: m.group(1) for n in tables.every if (m := _INDEXED.match(n)) and m.group(1) in lists
+    }
+    plain = [name for name in tables.every if name not in listed]
     checks: list[tuple[Found, Pin]] = []
     budget = Budget()
     named_lists: dict[str, _Value] = {}
@@ -325,7 +330,13 @@ def matched(
             if loose.dimension == statements.BARE and loose.quantity.unit is None
         ][:MAX_SCALARS]
         unnamed = [value for value, token in written if _base(token, lists) is None]
-        scene = _Scene(here, named_lists, named_scalars, unnamed, bare, paragraph)
+        nouns = {  # `attention probabilities are [0.25,0.75]`: one list of the paragraph
+            listed[name]: found[0]
+            for name, found in _by_noun(tables, paragraph, unnamed, listed).items()
+            if len(found) == 1 and listed[name] not in here
+        }
+        results = _by_noun(tables, paragraph, bare, plain)  # `output is 5`
+        scene = _Scene(here, named_lists, named_scalars, unnamed, bare, paragraph, nouns, results)
         for form in over:
             checks += _checks(form, scene, labels, budget)
     return checks
@@ -343,6 +354,8 @@ class _Scene:
     unnamed: list[_Value]
     bare: list[_Value]
     paragraph: statements.Paragraph
+    nouns: dict[str, _Value]  # the one list of the paragraph its noun names (`meant`)
+    results: dict[str, list[_Value]]  # numbers of the paragraph their noun names
 
     def stated_here(self, name: str) -> _Value | None:
         value = self.named_scalars.get(name)
@@ -357,13 +370,14 @@ def _checks(
     """A check for each result of the paragraph the relation computes from a reading of
     its inputs (`_readings`): the result named for its left side, or else any precise
     unnamed one (`precise`), while the lesson's `budget` lasts."""
-    if form.listed:
-        named = scene.here.get(form.output)
-    else:
-        named = scene.stated_here(form.output)
+    named = scene.here.get(form.output) if form.listed else scene.stated_here(form.output)
     targets = [named] if named is not None else (scene.unnamed if form.listed else scene.bare)
     if named is None:
-        targets = [target for target in targets if precise(target.written)]
+        # named by their noun (`output is 5`) a result may be written coarsely; any other
+        # must be precise, or it could agree by chance
+        nouns = scene.nouns.get(form.output) if form.listed else None
+        meant_ = [nouns] if nouns is not None else scene.results.get(form.output, [])
+        targets = meant_ + [t for t in targets if t not in meant_ and precise(t.written)]
     matches: dict[int, tuple[_Value, dict[str, _Value]]] = {}
     for reading in _readings(form, scene):
         if len(matches) == len(targets) or budget.left <= 0:
@@ -411,6 +425,22 @@ def _checks(
     return found
 
 
+def _by_noun(
+    tables: meant.Tables,
+    paragraph: statements.Paragraph,
+    values: list[_Value],
+    names: Iterable[str],
+) -> dict[str, list[_Value]]:
+    """The values of the paragraph its nouns name (`meant`), by symbol: a paragraph of
+    several cases (`temperature 1 … temperature 0.5`) names one symbol more than once."""
+    found: dict[str, list[_Value]] = {}
+    for value in values:
+        name = tables.symbol(value.spans[0][0], paragraph.start, names)
+        if name is not None:
+            found.setdefault(name, []).append(value)
+    return found
+
+
 def _plain(value: _Value, listed: bool) -> object:
     """A list as a tuple of its values, a number as its value."""
     return value.values if listed else value.values[0]
@@ -422,7 +452,16 @@ def _readings(form: Shape, scene: _Scene) -> Iterator[dict[str, _Value]]:
     choices: list[tuple[str, list[_Value]]] = []
     for base in form.vectors:
         named = scene.named_lists.get(base)
-        choices.append((base, [named] if named is not None else scene.unnamed))
+        noun = scene.nouns.get(base)  # tried first, not alone: a noun names one case
+        first = [noun] if noun is not None else []
+        choices.append(
+            (
+                base,
+                [named]
+                if named is not None
+                else first + [u for u in scene.unnamed if u is not noun],
+            )
+        )
     for name in form.scalars:
         value = scene.named_scalars.get(name)
         choices.append((name, [value] if value is not None else scene.bare))
