@@ -117,6 +117,17 @@ def test_cli_json_and_fail_under(tmp_path: Path) -> None:
     assert all({"kind", "description", "line", "column"} <= set(s) for s in entry["survivors"])
 
 
+def _probe(tmp_path: Path, body: str) -> Path:
+    """A lesson folder with rc-delay's front matter and `body`, no claims file."""
+    folder = tmp_path / "content" / "probe"
+    folder.mkdir(parents=True)
+    repo = Path(__file__).resolve().parent.parent
+    front = (repo / "content" / "rc-delay" / "lesson.md").read_text(encoding="utf-8")
+    head = front[: front.index("\n---\n", 4) + 5]
+    (folder / "lesson.md").write_text(head + body, encoding="utf-8")
+    return folder
+
+
 def test_all_numbers_edits_every_prose_number_with_and_without_the_claims_file(tmp_path):
     """`--all-numbers`: a typo in each number no rule exempts, checked with the claims file
     and without it, so anyone can measure what inference alone catches."""
@@ -126,12 +137,7 @@ def test_all_numbers_edits_every_prose_number_with_and_without_the_claims_file(t
         "## Work\n\nA shard serves 125 requests/s and receives 100 requests/s, so the "
         "utilization is 100/125 = 0.8 and the idle share 1 − 0.8 = 0.2.\n"
     )
-    folder = tmp_path / "content" / "probe"
-    folder.mkdir(parents=True)
-    repo = Path(__file__).resolve().parent.parent
-    front = (repo / "content" / "rc-delay" / "lesson.md").read_text(encoding="utf-8")
-    head = front[: front.index("\n---\n", 4) + 5]
-    (folder / "lesson.md").write_text(head + body, encoding="utf-8")
+    folder = _probe(tmp_path, body)
     [result] = selftest.selftest([str(folder)], pipeline.Options(jobs=1), all_numbers=True)
     assert result.bare is not None and not result.claims
     counted = [s for s in exempt.spots(lesson.build(body)) if not s.exempt]
@@ -151,12 +157,7 @@ def test_section_limits_the_edits_to_one_top_level_section(tmp_path):
         "utilization is 100/125 = 0.8.\n\n### Margin\n\nIts idle share is 1 − 0.8 = 0.2.\n\n"
         "## Distinctions\n\nA 2× faster shard halves it.\n"
     )
-    folder = tmp_path / "content" / "probe"
-    folder.mkdir(parents=True)
-    repo = Path(__file__).resolve().parent.parent
-    front = (repo / "content" / "rc-delay" / "lesson.md").read_text(encoding="utf-8")
-    head = front[: front.index("\n---\n", 4) + 5]
-    (folder / "lesson.md").write_text(head + body, encoding="utf-8")
+    folder = _probe(tmp_path, body)
     options = pipeline.Options(jobs=1)
     [every] = selftest.selftest([str(folder)], options, all_numbers=True)
     [only] = selftest.selftest(

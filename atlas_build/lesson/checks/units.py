@@ -10,7 +10,7 @@ size: `V_T` in V and in mV) is computed in the first, so the second gets a warni
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from atlas_build import units
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
@@ -98,18 +98,12 @@ def conflicting(lesson: Lesson) -> frozenset[str]:
     one table, `A/µm` in the next): the remark excuses the numbers, not the dimensions."""
     first: dict[str, tuple[object, ...]] = {}
     found = set()
-    for glossary in lesson.glossaries:
-        for entry in glossary.entries:
-            if not entry.names or not entry.unit.strip():
-                continue
-            parts = units.unit_parts(len(entry.names), entry.unit)
-            for name, (text, _) in zip(entry.names, parts, strict=True):
-                read = units.parse_unit(text)
-                if isinstance(read, units.UnitProblem):
-                    break
-                size = _size(units.rooted(read, units.power_of(entry.symbol)))
-                if size is not None and first.setdefault(name, size) != size:
-                    found.add(name)
+    for reading in _every(lesson):
+        if isinstance(reading.read, units.UnitProblem):
+            continue
+        size = _size(reading.read)
+        if size is not None and first.setdefault(reading.name, size) != size:
+            found.add(reading.name)
     return frozenset(found)
 
 
@@ -143,9 +137,9 @@ class _Reading:
     conflict: str | None = None
 
 
-def _readings(lesson: Lesson) -> Iterator[_Reading]:
-    """The entries with a finding: unreadable units, and units in conflict."""
-    first: dict[str, tuple[str, units.UnitSpec]] = {}
+def _every(lesson: Lesson) -> Iterator[_Reading]:
+    """Each symbol's unit as each table entry gives it (`σ_e²` in `V²` read as σ_e in V);
+    an entry's names after one whose unit does not read are not read."""
     for glossary in lesson.glossaries:
         for entry in glossary.entries:
             if not entry.names or not entry.unit.strip():
@@ -156,8 +150,22 @@ def _readings(lesson: Lesson) -> Iterator[_Reading]:
                 if isinstance(read, units.UnitProblem):
                     yield _Reading(name, entry, text, start, read)
                     break
-                read = units.rooted(read, units.power_of(entry.symbol))  # `σ_e²` / `V²`
-                known = first.setdefault(name, (text, read))
-                if _conflict(known[1], read):
-                    yield _Reading(name, entry, text, start, read, known[0])
-                    break
+                read = units.rooted(read, units.power_of(entry.symbol))
+                yield _Reading(name, entry, text, start, read)
+
+
+def _readings(lesson: Lesson) -> Iterator[_Reading]:
+    """The entries with a finding: unreadable units, and units in conflict (the entry's
+    other names are then not read)."""
+    first: dict[str, tuple[str, units.UnitSpec]] = {}
+    stopped: set[int] = set()
+    for reading in _every(lesson):
+        if reading.entry.offset in stopped:
+            continue
+        if isinstance(reading.read, units.UnitProblem):
+            yield reading
+            continue
+        known = first.setdefault(reading.name, (reading.text, reading.read))
+        if _conflict(known[1], reading.read):
+            yield replace(reading, conflict=known[0])
+            stopped.add(reading.entry.offset)
