@@ -1033,3 +1033,18 @@ def test_a_bare_number_of_something_is_no_value_of_the_symbol(authored) -> None:
     record = authored(QUEUE.replace("ρ = 0.8,", "ρ = 0.9 of the load,"))
     assert _codes(record) == []
     assert "A430" in _codes(authored(QUEUE.replace("ρ = 0.8,", "ρ = 0.9,"), slug="b"))
+
+
+def test_a_unit_that_rises_states_no_symbol() -> None:
+    """`5 W rises to 7 W`: W after a number is the unit, not the symbol W; `W rises to
+    70 J` and `P becomes 7 W` state W and P."""
+    from atlas_build import lesson
+    from atlas_build.claims.infer import statements
+
+    body = (
+        "## Power\n\n$$\nW=P\\,t\n$$\n\nSymbols and units\n\nW\n\nEnergy\n\nJ\n\nP\n\nPower\n\n"
+        "W\n\nt\n\nTime\n\ns\n\nThe load draws 5 W rises to 7 W over the day. Then W rises to "
+        "70 J, and P becomes 7 W.\n"
+    )
+    stated = [(s.name, s.quantity.text) for s in statements.read(lesson.build(body))]
+    assert stated == [("W", "70 J"), ("P", "7 W")]
