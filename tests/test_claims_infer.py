@@ -1048,3 +1048,126 @@ def test_a_unit_that_rises_states_no_symbol() -> None:
     )
     stated = [(s.name, s.quantity.text) for s in statements.read(lesson.build(body))]
     assert stated == [("W", "70 J"), ("P", "7 W")]
+
+
+_NUSSELT = r"""
+## Science and assumptions
+
+### Flat-plate convection
+
+$$
+\mathrm{Re}_L=\frac{VL}{\nu},\qquad
+\overline{\mathrm{Nu}}_L=\frac{\bar h\,L}{k_a}=0.664\,\mathrm{Re}_L^{1/2}\,\mathrm{Pr}^{1/3}
+$$
+
+Symbols and units
+
+Re\_L
+
+Reynolds number over L
+
+dimensionless
+
+V
+
+Air velocity
+
+m/s
+
+L
+
+Plate length
+
+m
+
+ν
+
+Kinematic viscosity
+
+m²/s
+
+Nu\_L
+
+Mean Nusselt number
+
+dimensionless
+
+h̄
+
+Mean convection coefficient
+
+W/(m²·K)
+
+k\_a
+
+Thermal conductivity of air
+
+W/(m·K)
+
+Pr
+
+Prandtl number
+
+dimensionless
+
+For air (ν = 1.65×10⁻⁵ m²/s, k\_a = 0.0268 W/(m·K), Pr = 0.71) at V = 3 m/s over
+L = 50 mm, Re = 3 × 0.05/1.65×10⁻⁵ ≈ 9,100. Then Nu = 0.664 × 95.3 × 0.892 ≈ 56.5
+and h̄ = 56.5 × 0.0268/0.05 ≈ 30.3 W/(m²·K).
+"""
+
+
+def test_a_relation_whose_unit_after_a_number_is_symbols_is_not_inferred(authored) -> None:
+    """`0.664\\,\\mathrm{Re}_L^{1/2}\\,\\mathrm{Pr}^{1/3}` reads as 0.664 in a unit `Re_L^1/2
+    Pr^1/3` (a heat-sink lesson): the relation computed h without Re and Pr, a false A430.
+    A "unit" that is the table's symbols makes the relation one inference does not use."""
+    record = authored(_NUSSELT)
+    assert _codes(record) == []
+    assert not any("h" in c["message"].split("→")[-1] for c in _inferred(record))
+
+
+_BIMETAL = r"""
+## Science and assumptions
+
+### Curvature of a strip
+
+$$
+\kappa=\frac{a\,(1+n)}{2h}\qquad (n=1)
+$$
+
+Symbols and units
+
+κ
+
+Curvature
+
+1/m
+
+a
+
+Mismatch strain
+
+dimensionless
+
+n
+
+Stiffness ratio
+
+dimensionless
+
+h
+
+Strip thickness
+
+m
+
+With a = 0.002, h = 0.001 m and n = 1.4, κ = 2.4 1/m.
+"""
+
+
+def test_a_case_written_beside_a_form_is_no_certain_relation(authored) -> None:
+    """`κ = … (m = n = 1)` (a bimetal lesson): `n = 1` says which case the compact form is,
+    and a paragraph with n = 1.4 was a false A430 at it. Such a relation of a symbol and a
+    number is never certain; the form itself still verifies."""
+    record = authored(_BIMETAL)
+    assert _codes(record) == []
+    assert record.coverage["relations"]["verified"] >= 1

@@ -115,11 +115,16 @@ def evaluate(
 
 def inferable(lesson: Lesson, specs: list[Any] | None = None) -> list[relations.Entry]:
     """The relations inference may compute with: not one whose dimensions disagree (its
-    A420 says so; 20 °C − 4 K = 16 K holds in numbers and not in kelvin)."""
+    A420 says so; 20 °C − 4 K = 16 K holds in numbers and not in kelvin), nor one with a
+    number whose "unit" is the lesson's symbols (`dimensions.unit_of_symbols`)."""
     table = dimensions.lesson_units(lesson)
     entries, _ = relations.inventory(
         lesson, relations.claim_options(specs or []), dimensions.declared(table)
     )
+    named = dimensions.named(lesson)
+    entries = [
+        e for e in entries if e.parsed is None or not dimensions.unit_of_symbols(e.parsed, named)
+    ]
     if not table:
         return entries
     fitted = dimensions.fitted(lesson)

@@ -145,6 +145,34 @@ def declared(table: dict[str, units.UnitSpec]) -> list[str]:
     return sorted({*(name for name in ("pi", "e", "E", "I") if name in table), *quantities})
 
 
+def unit_of_symbols(relation: Any, named: frozenset[str]) -> bool:
+    """Whether a number of the relation carries a "unit" that is symbols of the lesson's
+    tables (`0.664\\,\\mathrm{Re}_L^{1/2}\\,\\mathrm{Pr}^{1/3}`: the Reynolds and Prandtl
+    numbers written upright, read as a unit after 0.664), so the relation computes without
+    them. A subscripted name (`Re_L`), or one no unit reads, counts."""
+    for side in (relation.lhs, relation.rhs):
+        if not isinstance(side, sympy.Basic):
+            continue
+        for node in sympy.preorder_traversal(side):
+            if type(node).__name__ != "WithUnit":
+                continue
+            for token in _UNIT_TOKEN.findall(node.unit):
+                if token in named and ("_" in token or not _reads(token)):
+                    return True
+    return False
+
+
+_UNIT_TOKEN = re.compile(r"[^\W\d_]+(?:_\w+)?")
+
+
+def _reads(text: str) -> bool:
+    try:
+        units.units_of(text)
+    except (units.UnitError, ValueError, TypeError):
+        return False
+    return True
+
+
 def names(relation: Any) -> frozenset[str]:
     """The symbol and function names a relation uses."""
     found: set[str] = set()

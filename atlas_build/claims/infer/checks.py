@@ -245,6 +245,7 @@ class _Run:
                 certain
                 and (equation, index) not in self.relations.origins  # a step read off a subscript
                 and relation.op != "approx"  # how approximate it is, the lesson does not say
+                and not _a_case(relation)
                 and not derived  # a value solved from another relation may be another case's
                 and all(s.how in (*_SURE, statements.DIMENSION) for s in check.used)
                 and all(s.paragraph == paragraph.start or s.how in _SURE for s in check.used)
@@ -426,6 +427,15 @@ def _unshared(found: list[Inferred]) -> list[Inferred]:
         key = frozenset(s.start for s in check.used)
         spans[key] = spans.get(key, 0) + 1
     return [c for c in found if not (c.joint and spans[frozenset(s.start for s in c.used)] > 1)]
+
+
+def _a_case(relation: Relation) -> bool:
+    """`n = 1` displayed (`κ = 3Δα ΔT/(2h)  (m = n = 1)`): the case a form holds in, or a
+    constant, not what the prose's n must be."""
+    sides = (relation.lhs, relation.rhs)
+    return any(isinstance(side, sympy.Symbol) for side in sides) and any(
+        isinstance(side, sympy.Basic) and side.is_number for side in sides
+    )
 
 
 def _corroborate(found: list[Inferred]) -> None:
