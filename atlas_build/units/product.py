@@ -78,6 +78,12 @@ class UnitProduct:
         return iter(self._atoms)
 
     @property
+    def affine(self) -> bool:
+        """Whether it holds a unit of a scale with another zero (°C), alone or in a power
+        (`1/°C`): the zero is part of what a number in it means."""
+        return any(atom.offset for atom, _ in self._atoms)
+
+    @property
     def levels(self) -> frozenset[str]:
         """The keys of its logarithmic levels (`level:dBm`): a level is no ratio, and converts
         or compares only to the same level."""

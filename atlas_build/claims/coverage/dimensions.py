@@ -199,13 +199,9 @@ def fitted(lesson: Lesson) -> frozenset[str]:
                 continue
             for name in entry.names:
                 spec = table.get(name)
-                if spec is not None and spec.units is not None and _on_a_scale(spec.units):
+                if spec is not None and spec.units is not None and spec.units.affine:
                     found.add(name)
     return frozenset(found)
-
-
-def _on_a_scale(product: units.UnitProduct) -> bool:
-    return any(atom.offset for atom, _ in product.atoms())
 
 
 def empirical(found: dict[str, Any], relation: Any, fitted: frozenset[str]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import sympy
@@ -308,7 +308,7 @@ def matched(
     listed = {
         n: m.group(1) for n in tables.every if (m := _INDEXED.match(n)) and m.group(1) in lists
     }
-    plain = [name for name in tables.every if name not in listed]
+    plain = frozenset(name for name in tables.every if name not in listed)
     checks: list[tuple[Found, Pin]] = []
     budget = Budget()
     named_lists: dict[str, _Value] = {}
@@ -332,10 +332,10 @@ def matched(
         unnamed = [value for value, token in written if _base(token, lists) is None]
         nouns = {  # `attention probabilities are [0.25,0.75]`: one list of the paragraph
             listed[name]: found[0]
-            for name, found in _by_noun(tables, paragraph, unnamed, listed).items()
+            for name, found in tables.named(unnamed, _offset, paragraph.start, listed).items()
             if len(found) == 1 and listed[name] not in here
         }
-        results = _by_noun(tables, paragraph, bare, plain)  # `output is 5`
+        results = tables.named(bare, _offset, paragraph.start, plain)  # `output is 5`
         scene = _Scene(here, named_lists, named_scalars, unnamed, bare, paragraph, nouns, results)
         for form in over:
             checks += _checks(form, scene, labels, budget)
@@ -357,6 +357,12 @@ class _Scene:
     nouns: dict[str, _Value]  # the one list of the paragraph its noun names (`meant`)
     results: dict[str, list[_Value]]  # numbers of the paragraph their noun names
 
+    def spoken(self, name: str, listed: bool) -> list[_Value]:
+        """The results of the paragraph its nouns name for `name` (`meant`)."""
+        if listed:
+            return [self.nouns[name]] if name in self.nouns else []
+        return self.results.get(name, [])
+
     def stated_here(self, name: str) -> _Value | None:
         value = self.named_scalars.get(name)
         if value is None:
@@ -375,9 +381,8 @@ def _checks(
     if named is None:
         # named by their noun (`output is 5`) a result may be written coarsely; any other
         # must be precise, or it could agree by chance
-        nouns = scene.nouns.get(form.output) if form.listed else None
-        meant_ = [nouns] if nouns is not None else scene.results.get(form.output, [])
-        targets = meant_ + [t for t in targets if t not in meant_ and precise(t.written)]
+        spoken = scene.spoken(form.output, form.listed)
+        targets = spoken + [t for t in targets if t not in spoken and precise(t.written)]
     matches: dict[int, tuple[_Value, dict[str, _Value]]] = {}
     for reading in _readings(form, scene):
         if len(matches) == len(targets) or budget.left <= 0:
@@ -425,20 +430,8 @@ def _checks(
     return found
 
 
-def _by_noun(
-    tables: meant.Tables,
-    paragraph: statements.Paragraph,
-    values: list[_Value],
-    names: Iterable[str],
-) -> dict[str, list[_Value]]:
-    """The values of the paragraph its nouns name (`meant`), by symbol: a paragraph of
-    several cases (`temperature 1 … temperature 0.5`) names one symbol more than once."""
-    found: dict[str, list[_Value]] = {}
-    for value in values:
-        name = tables.symbol(value.spans[0][0], paragraph.start, names)
-        if name is not None:
-            found.setdefault(name, []).append(value)
-    return found
+def _offset(value: _Value) -> int:
+    return value.spans[0][0]
 
 
 def _plain(value: _Value, listed: bool) -> object:
@@ -453,15 +446,12 @@ def _readings(form: Shape, scene: _Scene) -> Iterator[dict[str, _Value]]:
     for base in form.vectors:
         named = scene.named_lists.get(base)
         noun = scene.nouns.get(base)  # tried first, not alone: a noun names one case
-        first = [noun] if noun is not None else []
-        choices.append(
-            (
-                base,
-                [named]
-                if named is not None
-                else first + [u for u in scene.unnamed if u is not noun],
-            )
-        )
+        if named is not None:
+            choices.append((base, [named]))
+        elif noun is not None:
+            choices.append((base, [noun, *(u for u in scene.unnamed if u is not noun)]))
+        else:
+            choices.append((base, scene.unnamed))
     for name in form.scalars:
         value = scene.named_scalars.get(name)
         choices.append((name, [value] if value is not None else scene.bare))

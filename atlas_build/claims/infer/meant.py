@@ -12,11 +12,13 @@ own section (the whole lesson's tables when its section has none).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Container, Iterable
+from typing import TypeVar
 
 from atlas_build.claims.infer.statements import STOP
 from atlas_build.lesson.model import Lesson
 
+_T = TypeVar("_T")
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _BOUNDARY = re.compile(r"[\d\])=≈]")  # where the words of the previous quantity end
 _REACH = 48  # characters before a list or number searched for its noun
@@ -53,7 +55,7 @@ class Tables:
                     table[name] = words
         self.every = {n: w for table in self.by_section.values() for n, w in table.items()}
 
-    def symbol(self, offset: int, start: int, names: Iterable[str]) -> str | None:
+    def symbol(self, offset: int, start: int, names: Container[str]) -> str | None:
         """The one name of `names` whose meaning holds the noun just before `offset` (not
         before `start`, the paragraph's), where no other symbol's meaning does."""
         head = noun(self.lesson.content, max(start, offset - _REACH), offset)
@@ -62,9 +64,22 @@ class Tables:
         heading = self.lesson.section_of(offset)
         table = self.by_section.get(heading.start if heading is not None else -1) or self.every
         holding = [name for name, words in table.items() if head in words]
-        if len(holding) != 1 or holding[0] not in set(names):
+        if len(holding) != 1 or holding[0] not in names:
             return None
         return holding[0]
+
+    def named(
+        self, items: Iterable[_T], offset: Callable[[_T], int], start: int, names: Container[str]
+    ) -> dict[str, list[_T]]:
+        """The items (each at `offset(item)`) their nouns name, by symbol (`symbol`): a
+        paragraph of several cases (`temperature 1 … temperature 0.5`) names one symbol more
+        than once."""
+        found: dict[str, list[_T]] = {}
+        for item in items:
+            name = self.symbol(offset(item), start, names)
+            if name is not None:
+                found.setdefault(name, []).append(item)
+        return found
 
 
 def noun(content: str, start: int, end: int) -> str | None:

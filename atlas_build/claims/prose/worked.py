@@ -70,7 +70,7 @@ def units(text: str) -> UnitProduct | None:
         read = units_of(text)
     except UnitError:
         return None
-    return None if any(atom.offset for atom, _ in read.atoms()) else read
+    return None if read.affine else read
 
 
 def settle(lhs: Measure, unit: str | None) -> tuple[sympy.Expr, str, str] | None:
