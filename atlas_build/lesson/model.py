@@ -171,11 +171,14 @@ class Lesson:
     def raw_html(self) -> list[RawHtml]:
         return [html for block in self.blocks for html in block.html]
 
-    def section_of(self, offset: int) -> Block | None:
-        """The heading whose section holds `offset` (None before the first heading)."""
+    def section_of(self, offset: int, deepest: int = 6) -> Block | None:
+        """The heading whose section holds `offset` (None before the first heading),
+        counting headings of level `deepest` or above only (2: the `##` section, its
+        subsections included)."""
         found = None
         for heading in self.headings:
             if heading.start > offset:
                 break
-            found = heading
+            if heading.level <= deepest:
+                found = heading
         return found

@@ -377,8 +377,8 @@ def read(text: str) -> SymbolCell:
             continue
         if piece in _ELLIPSES and found:
             continue  # `R_1, …, R_4`: the run is filled in where it ends
-        ranged = _range(piece) or (_run(found[-1], piece) if found and pieces[position - 1][0]
-                                   in _ELLIPSES else None)  # fmt: skip
+        after_ellipsis = position > 0 and pieces[position - 1][0] in _ELLIPSES
+        ranged = _range(piece) or (_run(found[-1], piece) if found and after_ellipsis else None)
         if ranged:
             found += [name for name in ranged if name not in found]
             continue

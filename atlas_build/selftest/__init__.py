@@ -150,12 +150,7 @@ def in_section(lesson: Lesson, offset: int, title: str) -> bool:
     """Whether `offset` lies under the top-level section (`## ` or `# `) titled `title`,
     subsections included, compared without case: `--section "Engineering example"` measures
     the worked example alone, the typo test issue 31 states its target on."""
-    found = None
-    for heading in lesson.headings:
-        if heading.start > offset:
-            break
-        if heading.level <= 2:
-            found = heading
+    found = lesson.section_of(offset, deepest=2)
     return found is not None and found.text.strip().casefold() == title.strip().casefold()
 
 
