@@ -534,6 +534,17 @@ def test_a_script_letter_in_an_equation_is_the_glossarys_plain_letter(check):
     assert diagnostics == []
 
 
+def test_a_mean_written_with_a_bar_uses_the_glossarys_plain_symbol(check):
+    """`\\overline{\\mathrm{Nu}}_L` for the glossary's `Nu_L` (a heat-sink lesson): the
+    entry left off the bar that marks a mean, and was a false A320. An entry that no
+    equation writes, with or without an accent, is still reported."""
+    entries = [("Nu\\_L", "Mean Nusselt number", "dimensionless"), ("y", "Score", "units")]
+    diagnostics, _ = check(glossary_body([r"y=\overline{\mathrm{Nu}}_L"], entries))
+    assert diagnostics == []
+    diagnostics, _ = check(glossary_body([r"y=\overline{\mathrm{Nu}}_D"], entries))
+    assert "A320" in codes(diagnostics)
+
+
 def test_a_change_written_with_delta_defines_the_letter_it_changes(check):
     """`\\delta d=\\frac{c\\,\\delta t}{2}` with δt and δd in the table (an ultrasonic-ranging
     lesson): LaTeX reads δ times t, and t was an A321 though the table defines δt. A t

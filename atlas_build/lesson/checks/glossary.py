@@ -21,7 +21,7 @@ from atlas_build.diagnostics import Diagnostic, Severity, at, define
 from atlas_build.lesson import symbols
 from atlas_build.lesson.context import RULES, LessonSubject
 from atlas_build.lesson.model import GlossaryEntry
-from atlas_build.lesson.names import is_index, is_letter, key, split
+from atlas_build.lesson.names import ACCENTS, is_index, is_letter, key, split
 from atlas_build.lesson.usage import LessonUse, lesson_use
 
 STAGE = "lesson"
@@ -69,6 +69,12 @@ def family_base(name: str) -> str | None:
 
 
 _STYLE = re.compile(r"_(?:cal|scr|bb|frak)(?=_|$)")
+_ACCENT_SUFFIXES = frozenset(ACCENTS.values())
+
+
+def _unaccented(name: str) -> str:
+    base, pieces = split(name)
+    return "_".join((base, *(piece for piece in pieces if piece not in _ACCENT_SUFFIXES)))
 
 
 class _Uses:
@@ -86,11 +92,13 @@ class _Uses:
         self.names = sorted(set(mathematical))
         # `\mathcal T_j` for a glossary's T_j: plain text has no script letters
         self.unstyled = {key(_STYLE.sub("", name)) for name in mathematical}
+        # `\overline{\mathrm{Nu}}_L` for a glossary's Nu_L: the mean's bar left off the entry
+        self.unaccented = {key(_unaccented(name)) for name in mathematical}
         # `p_θ(x)`: θ, the model's parameters, is used as the subscript that names them
         self.subscripts = {key(part) for name in mathematical for part in name.split("_")[1:]}
 
     def uses(self, name: str, qualified: bool) -> bool:
-        if key(name) in self.keys or key(name) in self.unstyled:
+        if key(name) in self.keys or key(name) in self.unstyled or key(name) in self.unaccented:
             return True
         base = family_base(name)
         if base is not None and key(base) in self.families:
