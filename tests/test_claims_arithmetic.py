@@ -435,3 +435,28 @@ def test_bare_working_that_is_a_fraction_of_an_earlier_quantity_is_not_wrong(aut
     )
     assert "A408" not in [d.code for d in authored(body.format("67.1")).diagnostics]
     assert "A408" in [d.code for d in authored(body.format("77.1"), slug="b").diagnostics]
+
+
+def test_a_bare_term_added_to_one_in_a_unit_is_not_judged() -> None:
+    """`(0.8/400) × (0.4 × 0.03 − 0.8 × 2.77 ms) ≈ 19.6 µJ` (a relay-coil lesson): 0.4 ×
+    0.03 is in V·s, which the text does not write, and the difference was taken in ms, a
+    false A408. A sum of a bare term and one in a unit cannot be told; every term in a
+    unit still is."""
+    coil = "the clamp takes Ec = (0.8/400) × (0.4 × 0.03 − 0.8 × 2.77 ms) ≈ {} µJ here"
+    assert _status(coil.format("19.6")) == "unclear"
+    assert _status("the wait is 2 × (3 ms + 4 ms) = 14 ms here") == "verified"
+    assert _status("the wait is 2 × (3 ms + 4 ms) = 15 ms here") == "wrong"
+
+
+def test_a_conversion_of_a_rounded_value_allows_for_its_rounding() -> None:
+    """`98,800 × 400/(79,300 × 38,350) ≈ 0.0130 rad ≈ 0.744°` (a torsion lesson): the
+    author converted 0.012995 rad, which 0.0130 rounds, and the link was a false A408.
+    A conversion outside what the rounding allows is still wrong."""
+    from atlas_build.claims.prose.arithmetic import judge_step
+
+    text = "so θ = 98,800 × 400/(79,300 × 38,350) ≈ 0.0130 rad ≈ {}° of twist"
+    for stated, status in (("0.744", "verified"), ("0.754", "wrong")):
+        items = numbers.extract(text.format(stated))
+        rounded = approximate_values(items, text)
+        found = numbers.steps(text.format(stated), items)
+        assert [judge_step(step, rounded).status for step in found] == [status]

@@ -20,7 +20,8 @@ precision:
   text does not write (`0.75/10 = 75 ms`, `120 × 164 µΩ ≈ 19.7 mV`): the working is
   proved when its value in base units (or as written) is the result; it is wrong only
   when no decimal prefix (nor a minute, hour, KiB or bit-per-byte factor) can make the
-  digits agree, since `√(5.0×10⁻¹³) ≈ 7 nm` with the operand in cm² is right.
+  digits agree, since `√(5.0×10⁻¹³) ≈ 7 nm` with the operand in cm² is right. A bare
+  term added to one in a unit (`0.4 × 0.03 − 0.8 × 2.77 ms`) cannot be told at all.
 - A percent result of bare working is the working times 100 (`12/16 = 75%`), or the
   working itself when it already multiplies by 100.
 - An unmarked `log` is read as ln and, when that misses, as log10.
@@ -342,6 +343,10 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
         return _wrong(item, measure.value * 100, "%")
     # the bare numbers carry units the text does not say (`0.75/10 = 75 ms`,
     # `120 × 164 µΩ ≈ 19.7 mV`, whose dimensions only agree once 120 is in amperes)
+    if measure.problem:
+        # a bare term added to one in a unit (`0.4 × 0.03 − 0.8 × 2.77 ms`, the first in
+        # V·s): the sum was taken in the written unit, which the bare term need not share
+        return Judgement("unclear")
     candidates: list[sympy.Expr] = []
     if (converted := _base(item, measure)) is not None:
         candidates.append(converted)
@@ -394,7 +399,8 @@ def _counted(result: numbers.Quantity) -> tuple[sympy.Expr, ...]:
 def judge_step(step: numbers.Step, rounded: Rounded = frozenset()) -> Judgement:
     """A link of a chain: working equal to working (within what the rounded numbers of
     either side allow), or a number equal to itself in another unit (`0.184 s ≈ 184 ms`:
-    to the right number's written digits)."""
+    to the right number's written digits, widened by the left's where it is longer or
+    itself rounded)."""
     if isinstance(step.right, numbers.Quantity) and isinstance(step.left, numbers.Quantity):
         return _conversion(step.left, step.right, step.relation == "≈", rounded)
     if not isinstance(step.left, numbers.Arithmetic) or not isinstance(
@@ -421,8 +427,10 @@ def _conversion(
         return Judgement("unclear")  # another quantity, or a unit that does not convert
     scale = source.scale / target.scale
     value = left.value * scale
-    finer = _digits(right) > _digits(left)  # `0.0249 kg/s ≈ 24.93 g/s`: from a longer value
-    spread = left.tolerance * scale if finer else sympy.Integer(0)
+    # `0.0249 kg/s ≈ 24.93 g/s`: from a longer value; `≈ 0.0130 rad ≈ 0.744°`, converted
+    # from the 0.012995 rad that 0.0130 rounds
+    longer = _digits(right) > _digits(left) or left.approx or left.value in rounded
+    spread = left.tolerance * scale if longer else sympy.Integer(0)
     if _agrees(right, approx or right.approx, value, spread):
         return Judgement("verified")
     return _conversion_wrong(left, right, value)
