@@ -11,7 +11,7 @@ from atlas_build.diagnostics import Diagnostic
 from atlas_build.lesson import checks, structure
 from atlas_build.lesson.context import RULES, LessonSubject
 from atlas_build.lesson.model import Lesson
-from atlas_build.lesson.parse import parse_blocks
+from atlas_build.lesson.parse import parse_blocks, unwrapped
 from atlas_build.lesson.symbols import canonical
 from atlas_build.ruler import Timings
 
@@ -19,7 +19,10 @@ __all__ = ["RULES", "Lesson", "LessonSubject", "build", "canonical", "checks", "
 
 
 def build(content: str) -> Lesson:
+    """The model of `content`, whose text is read with soft line breaks as spaces
+    (`parse.unwrapped`): a lesson wrapped at 80 columns reads as the same lesson."""
     blocks = parse_blocks(content)
+    content = unwrapped(content, blocks)
     return Lesson(
         content=content,
         blocks=blocks,
