@@ -1171,3 +1171,53 @@ def test_a_case_written_beside_a_form_is_no_certain_relation(authored) -> None:
     record = authored(_BIMETAL)
     assert _codes(record) == []
     assert record.coverage["relations"]["verified"] >= 1
+
+
+_DIVIDER = r"""
+## Science and assumptions
+
+### Power in a divider
+
+$$
+P=\frac{V^2\,R_T}{\left(R_s+R_T\right)^2}\le\frac{V^2}{4R_s}\qquad(\text{equality at }R_T=R_s)
+$$
+
+Symbols and units
+
+P
+
+Thermistor power
+
+W
+
+V
+
+Divider supply
+
+V
+
+R\_s
+
+Series resistor
+
+Ω
+
+R\_T
+
+Thermistor resistance
+
+Ω
+
+With V = 3.3 V and R\_s = 10 kΩ, at 60 °C, where R\_T = 2.49 kΩ, the power is P = {} mW.
+"""
+
+
+def test_an_equality_case_of_two_symbols_is_no_certain_relation(authored) -> None:
+    """`P ≤ V²/(4R_s)  (equality at R_T = R_s)` (a thermistor lesson): R_T = R_s is the
+    case the bound is reached in, and a paragraph at R_T ≈ 2.49 kΩ with R_s = 10 kΩ was a
+    false A430 at it. The power relation still verifies, and a wrong power does not."""
+    record = authored(_DIVIDER.replace("{}", "0.174"))
+    assert _codes(record) == []
+    assert record.coverage["relations"]["verified"] == 1
+    wrong = authored(_DIVIDER.replace("{}", "0.194"), slug="wrong")
+    assert wrong.coverage["relations"]["verified"] == 0

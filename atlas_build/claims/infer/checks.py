@@ -430,11 +430,13 @@ def _unshared(found: list[Inferred]) -> list[Inferred]:
 
 
 def _a_case(relation: Relation) -> bool:
-    """`n = 1` displayed (`κ = 3Δα ΔT/(2h)  (m = n = 1)`): the case a form holds in, or a
-    constant, not what the prose's n must be."""
+    """`n = 1` or `R_T = R_s` displayed (`κ = 3Δα ΔT/(2h)  (m = n = 1)`; `P ≤ V²/(4R_s)
+    (equality at R_T = R_s)`): the case a form holds in, or a constant, not what the
+    prose's n, or its R_T at another temperature, must be."""
     sides = (relation.lhs, relation.rhs)
-    return any(isinstance(side, sympy.Symbol) for side in sides) and any(
-        isinstance(side, sympy.Basic) and side.is_number for side in sides
+    return any(isinstance(side, sympy.Symbol) for side in sides) and all(
+        isinstance(side, sympy.Basic) and (side.is_number or isinstance(side, sympy.Symbol))
+        for side in sides
     )
 
 
