@@ -55,14 +55,17 @@ def _wrapped(content: str, width: int) -> str:
     return "\n\n".join(blocks)
 
 
-def _as_authored(tmp_path: Path, slug: str, body: str) -> pipeline.RecordReport:
+def _as_authored(
+    tmp_path: Path, slug: str, body: str, newline: str = "\n"
+) -> pipeline.RecordReport:
     record = json.loads((BLIND / slug / "record.json").read_text("utf-8"))
     computed = {"contentHash", "contentLength", "sections", "recordHash", "content"}
     meta = {key: value for key, value in record.items() if key not in computed}
     folder = tmp_path / "content" / slug
     folder.mkdir(parents=True)
     front = "".join(f"{key}: {json.dumps(value)}\n" for key, value in meta.items())
-    (folder / "lesson.md").write_text(f"---\n{front}---\n{body}", "utf-8")
+    text = f"---\n{front}---\n{body}"
+    (folder / "lesson.md").write_bytes(text.replace("\n", newline).encode("utf-8"))
     report, _ = pipeline.check([str(folder)], pipeline.Options(jobs=1))
     return report.records[0]
 
@@ -85,3 +88,17 @@ def test_a_wrapped_lesson_checks_as_the_record_does(tmp_path: Path) -> None:
     edited = _as_authored(tmp_path / "b", slug, body.replace("= 106.25 ms", "= 116.25 ms"))
     errors = [d for d in edited.diagnostics if d.code == "A408"]
     assert errors and "116.25 ms" in errors[0].message
+
+
+def test_a_wrapped_lesson_with_crlf_line_endings_reads_as_with_lf(tmp_path: Path) -> None:
+    """A Windows checkout (`core.autocrlf`) writes every line end as CRLF: a wrapped line
+    then read `≈ 26.2\\r` and its unit apart, 15 false A408 on the wrapped blind corpus,
+    and every lesson had an A203. A lesson.md reads CRLF as LF."""
+    slug = "bandwidth-delay-product"
+    content = json.loads((BLIND / slug / "record.json").read_text("utf-8"))["content"]
+    body = _wrapped(content, 80)
+    plain = _as_authored(tmp_path / "lf", slug, body)
+    windows = _as_authored(tmp_path / "crlf", slug, body, newline="\r\n")
+    assert [d.code for d in windows.diagnostics if d.severity.value != "info"] == []
+    assert windows.coverage["numbers"] == plain.coverage["numbers"]
+    assert [d.line for d in windows.diagnostics] == [d.line for d in plain.diagnostics]

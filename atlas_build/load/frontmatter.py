@@ -115,7 +115,10 @@ def split(text: str) -> tuple[str, int, int] | None:
 
 
 def read_lesson(text: str, path: str) -> Source:
-    """Parse a lesson.md into a Source whose data is front matter + `content` (the body)."""
+    """Parse a lesson.md into a Source whose data is front matter + `content` (the body).
+    CRLF line endings (a Windows checkout of the repository) are read as LF, the canonical
+    form's: a CR sits at the end of its line, so every line and column stays where it is."""
+    text = text.replace("\r\n", "\n")
     parts = split(text)
     if parts is None:
         locator = LessonLocator(path, text, 0)
