@@ -460,3 +460,22 @@ def test_a_conversion_of_a_rounded_value_allows_for_its_rounding() -> None:
         rounded = approximate_values(items, text)
         found = numbers.steps(text.format(stated), items)
         assert [judge_step(step, rounded).status for step in found] == [status]
+
+
+def test_a_sum_written_with_an_ellipsis_is_not_judged_from_its_last_terms() -> None:
+    """`H₁₀ = 1 + 1/2 + … + 1/10 ≈ 2.93` (a consistent-hashing lesson) was read as `1/10 ≈
+    2.93`, a false A408: the ellipsis stands for terms the working does not write."""
+    for ellipsis in ("…", "...", "⋯"):
+        text = f"the largest arc averages H = 1 + 1/2 + {ellipsis} + 1/10 ≈ 2.93 times the mean"
+        assert not [i for i in numbers.extract(text) if isinstance(i, numbers.Arithmetic)]
+    assert _status("so 1 + 1/10 ≈ 1.1 in all") == "verified"
+
+
+def test_a_number_times_pi_after_the_relation_is_working_not_a_result() -> None:
+    """`λ = 2π × 10,000^(64/128) = 2π × 100 ≈ 628 tokens` (a RoPE lesson): `= 2` was read as
+    the result of the first working, a false A408. The last link is still checked."""
+    text = "λ = 2π × 10,000^(64/128) = 2π × 100 ≈ {} tokens."
+    found = [i for i in numbers.extract(text.format(628)) if isinstance(i, numbers.Arithmetic)]
+    assert [item.text for item in found] == ["2π × 100 ≈ 628 tokens"]
+    assert _status(text.format(628)) == "verified"
+    assert _status(text.format(638)) == "wrong"

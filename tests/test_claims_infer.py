@@ -1221,3 +1221,49 @@ def test_an_equality_case_of_two_symbols_is_no_certain_relation(authored) -> Non
     assert record.coverage["relations"]["verified"] == 1
     wrong = authored(_DIVIDER.replace("{}", "0.194"), slug="wrong")
     assert wrong.coverage["relations"]["verified"] == 0
+
+
+_OSCILLATOR = r"""
+## Science and assumptions
+
+### Gain condition
+
+$$
+G=\frac{R_f}{R},\qquad R_f=29R{}
+$$
+
+Symbols and units
+
+G
+
+Amplifier gain
+
+dimensionless
+
+R\_f
+
+Feedback resistor
+
+Ω
+
+R
+
+Ladder resistor
+
+Ω
+
+With R = 10 kΩ, the chosen R\_f = 300 kΩ gives a gain G = 30.
+"""
+
+
+def test_an_equality_the_same_equation_bounds_is_an_edge_not_a_certain_relation(
+    authored,
+) -> None:
+    """`R_f = 29R, R_f > 29R for start-up` (a phase-shift oscillator lesson): 29R is the
+    edge of the range the design sits in, and R_f = 300 kΩ at R = 10 kΩ was a false A430
+    at it. The same equality with no bound beside it is still an error."""
+    bounded = _OSCILLATOR.replace("{}", r",\qquad R_f>29R\ \text{for start-up}")
+    record = authored(bounded)
+    assert _codes(record) == []
+    assert record.coverage["relations"]["verified"] == 1
+    assert "A430" in _codes(authored(_OSCILLATOR.replace("{}", ""), slug="plain"))

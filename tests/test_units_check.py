@@ -542,3 +542,18 @@ def test_a_relation_with_measured_constants_is_a_numeric_value_equation() -> Non
     assert fit and all(f.kind == UNCERTAIN for f in fit)
     P, C, V = sp.symbols("P C V")
     assert kinds(check(P, sp.Rational(1, 2) * C * V**2, "=", CIRCUIT)) == [RELATION]
+
+
+def test_a_daily_total_and_a_rate_per_day_are_not_told_apart() -> None:
+    """`E_day = P_STC·H_POA/G_STC·PR` with the insolation H_POA in kWh/m² per day and the
+    day's energy E_day in kWh (a solar lesson): the sides differ by one day, the way
+    energy people write a daily total, and it was a false A420. A side off by an hour, or
+    by a day squared, is still an error."""
+    table = units(("E", "kWh"), ("P", "kW"), ("H", "kWh/m² per day"), ("G", "kW/m²"))
+    E, P, H, G = sp.symbols("E P H G")
+    (finding,) = check(E, P * H / G, "=", table)
+    assert finding.kind == UNCERTAIN and not finding.is_error
+    assert "differ by one day" in finding.message
+    hourly = units(("E", "kWh"), ("P", "kW"), ("H", "kWh/m² per hour"), ("G", "kW/m²"))
+    assert kinds(check(E, P * H / G, "=", hourly)) == [RELATION]
+    assert kinds(check(E, (P * H / G) ** 2 / E, "=", table)) == [RELATION]

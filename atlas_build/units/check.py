@@ -112,6 +112,13 @@ def _sides(
     message = f"left side {shown_left}, right side {shown_right}"
     if verdict == UNCERTAIN:
         return Finding(UNCERTAIN, f"{message}: {why_uncertain(left, right)}", None, None)
+    period = _period(left, right)
+    if period is not None:  # `E_day = P·H_POA/G` with H_POA in kWh/m² per day, E_day in kWh
+        message += (
+            f": the sides differ by one {period}, a total over a {period} written as a rate"
+            f" per {period} or the reverse, so the difference is not certain"
+        )
+        return Finding(UNCERTAIN, message, None, None)
     if bool(left.levels) != bool(right.levels):  # `kT_0 ≈ −174 dBm/Hz`: a level of it
         message += ": one side is a level (a logarithm) of what the other states, not compared"
         return Finding(UNCERTAIN, message, None, None)
@@ -123,6 +130,21 @@ def _sides(
             )
             return Finding(UNCERTAIN, message, None, None)
     return Finding(RELATION, message, None, None, left=shown_left, right=shown_right)
+
+
+_PERIODS = frozenset({"day", "week", "month", "year"})
+
+
+def _period(left: UnitProduct, right: UnitProduct) -> str | None:
+    """The calendar period (`day`) the sides differ by, where that is all they differ by:
+    a daily total and a rate per day are written for each other (`kWh/m² per day` of
+    insolation, `kWh` delivered in the day)."""
+    ratio = left / right
+    for atom, power in ratio.atoms():
+        if atom.key in _PERIODS and abs(power) == 1:
+            if (ratio.dimension / atom.dimension**power).checked.is_dimensionless:
+                return atom.key
+    return None
 
 
 def _pure_symbols(side: sympy.Basic, value: UnitProduct, units: Mapping[str, UnitSpec]) -> bool:

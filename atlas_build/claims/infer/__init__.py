@@ -81,7 +81,7 @@ def _at_steps(
     """`usable` and every relation taken at each step the prose names a value at (keys of
     their own past the lesson's, `origins` mapping them back); `aliases`: each step's value
     the prose names -> the stepped symbol it is of."""
-    found = Relations(list(usable.items), dict(usable.sections))
+    found = Relations(list(usable.items), dict(usable.sections), edges=usable.edges)
     found.aliases = aliases
     extra = 10_000  # no lesson has this many relations in one equation
     for equation, index, relation in plain:
@@ -147,7 +147,27 @@ def _usable(lesson: Lesson, entries: list[Entry]) -> Relations:
     for entry in entries:
         heading = lesson.section_of(entry.offset)
         sections[(entry.equation, entry.relation)] = heading.start if heading is not None else -1
-    return Relations([item for item in found if checks.solve.usable(item[2])], sections)
+    usable = [item for item in found if checks.solve.usable(item[2])]
+    return Relations(usable, sections, edges=_edges(entries))
+
+
+_BOUNDS = frozenset({"<", "<=", ">", ">="})
+
+
+def _edges(entries: list[Entry]) -> set[tuple[int, int]]:
+    """The equalities whose two sides an inequality of the same equation relates too."""
+    bounded = {
+        (entry.equation, frozenset((entry.parsed.lhs, entry.parsed.rhs)))
+        for entry in entries
+        if entry.parsed is not None and entry.parsed.op in _BOUNDS
+    }
+    return {
+        (entry.equation, entry.relation)
+        for entry in entries
+        if entry.parsed is not None
+        and entry.parsed.op == "="
+        and (entry.equation, frozenset((entry.parsed.lhs, entry.parsed.rhs))) in bounded
+    }
 
 
 def plain(check: Inferred, lesson: Lesson) -> Found:

@@ -246,6 +246,7 @@ class _Run:
                 and (equation, index) not in self.relations.origins  # a step read off a subscript
                 and relation.op != "approx"  # how approximate it is, the lesson does not say
                 and not _a_case(relation)
+                and (equation, index) not in self.relations.edges
                 and not derived  # a value solved from another relation may be another case's
                 and all(s.how in (*_SURE, statements.DIMENSION) for s in check.used)
                 and all(s.paragraph == paragraph.start or s.how in _SURE for s in check.used)

@@ -67,6 +67,9 @@ class Relations:
     # of the relation it was taken from, and each step's value -> the symbol it is of
     origins: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
+    # equalities the same equation also bounds (`R_f = 29R, R_f > 29R for start-up`): the
+    # edge of a range, which the prose's values need not sit on
+    edges: set[tuple[int, int]] = field(default_factory=set)
 
     def rivals(self, equation: int, index: int) -> bool:
         """Whether another relation defines the same symbol (`W = 2MNK` and `W = n`):

@@ -134,6 +134,7 @@ _RELATION = re.compile("[=≈]")
 _MORE = re.compile(
     _WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*(?:[0-9(√π]|(?:exp|ln|log|sqrt|e\^)(?![A-Za-z]))"
     r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]"  # `= 8/2² = 2 h`: the number is raised, so working goes on
+    r"|π"  # `= 2π × 100 ≈ 628`: the number multiplies π
 )
 _PER = re.compile(_WS + r"+per" + _WS)  # `0.137 kWh per cubic metre`: the unit goes on in words
 _OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]")
@@ -958,8 +959,8 @@ def _partial(text: str, k: int, low: int) -> bool:
     if j <= 0:
         return False
     operand = text[j - 1]
-    if operand.isdigit() or operand in ")]}²³⁴π":
-        return True
+    if operand.isdigit() or operand in ")]}²³⁴π…⋯" or text[max(0, j - 3) : j] == "...":
+        return True  # `1 + 1/2 + … + 1/10 ≈ 2.93`: the terms the ellipsis stands for too
     token = _TOKEN.search(text[max(0, j - 40) : j])
     if token is None or not operand.isalpha():
         return False
