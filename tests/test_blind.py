@@ -18,6 +18,10 @@ warnings that remain were each checked by hand:
 - rc-servo-pwm-timing, three A424: T_frame, t_p and t_min, t_max in µs in one table and in s
   in another.
 - compressed-air-leak-cost, A424: the leak flow V̇_FAD in m³/s in one table, m³/min in another.
+- electric-water-heater-energy, three A424: c_p in kJ/(kg·K), J/(kg·K) and kWh/(kg·K) in
+  three tables, and UA in W/K in one and kW/K in another.
+- solar-irradiance-tilt-angle, A424: G_POA in W/m² in one table and kW/m² in another.
+- hbm-stack-bandwidth, A424: B_total in GB/s in one table and bytes/s in another.
 """
 
 from __future__ import annotations
@@ -57,6 +61,12 @@ TRUE_WARNINGS = sorted(
         ("rc-servo-pwm-timing", "A424"),
         ("rc-servo-pwm-timing", "A424"),
         ("compressed-air-leak-cost", "A424"),  # V̇_FAD in m³/s and in m³/min
+        # c_p in kJ/(kg·K), J/(kg·K) and kWh/(kg·K) in three tables; UA in W/K and kW/K
+        ("electric-water-heater-energy", "A424"),
+        ("electric-water-heater-energy", "A424"),
+        ("electric-water-heater-energy", "A424"),
+        ("solar-irradiance-tilt-angle", "A424"),  # G_POA in W/m² and in kW/m²
+        ("hbm-stack-bandwidth", "A424"),  # B_total in GB/s and in bytes/s
     ]
 )
 
