@@ -39,10 +39,12 @@ _TOKEN = re.compile(
 _OF = re.compile(r"[ \t\u00a0\u202f]+of\b")
 _NUMBER_BEFORE = re.compile(r"\d[ \t\u00a0\u202f]*$")  # `5 W rises to 7 W`: W is the unit
 _FUNCTION_BEFORE = re.compile(r"(?:sin|cos|tan|log|ln|exp|lg|sqrt|√|\\[a-z]+)[ \t\u00a0]*\(?$")
-_OPERATOR_BEFORE = re.compile(r"[×·*/^+\-−÷][ \t\u00a0]*$")
+_OPERATOR_BEFORE = re.compile(r"(?:[×·*/^+\-−÷]|[ \t\u00a0]x)[ \t\u00a0]*$")  # ` x `: times
 _POWERED = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]|\^(?!\{?[*′'])")
 _RAISED = re.compile(r"\^|[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵃ-ᶻᴬ-ᵂⁱⁿ]")
-_MORE = re.compile(r"[ \t\u00a0]*[×·*/^+\-−÷]\s*[\w(√π\\]")  # `0.35/f_c`: still working
+_MORE = re.compile(  # `0.35/f_c`, `0.26 x 9.1`: still working
+    r"[ \t\u00a0]*[×·*/^+\-−÷]\s*[\w(√π\\]|[ \t\u00a0]+x[ \t\u00a0]+[\d(√π]|x\("
+)
 _LATEX_WRAPPED = re.compile(r"^\$(.*?)(?:\\approx|=|\\simeq|\\sim)?\s*\$$")
 
 
@@ -321,8 +323,11 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
     return found
 
 
-_TIMES_BEFORE = re.compile(r"[×·⋅*/÷][ \t\u00a0\u202f]*$")
-_TIMES_AFTER = re.compile(r"[ \t\u00a0\u202f]*[×·⋅*/÷^][ \t\u00a0\u202f]*[\w(√π]")
+_TIMES_BEFORE = re.compile(r"(?:[×·⋅*/÷]|[ \t\u00a0\u202f]x)[ \t\u00a0\u202f]*$")
+_TIMES_AFTER = re.compile(
+    r"[ \t\u00a0\u202f]*[×·⋅*/÷^][ \t\u00a0\u202f]*[\w(√π]"
+    r"|[ \t\u00a0\u202f]+x[ \t\u00a0\u202f]+[\d(√π]|x\("  # `0.26 x 9.109x10⁻³¹ kg`: times as x
+)
 
 
 def _factor(text: str, quantity: numbers.Quantity) -> bool:

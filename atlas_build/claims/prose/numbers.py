@@ -117,9 +117,12 @@ _OPEN = re.compile(r"\\?([\[(])" + _WS + "*")
 _CLOSE = {"[": re.compile(_WS + r"*\\?\]"), "(": re.compile(_WS + r"*\\?\)")}
 _LIST_SEP = re.compile(_WS + r"*[,;](" + _WS + "*)")
 _ADD = re.compile(_WS + r"*([+\-−])" + _WS + "*")
+_TIMES_X = (  # `6.02 x 12`, `2.0x(1 + 50.4²)`: times typed as a letter x
+    _WS + r"+x" + _WS + r"+(?=[0-9(√π])|x(?=\()"
+)
 _MUL = re.compile(
     _WS + r"*(×|\\?\*|·|⋅|/|÷)" + _WS + "*"
-    r"|" + _WS + r"+()(?=(?:log10|log₁₀|log2|log₂|lg|log|ln)" + _WS + r"?\()"
+    r"|" + _TIMES_X + r"|" + _WS + r"+()(?=(?:log10|log₁₀|log2|log₂|lg|log|ln)" + _WS + r"?\()"
     r"|()(?=√?\()"
 )  # and a coefficient before a logarithm: `20 log₁₀(5)` is 20 × log₁₀(5); a factor glued to a
 # parenthesis or root is a product: `2π√(0.5×10⁻⁹ × 10⁻⁷)`, `2(1 − 0.3)`
@@ -133,11 +136,12 @@ _HEDGE = re.compile("[≈~∼]" + _WS + "*")
 _RELATION = re.compile("[=≈]")
 _MORE = re.compile(
     _WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*(?:[0-9(√π]|(?:exp|ln|log|sqrt|e\^)(?![A-Za-z]))"
+    r"|" + _WS + r"+x" + _WS + r"+[0-9(√π]|x\("
     r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]"  # `= 8/2² = 2 h`: the number is raised, so working goes on
     r"|π"  # `= 2π × 100 ≈ 628`: the number multiplies π
 )
 _PER = re.compile(_WS + r"+per" + _WS)  # `0.137 kWh per cubic metre`: the unit goes on in words
-_OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]")
+_OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]|\S" + _WS + "+x" + _WS + r"+[0-9(√π]|[0-9]x\(")
 _PI = re.compile(r"π(?!\w)")
 VULGAR = {
     char: sympy.Rational(p, q)
@@ -945,6 +949,8 @@ def _partial(text: str, k: int, low: int) -> bool:
     before, spaced = text[i - 1], i < k
     if before in _BINARY or before in ")]}":
         return True
+    if before == "x" and spaced and i >= 2 and text[i - 2] in _SPACES:
+        return True  # `6.02 x 12 + 1.76`, `40 x π x 25 mm`: times typed as a letter x
     if spaced and before.isdigit() and _CALL.match(text, k):
         return True  # `2 log₁₀(100)` read from `log₁₀`: the coefficient is left out
     if before in "([":
