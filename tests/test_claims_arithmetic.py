@@ -518,3 +518,12 @@ def test_a_blind_lesson_with_times_typed_as_x_checks_as_with_times(
     _edit(record, content, "$$".join(parts))
     path.write_text(json.dumps(record, ensure_ascii=False, indent=2), encoding="utf-8")
     assert [d.code for d in diagnose(path) if d.severity.value == "error"] == []
+
+
+def test_a_percent_added_to_a_quantity_is_that_share_of_it() -> None:
+    """`3.3 V + 10% = 3.63 V` (an I²C lesson's supply tolerance) was a false A408, the
+    terms read as V and % of two dimensions. A percent added to or taken from a quantity
+    in a unit is that share of it; a wrong result is still wrong."""
+    assert _status("at most 3.3 V + 10% = 3.63 V on the rail") == "verified"
+    assert _status("at least 3.3 V − 10% = 2.97 V on the rail") == "verified"
+    assert _status("at most 3.3 V + 10% = 3.73 V on the rail") == "wrong"

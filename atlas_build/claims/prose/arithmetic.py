@@ -20,7 +20,8 @@ precision:
   text does not write (`0.75/10 = 75 ms`, `120 × 164 µΩ ≈ 19.7 mV`): the working is
   proved when its value in base units (or as written) is the result; it is wrong only
   when no decimal prefix (nor a minute, hour, KiB or bit-per-byte factor) can make the
-  digits agree, since `√(5.0×10⁻¹³) ≈ 7 nm` with the operand in cm² is right. A bare
+  digits agree, since `√(5.0×10⁻¹³) ≈ 7 nm` with the operand in cm² is right. A percent
+  added to a quantity in a unit is that share of it (`3.3 V + 10% = 3.63 V`). A bare
   term added to one in a unit (`0.4 × 0.03 − 0.8 × 2.77 ms`) cannot be told at all.
 - A percent result of bare working is the working times 100 (`12/16 = 75%`), or the
   working itself when it already multiplies by 100.

@@ -16,6 +16,8 @@ import sympy
 from atlas_build.units import UnitError, UnitProduct, units_of
 from atlas_build.units.product import ONE
 
+PERCENT = units_of("%")
+
 
 @dataclass(frozen=True)
 class Measure:
@@ -37,11 +39,19 @@ class Measure:
             return self.value, f"terms in {units} and {self.units} differ in dimension"
         return self.value * self.units.scale / units.scale, ""
 
+    def _percent_of(self, other: Measure) -> bool:
+        """`3.3 V + 10%`: a percent added to a quantity in a unit is that share of it."""
+        return other.units == PERCENT and not self.units.dimension.is_dimensionless
+
     def __add__(self, other: Measure) -> Measure:
+        if self._percent_of(other):
+            return self._with(other, self.value * (1 + other.value / 100), self.units)
         right, problem = other._as(self.units)
         return self._with(other, self.value + right, self.units, problem)
 
     def __sub__(self, other: Measure) -> Measure:
+        if self._percent_of(other):
+            return self._with(other, self.value * (1 - other.value / 100), self.units)
         right, problem = other._as(self.units)
         return self._with(other, self.value - right, self.units, problem)
 
