@@ -527,3 +527,14 @@ def test_a_percent_added_to_a_quantity_is_that_share_of_it() -> None:
     assert _status("at most 3.3 V + 10% = 3.63 V on the rail") == "verified"
     assert _status("at least 3.3 V − 10% = 2.97 V on the rail") == "verified"
     assert _status("at most 3.3 V + 10% = 3.73 V on the rail") == "wrong"
+
+
+@pytest.mark.parametrize("sign", ["~", "∼", "≃"])
+def test_a_tilde_is_a_sign_of_approximation(sign: str) -> None:
+    """`c/c_c = 320/2530 ~ 0.126`: plain-text authors type ≈ as ~. The blind corpus with
+    every ≈ typed so had 7 false errors: the statement reader took `~` for a relation and
+    the working reader did not, so each read a different number."""
+    assert _status(f"so ζ = 320/2530 {sign} 0.126 here") == "verified"
+    assert _status(f"so ζ = 320/2530 {sign} 0.136 here") == "wrong"
+    [item] = [i for i in numbers.extract(f"so 320/2530 {sign} 0.126") if hasattr(i, "relation")]
+    assert item.relation == "≈"

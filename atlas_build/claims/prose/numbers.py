@@ -133,7 +133,14 @@ _ROUNDING = {
     "⌈": (re.compile(_WS + "*⌉"), sympy.ceiling),
 }
 _HEDGE = re.compile("[≈~∼]" + _WS + "*")
-_RELATION = re.compile("[=≈]")
+_RELATION = re.compile("[=≈~∼≃]")
+
+
+def _sign(relation: re.Match[str]) -> str:
+    """`=`, or `≈` for any sign of approximation (`~`, `∼`, `≃` as plain-text authors type it)."""
+    return relation.group() if relation.group() == "=" else "≈"
+
+
 _MORE = re.compile(
     _WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*(?:[0-9(√π]|(?:exp|ln|log|sqrt|e\^)(?![A-Za-z]))"
     r"|" + _WS + r"+x" + _WS + r"+[0-9(√π]|x\("
@@ -810,7 +817,7 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
                 lhs, unit, problem = settled or (measure.value, "", "")
                 level = level_after(text, stated.end) if stated.unit is None else None
                 found[k] = Arithmetic(
-                    lhs, operands, stated, relation.group(), text[k:end], k, end, unit, problem,
+                    lhs, operands, stated, _sign(relation), text[k:end], k, end, unit, problem,
                     text[k:lhs_end], parser.logs, level[0] if level else "",
                     _named(text, stated),
                 )  # fmt: skip
@@ -858,9 +865,9 @@ def steps(text: str, items: list[Item]) -> list[Step]:
             if _partial(text, left.figures, 0):
                 continue  # `0.38 × 1 ns = 380 ps`: the left side is more than the number
             if left.unit != right.unit and not _MORE.match(text, right.end):
-                found.append(Step(left, right, relation.group()))
+                found.append(Step(left, right, _sign(relation)))
             continue
-        step = _working_step(text, r, lhs_end, after, relation.group())
+        step = _working_step(text, r, lhs_end, after, _sign(relation))
         if step is not None:
             found.append(step)
     return found
