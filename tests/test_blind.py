@@ -15,8 +15,9 @@ warnings that remain were each checked by hand:
 - sparse-attention-window, A321: `F ≈ 4 d_head H L N` uses N, which no table defines (the
   table gives N_full and N_win).
 - subthreshold-leakage, A424: S in mV/dec in one table and V/dec in another.
-- rc-servo-pwm-timing, three A424: T_frame, t_p and t_min, t_max in µs in one table and in s
-  in another.
+- rc-servo-pwm-timing, two A424: T_frame and t_p in µs in one table and in s in another.
+  (A third table lists θ_min, θ_max, t_min, t_max with `degrees, s`: two units for four
+  symbols, which give none of them a unit, so its t_min in s is not compared.)
 - compressed-air-leak-cost, A424: the leak flow V̇_FAD in m³/s in one table, m³/min in another.
 - electric-water-heater-energy, three A424: c_p in kJ/(kg·K), J/(kg·K) and kWh/(kg·K) in
   three tables, and UA in W/K in one and kW/K in another.
@@ -56,8 +57,7 @@ TRUE_WARNINGS = sorted(
         ("subthreshold-swing", "A424"),
         ("subthreshold-swing", "A424"),
         ("subthreshold-leakage", "A424"),  # S in mV/dec and in V/dec
-        # T_frame, t_p and t_min, t_max in µs in one table and s in another
-        ("rc-servo-pwm-timing", "A424"),
+        # T_frame and t_p in µs in one table and s in another
         ("rc-servo-pwm-timing", "A424"),
         ("rc-servo-pwm-timing", "A424"),
         ("compressed-air-leak-cost", "A424"),  # V̇_FAD in m³/s and in m³/min

@@ -538,3 +538,21 @@ def test_a_tilde_is_a_sign_of_approximation(sign: str) -> None:
     assert _status(f"so ζ = 320/2530 {sign} 0.136 here") == "wrong"
     [item] = [i for i in numbers.extract(f"so 320/2530 {sign} 0.126") if hasattr(i, "relation")]
     assert item.relation == "≈"
+
+
+def test_working_that_differs_from_its_result_by_a_count_is_compared_without_it() -> None:
+    """`47 bytes × 8 µs = 376 µs` (8 µs per byte, a BLE lesson) was a false A408 in
+    bytes·µs against µs. Counts are numbers, as in the dimension check: the digits are
+    compared, and a disagreement is not certain. Other units still disagree."""
+    assert _status("framed: 47 bytes × 8 µs = 376 µs in all") == "verified"
+    assert _status("framed: 47 bytes × 8 µs = 0.376 ms in all") == "verified"
+    assert _status("framed: 47 bytes × 8 µs = 386 µs in all") == "unclear"
+    assert _status("so 3 m × 2 s = 6 m here") == "wrong"
+
+
+def test_a_result_whose_unit_opens_with_a_bracket_is_not_a_bare_number() -> None:
+    """`(124.8 GHz/nm)/(17 ps/(nm·km)) ≈ 7,340 (Gb/s)²·km` (a fiber lesson): the result's
+    unit was not read, and the working was judged against a bare 7,340, a false A408."""
+    text = "B²L ≤ (124.8 GHz/nm)/(17 ps/(nm·km)) ≈ 7,340 (Gb/s)²·km, since"
+    assert not [i for i in numbers.extract(text) if isinstance(i, numbers.Arithmetic)]
+    assert _status("so 3 × 4 = 12 (see above)") == "verified"

@@ -491,3 +491,59 @@ def test_a_symbol_with_two_units_makes_its_dimensions_uncertain(authored) -> Non
     head, _, tail = SWING.replace("@", "A").rpartition("A/µm")
     plain = authored(head + "A" + tail, slug="b")
     assert "A420" in [d.code for d in plain.diagnostics]
+
+
+LED = r"""
+## Science and assumptions
+
+### Forward voltage as a thermometer
+
+$$
+T_J=T_{\mathrm{cal}}+\frac{V_{F,s}(T_J)-V_{F,s}(T_{\mathrm{cal}})}{n_s\,K_V}
+$$
+
+Symbols and units
+
+T\_J
+
+Junction temperature
+
+°C
+
+T\_cal
+
+Calibration temperature
+
+°C
+
+V\_F,s
+
+Forward voltage of the string at the sense current
+
+V
+
+n\_s
+
+Dies in series
+
+count
+
+K\_V
+
+Forward-voltage temperature coefficient of one die
+
+V/K
+"""
+
+
+def test_a_celsius_temperature_as_a_functions_argument_is_no_certain_error(authored) -> None:
+    """`V_{F}(T_J)` is the forward voltage at T_J, a function the table names without its
+    argument; read as V_F × T_J it multiplied a °C temperature, a false A420 in an LED
+    lesson. A °C temperature multiplied outside such a call is still an error."""
+    record = authored(LED)
+    assert "A420" not in [d.code for d in record.diagnostics]
+    [item] = record.coverage["relations"]["items"]
+    assert item["dimensions"]["status"] != "inconsistent"
+    called = r"\frac{V_{F,s}(T_J)-V_{F,s}(T_{\mathrm{cal}})}{n_s\,K_V}"
+    product = LED.replace(called, r"T_J\,T_{\mathrm{cal}}")
+    assert "A420" in [d.code for d in authored(product, slug="b").diagnostics]

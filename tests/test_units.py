@@ -421,3 +421,14 @@ def test_a_decade_in_a_unit_column_is_the_decade_of_a_swing() -> None:
 def test_a_vulgar_fraction_is_an_exponent() -> None:
     """`V^½`, the unit of a body-effect coefficient γ (a false A421)."""
     assert parse_unit("V^½").units == parse_unit("V^(1/2)").units
+
+
+def test_a_phrase_the_remark_calls_dimensionless_is_dimensionless() -> None:
+    """`misses per L2 access (dimensionless)` (a cache lesson): the phrase did not read
+    (`L2`) and was an A421; the remark says what it is. A unit that reads keeps its unit."""
+    from atlas_build.units import parse_unit
+
+    read = parse_unit("misses per L2 access (dimensionless)")
+    assert read.kind == "dimensionless" and read.remark == "misses per L2 access"
+    assert str(parse_unit("V (dimensionless)").units) == "V"
+    assert parse_unit("misses per L2 access").__class__.__name__ == "UnitProblem"

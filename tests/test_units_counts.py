@@ -456,3 +456,16 @@ def test_a_constant_listed_among_symbols_takes_its_unit_with_it() -> None:
     read = units_from_glossary([("N, H, ln 2", "tokens, nats/token, nats/bit")])
     assert read.problems == []
     assert read.units["N"].text == "tokens" and read.units["H"].text == "nats/token"
+
+
+def test_a_list_of_units_pairs_by_semicolons_or_not_at_all() -> None:
+    """`n, t, P_CW` with `bits; bit errors per codeword; dimensionless` (a NAND lesson):
+    semicolons list one unit per symbol, though one is a phrase. `τ, μ_n, μ_p, V, L, G`
+    with `s, cm²/(V·s), V, cm, dimensionless` (five units, six symbols; a photoconductor
+    lesson) pairs no way: it gave all six the unit s, two false A424. Now none is given."""
+    assert [text for text, _ in unit_parts(3, "bits; bit errors per codeword; dimensionless")] == [
+        "bits", "bit errors per codeword", "dimensionless"
+    ]  # fmt: skip
+    assert unit_parts(6, "s, cm²/(V·s), V, cm, dimensionless") == [("", 0)] * 6
+    built = units_from_glossary([("τ, μ_n, μ_p, V, L, G", "s, cm²/(V·s), V, cm, dimensionless")])
+    assert built.problems == [] and built.units == {}

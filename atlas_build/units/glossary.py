@@ -70,8 +70,10 @@ def rooted(spec: UnitSpec, power: int) -> UnitSpec:
 def unit_parts(count: int, text: str) -> list[tuple[str, int]]:
     """The unit text of each of `count` symbols one entry lists, with where it starts in
     `text`: `C, RTT` with `bits/s, seconds` pairs them up, one unit per symbol, when the
-    column has as many units (each a unit as written, split at top-level `,` or `;`);
-    otherwise every symbol has the whole column (`T_q, T_k` with `counts`)."""
+    column has as many units (each a unit as written, split at top-level `,` or `;`; or
+    any text, split at `;`). A list of units of another length (`τ, μ_n, μ_p` with `s,
+    cm²/(V·s)`) gives none of them a unit (an empty text); otherwise every symbol has the
+    whole column (`T_q, T_k` with `counts`)."""
     whole = [(text, 0)] * count
     if count < 2:
         return whole
@@ -83,9 +85,12 @@ def unit_parts(count: int, text: str) -> list[tuple[str, int]]:
             piece = text[start:index]
             parts.append((piece.strip(), start + len(piece) - len(piece.lstrip())))
             start = index + 1
-    if len(parts) != count or not all(part and reads_as_unit(part) for part, _ in parts):
-        return whole
-    return parts
+    if len(parts) == count and all(part for part, _ in parts):
+        if ";" in text or all(reads_as_unit(part) for part, _ in parts):
+            return parts  # `bits; bit errors per codeword; dimensionless`: one per symbol
+    if len(parts) > 1 and all(part and reads_as_unit(part) for part, _ in parts):
+        return [("", 0)] * count  # a list of units that does not pair: none is anyone's
+    return whole
 
 
 def _paired(symbol_text: str, count: int, unit_text: str) -> list[tuple[str, int]]:
@@ -120,6 +125,8 @@ def units_from_glossary(
             continue
         for name, (text, start) in zip(defined, _paired(symbol_text, len(defined), unit_text),
                                        strict=True):  # fmt: skip
+            if not text:
+                continue  # a unit list that does not pair with the symbols
             spec = parse_unit(text)
             if isinstance(spec, UnitSpec):
                 spec = rooted(spec, power_of(symbol_text))

@@ -332,6 +332,9 @@ def _parse(text: str, phrases: bool) -> UnitSpec | UnitProblem:
             return UnitProblem(text, phrase.message, columns[at] if at < len(columns) else 0)
         if phrase is not None:
             return phrase
+        if remark is not None and remark.strip().lower() in DIMENSIONLESS_WORDS:
+            # `misses per L2 access (dimensionless)`: the remark says what the phrase is
+            return UnitSpec(text, DIMENSIONLESS, ONE, remark=core)
         at = lead + error.column
         column = columns[at] if at < len(columns) else len(text)
         return UnitProblem(text, error.message, column)

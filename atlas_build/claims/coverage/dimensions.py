@@ -94,7 +94,7 @@ def unread_units(lesson: Lesson) -> dict[str, str]:
     found: dict[str, str] = {}
     for (_, unit), names in _pairs(lesson):
         for name, (text, _) in zip(names, units.unit_parts(len(names), unit), strict=True):
-            if name not in table:
+            if name not in table and text:
                 found.setdefault(name, text)
     return found
 
@@ -207,8 +207,20 @@ def fitted(lesson: Lesson) -> frozenset[str]:
 def empirical(found: dict[str, Any], relation: Any, fitted: frozenset[str]) -> dict[str, Any]:
     """`found` (what `check` says of `relation`), not checked where its only disagreement
     is a temperature scale's zero and the relation holds a coefficient fitted on that scale:
-    `e_s = c·exp(aT/(b + T))` with T and b in °C is the Magnus form, not a slip for kelvin."""
+    `e_s = c·exp(aT/(b + T))` with T and b in °C is the Magnus form, not a slip for kelvin;
+    nor where a temperature in °C is "multiplied" as the argument of a function the table
+    names without one (`V_{F,s}(T_J)`, read as V_F,s × T_J)."""
     held = sorted(names(relation) & fitted)
+    if (
+        found["status"] == "inconsistent"
+        and found.get("argument")
+        and not (found.get("scale") and held)
+    ):
+        message = (
+            f"{found['message']}: a temperature in °C here may be the argument of a function"
+            " written before it (`V(T_J)`, read as a product), so this is not certain"
+        )
+        return {"status": "not checked", "message": message, "unknown": found["unknown"]}
     if found["status"] != "inconsistent" or not found.get("scale") or not held:
         return found
     message = (
@@ -244,6 +256,8 @@ def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
         }
         if all(f.kind == units.AFFINE for f in errors):
             found["scale"] = True  # one dimension, but a temperature's zero disagrees
+        if any(_as_argument(f, relation) for f in errors):
+            found["argument"] = True
         return found
     skipped = sorted({_unknown_name(f) for f in units.unknowns(findings)} & exempt)
     if not unknowns and not skipped:
@@ -257,6 +271,26 @@ def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
         )
     message = "; ".join(dict.fromkeys(constructs[:3]))
     return {"status": "incomplete", "message": message, "unknown": unknown}
+
+
+_CALLED = re.compile(
+    r"(\\?[A-Za-z]+)(?:_\{[^{}]{1,20}\}|_[A-Za-z0-9])?\s*\(\s*([^()]{1,40}?)\s*\)"
+)  # `V_{F,s}(T_J)`: a name, its subscript, and a bracketed argument
+
+
+def _as_argument(finding: units.Finding, relation: Any) -> bool:
+    """Whether a temperature in °C is "multiplied" where it is the argument of a function
+    the table names without one (`V_{F,s}(T_J)`, the forward voltage at T_J, read as
+    V_F,s × T_J)."""
+    if finding.kind != units.AFFINE or not isinstance(finding.expr, sympy.Symbol):
+        return False
+    base = str(finding.expr).split("_")[0]
+    source = str(getattr(relation, "source", ""))
+    right = source.split("=", 1)[-1]  # `e_s(T) = …` on the left names what is defined
+    return any(
+        base in found.group(2) and not found.group(1).startswith("\\")  # not `\left(`, `\ln(`
+        for found in _CALLED.finditer(right)
+    )
 
 
 _INDEX = frozenset("ijklmn")  # (not `t`: a subscript t is an index, a factor t a time)

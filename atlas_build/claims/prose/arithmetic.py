@@ -257,6 +257,27 @@ def _per_unit_conversion(item: numbers.Arithmetic, measure: worked.Measure) -> s
     return None
 
 
+def _without_counts(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.Expr | None:
+    """The left side in the result's unit, where the two differ only by counted units
+    (bytes, tokens, packets: counts are numbers, as in the dimension check); None where
+    they differ otherwise."""
+    target = worked.units(item.result.unit) if item.result.unit else None
+    if target is None or measure.problem:
+        return None
+    residual = measure.units / target
+    counted = [
+        (atom, power)
+        for atom, power in residual.atoms()
+        if atom.dimension.checked.is_dimensionless and not atom.dimension.is_dimensionless
+    ]
+    if not counted or not residual.dimension.checked.is_dimensionless:
+        return None
+    scale = measure.units.scale / target.scale
+    for atom, power in counted:
+        scale /= (sympy.Integer(1) * atom.scale) ** power
+    return measure.value * scale
+
+
 def fraction_of(item: numbers.Arithmetic, earlier: numbers.Quantity) -> bool:
     """Whether bare working is that fraction of a quantity stated before it, its `of that`
     left out: `V_out = 15/16 of that ≈ 125.8 MB and V_inter = 8/16 ≈ 67.1 MB`, after
@@ -316,6 +337,11 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
         if problem and (converted := _per_unit_conversion(item, measure)) is not None:
             if _agrees(result, approx, converted, spread * _ratio(measure, converted)):
                 return Judgement("unclear")  # `1.2 L/min × 0.997 kg/L ÷ 60 s ≈ 0.0199 kg/s`
+        if problem and (counted := _without_counts(item, measure)) is not None:
+            # `47 bytes × 8 µs = 376 µs`: 8 µs per byte, the count written on one side only
+            if _agrees(result, approx, counted, spread * _ratio(measure, counted)):
+                return Judgement("verified")
+            return Judgement("unclear")
         if problem:
             return Judgement("wrong", problem)
         if _agrees(result, approx, value, spread * _ratio(measure, value)):

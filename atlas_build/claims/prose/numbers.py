@@ -1032,9 +1032,15 @@ def _unread(text: str, stated: Quantity) -> bool:
     (`2³² s ≈ 136 years`)."""
     if stated.unit is not None or level_after(text, stated.end):
         return False
+    bracketed = _BRACKETED_UNIT.match(text, stated.end)
+    if bracketed is not None and _readable(bracketed.group(1)):
+        return True  # `≈ 7,340 (Gb/s)²·km`: a unit that opens with a bracket
     return unread_unit_after(text, stated.end) is not None or bool(
         _TABLE_TIME.match(text, stated.end)
     )
+
+
+_BRACKETED_UNIT = re.compile(_WS + r"\(([^()\s]{1,24})\)")
 
 
 _NOUN = re.compile(_WS + r"+([A-Za-z][A-Za-z-]*)")

@@ -146,6 +146,8 @@ def _every(lesson: Lesson) -> Iterator[_Reading]:
                 continue
             parts = units.unit_parts(len(entry.names), entry.unit)
             for name, (text, start) in zip(entry.names, parts, strict=True):
+                if not text:
+                    break  # a unit list that does not pair with the symbols
                 read = units.parse_unit(text)
                 if isinstance(read, units.UnitProblem):
                     yield _Reading(name, entry, text, start, read)
