@@ -556,3 +556,32 @@ def test_a_result_whose_unit_opens_with_a_bracket_is_not_a_bare_number() -> None
     text = "B²L ≤ (124.8 GHz/nm)/(17 ps/(nm·km)) ≈ 7,340 (Gb/s)²·km, since"
     assert not [i for i in numbers.extract(text) if isinstance(i, numbers.Arithmetic)]
     assert _status("so 3 × 4 = 12 (see above)") == "verified"
+
+
+@pytest.mark.parametrize(
+    ("right", "wrong"),
+    [
+        ("costs 32 × 14 × 14 × 9 × 512 × 512 ≈ 14.8 G MACs in all",
+         "costs 32 × 14 × 14 × 9 × 512 × 512 ≈ 15.8 G MACs in all"),
+        ("the forward pass is 2 × 8 × 10⁹ × 4096 ≈ 65.5 T FLOPs per batch",
+         "the forward pass is 2 × 8 × 10⁹ × 4096 ≈ 66.5 T FLOPs per batch"),
+    ],
+)  # fmt: skip
+def test_a_result_in_giga_or_tera_before_a_count_is_that_many(right: str, wrong: str) -> None:
+    """`12 × 197 × 768² ≈ 1.394 G MACs` (a ViT lesson; five false A408 there and one in a
+    convolution lesson): G and T before MACs, FLOPs, tokens or parameters are 10⁹ and
+    10¹². Before another word they are no magnitude (`1.5 T flux` is in tesla)."""
+    assert _status(right) == "verified"
+    assert _status(wrong) == "wrong"
+    [item] = [i for i in numbers.extract("so B = 2 × 0.75 = 1.5 T flux") if hasattr(i, "result")]
+    assert item.result.text == "1.5"
+
+
+def test_a_loss_stated_as_a_size_is_not_judged_by_its_sign() -> None:
+    """`gain falls by 10 log₁₀ 0.5 ≈ 3.0 dB` (a phased-array lesson): the working is −3.0 dB,
+    the text says how much it falls. A result the working's size matches cannot be told; a
+    size that matches neither sign is still wrong."""
+    assert _status("the gain falls by 10 log₁₀ 0.5 ≈ 3.0 dB there") == "unclear"
+    assert _status("the gain falls by 10 log₁₀ 0.5 ≈ 4.0 dB there") == "wrong"
+    assert _status("a step of 0.5 − 0.8 = 0.3 in all") == "unclear"
+    assert _status("a step of 0.5 − 0.8 = 0.4 in all") == "wrong"

@@ -354,6 +354,11 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
         for value, moved in _levels(measure.value, spread):
             if _agrees(result, approx, value, moved):
                 return Judgement("verified")
+        if any(
+            _agrees(result, approx, -value, moved)
+            for value, moved in _levels(measure.value, spread)
+        ):
+            return Judgement("unclear")  # `falls by 10 log₁₀ 0.5 ≈ 3.0 dB`: a loss as a size
         relative = (item.level or result.unit or "") == "dB"  # no reference level to guess
         if relative or _LOGARITHM.search(item.working) or not measure.value.is_positive:
             return _wrong(item, measure.value, result.unit or "")
@@ -362,6 +367,8 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
         for scale in _counted(result):
             if _agrees(result, approx, measure.value * scale, spread * scale):
                 return Judgement("verified")
+        if _agrees(result, approx, -measure.value, spread):
+            return Judgement("unclear")  # `falls by 10 log₁₀ 0.5 ≈ 3.0 dB`: a loss as a size
         return _wrong(item, measure.value, "")
     if not any(written) and result.unit == "%":
         for value, scale in ((measure.value * 100, 100), (measure.value, 1)):

@@ -71,7 +71,7 @@ _POW = re.compile(
 _OVER = re.compile(r"/([1-9][0-9]{0,2}(?:,[0-9]{3})++|[0-9]++)(?![/.]?[0-9]|,[0-9]{3})")
 MAGNITUDES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}  # the short scale
 _MAGNITUDE = re.compile(_WS + "(" + "|".join(MAGNITUDES) + r")(?!\w)")
-SHORT_MAGNITUDES = {"M": 6, "bn": 9, "B": 9}  # after a result of working only
+SHORT_MAGNITUDES = {"M": 6, "bn": 9, "B": 9, "G": 9, "T": 12}  # after a result of working only
 MAGNITUDE_WORD = re.compile(  # ends a number's text: `2197 million`, `176.2 M`
     "(" + "|".join([*MAGNITUDES, *SHORT_MAGNITUDES]) + r")$"
 )
@@ -79,8 +79,9 @@ _PERCENT = re.compile(
     _WS + r"?(?:[Pp]er(?:" + _WS + r")?cent(?!\w)|percentage" + _WS + r"points?(?!\w))"
 )
 _POINTS = re.compile(_WS + r"(?:points?|pp)(?!\w)")  # a result in percentage points
-_SHORT_MAGNITUDE = re.compile(  # `176.2 M weights`
-    _WS + "(?:" + "|".join(SHORT_MAGNITUDES) + ")(?=" + _WS + r"[a-z])"
+_COUNTED = r"(?:MACs?|FLOPs?|flops|ops|OPs|tokens|parameters|params|weights|instructions)\b"
+_SHORT_MAGNITUDE = re.compile(  # `176.2 M weights`; `14.8 G MACs` (G, T: before a count only)
+    _WS + "(?:(?:M|bn|B)(?=" + _WS + r"[a-z])|[GT](?=" + _WS + _COUNTED + "))"
 )
 _TABLE_TIME = re.compile(_WS + r"(?:years?|months?|weeks?|yr)(?!\w)")
 _VERSION_TAIL = re.compile(r"\.[0-9]")
