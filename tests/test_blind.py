@@ -23,6 +23,8 @@ warnings that remain were each checked by hand:
   three tables, and UA in W/K in one and kW/K in another.
 - solar-irradiance-tilt-angle, A424: G_POA in W/m² in one table and kW/m² in another.
 - hbm-stack-bandwidth, A424: B_total in GB/s in one table and bytes/s in another.
+- pneumatic-cylinder-air-consumption, A424: the gauge pressure p_g in Pa in one table and bar
+  in another.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ TRUE_WARNINGS = sorted(
         ("electric-water-heater-energy", "A424"),
         ("solar-irradiance-tilt-angle", "A424"),  # G_POA in W/m² and in kW/m²
         ("hbm-stack-bandwidth", "A424"),  # B_total in GB/s and in bytes/s
+        ("pneumatic-cylinder-air-consumption", "A424"),  # p_g in Pa and in bar
     ]
 )
 
