@@ -74,6 +74,13 @@ class Case:
 CASES: list[Case] = []
 
 
+def _lone_cr(text: str) -> str:
+    """The first line of the body ended by a CR alone (a CRLF file is read as LF)."""
+    body = text.index("\r\n---\r\n") + 7
+    end = text.index("\r\n", body)
+    return text[:end] + "\r" + text[end + 2 :]
+
+
 def case(
     name: str,
     about: str,
@@ -958,8 +965,8 @@ case(
 )
 case(
     "lesson-md-crlf",
-    "a lesson.md saved with CRLF line endings",
-    {"lesson.md": LESSON.replace("\n", "\r\n")},
+    "a lesson.md saved with CRLF line endings (read as LF) and one lone CR, which stays a CR",
+    {"lesson.md": _lone_cr(LESSON.replace("\n", "\r\n"))},
     ["A203"],
     exit=0,
 )
