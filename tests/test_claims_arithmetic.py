@@ -585,3 +585,21 @@ def test_a_loss_stated_as_a_size_is_not_judged_by_its_sign() -> None:
     assert _status("the gain falls by 10 log₁₀ 0.5 ≈ 4.0 dB there") == "wrong"
     assert _status("a step of 0.5 − 0.8 = 0.3 in all") == "unclear"
     assert _status("a step of 0.5 − 0.8 = 0.4 in all") == "wrong"
+
+
+def test_a_root_written_as_a_result_of_working_in_units_is_a_form() -> None:
+    """`√(2 × 100 nC × 100 A/µs / 2) = √10 ≈ 3.16 A` (a diode lesson): √10 restates the
+    working with its amperes squared left under the root, and was a false A408 as a bare
+    result. Working with no units still meets its root: `√(2 × 5) = √10` holds, `√(2 × 6)
+    = √10` is wrong."""
+    assert _status("IRRM = √(2 × 100 nC × 100 A/µs / 2) = √10 ≈ 3.16 A, ta") == "unclear"
+    assert _status("so √(2 × 5) = √10 here") == "verified"
+    assert _status("so √(2 × 6) = √10 here") == "wrong"
+
+
+def test_a_value_hedged_with_a_trailing_zero_is_a_rounded_operand() -> None:
+    """`limits the peak to about 0.50 Ω, a ratio of 7.2/0.50 ≈ 14.5` (an EMI-filter lesson):
+    0.50 is rounded (14.4 exactly), and its trailing zero says so though 0.5 is a round
+    value; a false A408. `about 1` still says nothing of another 1."""
+    assert _status("to about 0.50 Ω, a ratio of 7.2/0.50 ≈ 14.5 below") == "verified"
+    assert _status("to about 0.5 Ω, a ratio of 7.2/0.5 ≈ 14.5 below") == "wrong"

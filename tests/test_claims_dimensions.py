@@ -547,3 +547,51 @@ def test_a_celsius_temperature_as_a_functions_argument_is_no_certain_error(autho
     called = r"\frac{V_{F,s}(T_J)-V_{F,s}(T_{\mathrm{cal}})}{n_s\,K_V}"
     product = LED.replace(called, r"T_J\,T_{\mathrm{cal}}")
     assert "A420" in [d.code for d in authored(product, slug="b").diagnostics]
+
+
+GAIN = r"""
+## Science and assumptions
+
+### Gain of a loaded stage
+
+$$
+A_v=-g_m\left(r_o\parallel R_L\right)
+$$
+
+Symbols and units
+
+A\_v
+
+Voltage gain
+
+dimensionless
+
+g\_m
+
+Transconductance
+
+S
+
+r\_o
+
+Output resistance
+
+Ω
+
+R\_L
+
+Load resistance
+
+Ω
+"""
+
+
+def test_a_symbol_before_a_bracket_read_as_a_function_is_no_certain_error(authored) -> None:
+    """`A_v = -g_m\\left(r_{on}\\parallel r_{op}\\parallel R_L\\right)` (a BJT lesson) is g_m
+    times the parallel resistance; the parser applies g_m to it as a function, so the right
+    side came out in S, a false A420. The relation is not checked, and not used to infer."""
+    record = authored(GAIN)
+    assert "A420" not in [d.code for d in record.diagnostics]
+    [item] = record.coverage["relations"]["items"]
+    assert item["dimensions"]["status"] == "not checked"
+    assert "g_m written before a bracket" in item["dimensions"]["message"]

@@ -115,8 +115,10 @@ def evaluate(
 
 def inferable(lesson: Lesson, specs: list[Any] | None = None) -> list[relations.Entry]:
     """The relations inference may compute with: not one whose dimensions disagree (its
-    A420 says so; 20 °C − 4 K = 16 K holds in numbers and not in kelvin), nor one with a
-    number whose "unit" is the lesson's symbols (`dimensions.unit_of_symbols`)."""
+    A420 says so; 20 °C − 4 K = 16 K holds in numbers and not in kelvin), nor one whose
+    dimensions disagree read with a symbol applied as a function (`g_m\\left(…\\right)`,
+    maybe a product), nor one with a number whose "unit" is the lesson's symbols
+    (`dimensions.unit_of_symbols`)."""
     table = dimensions.lesson_units(lesson)
     entries, _ = relations.inventory(
         lesson, relations.claim_options(specs or []), dimensions.declared(table)
@@ -131,7 +133,7 @@ def inferable(lesson: Lesson, specs: list[Any] | None = None) -> list[relations.
 
     def agrees(parsed: Any) -> bool:
         found = dimensions.empirical(dimensions.check(parsed, table), parsed, fitted)
-        return bool(found["status"] != "inconsistent")
+        return bool(found["status"] != "inconsistent" and not found.get("called"))
 
     return [entry for entry in entries if entry.parsed is None or agrees(entry.parsed)]
 

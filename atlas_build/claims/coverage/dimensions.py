@@ -211,17 +211,21 @@ def empirical(found: dict[str, Any], relation: Any, fitted: frozenset[str]) -> d
     nor where a temperature in °C is "multiplied" as the argument of a function the table
     names without one (`V_{F,s}(T_J)`, read as V_F,s × T_J)."""
     held = sorted(names(relation) & fitted)
-    if (
-        found["status"] == "inconsistent"
-        and found.get("argument")
-        and not (found.get("scale") and held)
-    ):
+    excused = found["status"] == "inconsistent" and bool(found.get("scale")) and bool(held)
+    if found["status"] == "inconsistent" and not excused and found.get("argument"):
         message = (
             f"{found['message']}: a temperature in °C here may be the argument of a function"
             " written before it (`V(T_J)`, read as a product), so this is not certain"
         )
         return {"status": "not checked", "message": message, "unknown": found["unknown"]}
-    if found["status"] != "inconsistent" or not found.get("scale") or not held:
+    if found["status"] == "inconsistent" and not excused and found.get("called"):
+        message = (
+            f"{found['message']}: {', '.join(found['called'])} written before a bracket may"
+            " multiply it rather than apply to it, so this is not certain"
+        )  # read either way, it disagrees one way: not a relation to compute with either
+        return {"status": "not checked", "message": message, "unknown": found["unknown"],
+                "called": found["called"]}  # fmt: skip
+    if not excused:
         return found
     message = (
         f"an empirical form on the °C scale ({', '.join(held)} fitted in °C): its zero is "
@@ -258,6 +262,8 @@ def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
             found["scale"] = True  # one dimension, but a temperature's zero disagrees
         if any(_as_argument(f, relation) for f in errors):
             found["argument"] = True
+        if called := _called_symbols(relation, table):
+            found["called"] = called  # `g_m\\left(r_{on}\\parallel R_L\\right)`: g_m of them
         return found
     skipped = sorted({_unknown_name(f) for f in units.unknowns(findings)} & exempt)
     if not unknowns and not skipped:
@@ -276,6 +282,23 @@ def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
 _CALLED = re.compile(
     r"(\\?[A-Za-z]+)(?:_\{[^{}]{1,20}\}|_[A-Za-z0-9])?\s*\(\s*([^()]{1,40}?)\s*\)"
 )  # `V_{F,s}(T_J)`: a name, its subscript, and a bracketed argument
+
+
+def _called_symbols(relation: Any, table: Mapping[str, units.UnitSpec]) -> list[str]:
+    """Symbols of the table, with a unit, that the relation applies as functions: the
+    parser reads `g_m\\left(…\\right)` as g_m of its arguments, though a product is as
+    likely, so a disagreement through one is not certain. A left side that is only a call
+    (`e_s(T) = …`) names what is defined."""
+    found = []
+    sides = [relation.rhs] + ([] if isinstance(relation.lhs, AppliedUndef) else [relation.lhs])
+    for side in sides:
+        if isinstance(side, sympy.Basic):
+            for call in side.atoms(AppliedUndef):
+                name = type(call).__name__
+                spec = table.get(name)
+                if spec is not None and spec.units is not None and call.args:
+                    found.append(name)
+    return sorted(set(found))
 
 
 def _as_argument(finding: units.Finding, relation: Any) -> bool:

@@ -58,20 +58,29 @@ def approximate_values(items: list[numbers.Item], content: str) -> Rounded:
     found: set[sympy.Expr] = set()
     for item in items:
         if isinstance(item, numbers.Arithmetic):
-            if item.relation == "≈":
+            if item.relation == "≈" and _distinctive(item.result):
                 found.add(item.result.value)
             continue
         if isinstance(item, numbers.Quantity) and (
             item.approx or _HEDGE.search(content, max(0, item.start - 16), item.start)
         ):
-            found.add(item.value)
-    return frozenset(value for value in found if _distinctive(value))
+            if _distinctive(item):
+                found.add(item.value)
+    return frozenset(found)
 
 
-def _distinctive(value: sympy.Expr) -> bool:
-    """Whether a value has two significant digits or more (116, 0.9656, 45): one such value
-    hedged in one place is likely the same quantity where it is an operand; `about 1` or
-    `≈ 10` elsewhere says nothing of the 1 in `(1 + 10⁴)`."""
+_TRAILING_ZERO = re.compile(r"\.[0-9]*0(?![0-9])")
+
+
+def _distinctive(quantity: numbers.Quantity) -> bool:
+    """Whether a hedged value has two significant digits or more (116, 0.9656, 45), or is
+    written to a place that shows it was rounded (`about 0.50 Ω`): one such value hedged
+    in one place is likely the same quantity where it is an operand; `about 1` or `≈ 10`
+    elsewhere says nothing of the 1 in `(1 + 10⁴)`."""
+    return _two_digits(quantity.value) or bool(_TRAILING_ZERO.search(quantity.text))
+
+
+def _two_digits(value: sympy.Expr) -> bool:
     try:
         text = f"{abs(float(value)):.12g}"
     except (TypeError, ValueError):
@@ -321,6 +330,8 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
     result = item.result
     approx = item.relation == "≈" or result.approx
     written = [operand.unit is not None for operand in item.operands]
+    if any(written) and result.unit is None and result.text.startswith("√"):
+        return Judgement("unclear")  # `√(2 × 100 nC × 100 A/µs / 2) = √10 ≈ 3.16 A`: a form
     spread = _spread(item, log10, rounded)
     settled = worked.settle(measure, result.unit) if any(written) else None
     if any(written) and (all(written) or (settled is not None and not settled[2])):
