@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -166,6 +167,18 @@ def test_backward_validates_dout():
 
 
 def test_size_guard_refuses_absurd_sizes_without_allocating():
+    """Run under the default limits, whatever an earlier test in the process left set: a
+    CI run under load once met a 1 GiB limit here, a claim's budget that a timeout cut off
+    before it was restored, and the memory guard spoke before the flops guard."""
+    memory = int(0.8 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    before = set_size_limits(max_bytes=memory, max_flops=1e14)
+    try:
+        _size_guard()
+    finally:
+        set_size_limits(max_bytes=before.max_bytes, max_flops=before.max_flops)
+
+
+def _size_guard():
     with pytest.raises(AttentionTooLarge, match="memory"):
         check_attention_size(10**9, 10**9, 64, 64)
     with pytest.raises(ValueError, match="floating-point operations"):
