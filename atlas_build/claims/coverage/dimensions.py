@@ -212,21 +212,8 @@ def empirical(found: dict[str, Any], relation: Any, fitted: frozenset[str]) -> d
     names without one (`V_{F,s}(T_J)`, read as V_F,s × T_J)."""
     held = sorted(names(relation) & fitted)
     excused = found["status"] == "inconsistent" and bool(found.get("scale")) and bool(held)
-    if found["status"] == "inconsistent" and not excused and found.get("argument"):
-        message = (
-            f"{found['message']}: a temperature in °C here may be the argument of a function"
-            " written before it (`V(T_J)`, read as a product), so this is not certain"
-        )
-        return {"status": "not checked", "message": message, "unknown": found["unknown"]}
-    if found["status"] == "inconsistent" and not excused and found.get("called"):
-        message = (
-            f"{found['message']}: {', '.join(found['called'])} written before a bracket may"
-            " multiply it rather than apply to it, so this is not certain"
-        )  # read either way, it disagrees one way: not a relation to compute with either
-        return {"status": "not checked", "message": message, "unknown": found["unknown"],
-                "called": found["called"]}  # fmt: skip
     if not excused:
-        return found
+        return _doubted(found)
     message = (
         f"an empirical form on the °C scale ({', '.join(held)} fitted in °C): its zero is "
         "part of the fit, so the scale is not checked"
@@ -277,6 +264,29 @@ def check(relation: Any, table: Mapping[str, units.UnitSpec]) -> dict[str, Any]:
         )
     message = "; ".join(dict.fromkeys(constructs[:3]))
     return {"status": "incomplete", "message": message, "unknown": unknown}
+
+
+def _doubted(found: dict[str, Any]) -> dict[str, Any]:
+    """`found`, not checked where the parser's reading of a bracket after a name is in
+    doubt: a °C argument read as a factor (`argument`), or a factor read as a call
+    (`called`, kept: read either way it disagrees one way, so it is not to compute with)."""
+    if found["status"] != "inconsistent":
+        return found
+    if found.get("argument"):
+        doubt = (
+            "a temperature in °C here may be the argument of a function written before it"
+            " (`V(T_J)`, read as a product)"
+        )
+    elif found.get("called"):
+        names = ", ".join(found["called"])
+        doubt = f"{names} written before a bracket may multiply it rather than apply to it"
+    else:
+        return found
+    message = f"{found['message']}: {doubt}, so this is not certain"
+    doubted = {"status": "not checked", "message": message, "unknown": found["unknown"]}
+    if not found.get("argument"):
+        doubted["called"] = found["called"]
+    return doubted
 
 
 _CALLED = re.compile(

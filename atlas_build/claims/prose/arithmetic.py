@@ -42,7 +42,7 @@ import sympy
 
 from atlas_build.claims.binding.compare import digits_tolerance, show
 from atlas_build.claims.prose import numbers, worked
-from atlas_build.units.product import ONE
+from atlas_build.units.product import ONE, UnitProduct
 from atlas_build.units.prose import is_level
 
 Status = Literal["verified", "wrong", "unclear"]
@@ -244,15 +244,26 @@ def _base(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.Expr | Non
     return measure.value * measure.units.scale / target.scale
 
 
+def _residual(
+    item: numbers.Arithmetic, measure: worked.Measure
+) -> tuple[UnitProduct, UnitProduct] | None:
+    """The result's unit, and what the left side's units hold beyond it; None where the
+    result's unit cannot be computed with or the left side has no single dimension."""
+    target = worked.units(item.result.unit) if item.result.unit else None
+    if target is None or measure.problem:
+        return None
+    return target, measure.units / target
+
+
 def _per_unit_conversion(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.Expr | None:
     """The left side in the result's unit, where the dimensions disagree by one unit that an
     operand converts from: `÷ 60 s` written for `÷ 60 s/min` after a flow in L/min leaves
     the left side per minute too many, and 60 s is one minute. None where no operand is
     such a conversion, or the result's unit cannot be computed with."""
-    target = worked.units(item.result.unit) if item.result.unit else None
-    if target is None or measure.problem:
+    found = _residual(item, measure)
+    if found is None:
         return None
-    residual = measure.units / target
+    target, residual = found
     atoms = list(residual.atoms())
     if len(atoms) != 1 or abs(atoms[0][1]) != 1 or residual.dimension.is_dimensionless:
         return None
@@ -270,10 +281,10 @@ def _without_counts(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.
     """The left side in the result's unit, where the two differ only by counted units
     (bytes, tokens, packets: counts are numbers, as in the dimension check); None where
     they differ otherwise."""
-    target = worked.units(item.result.unit) if item.result.unit else None
-    if target is None or measure.problem:
+    found = _residual(item, measure)
+    if found is None:
         return None
-    residual = measure.units / target
+    target, residual = found
     counted = [
         (atom, power)
         for atom, power in residual.atoms()

@@ -144,8 +144,7 @@ def _sign(relation: re.Match[str]) -> str:
 
 _MORE = re.compile(
     _WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*(?:[0-9(√π]|(?:exp|ln|log|sqrt|e\^)(?![A-Za-z]))"
-    r"|" + _WS + r"+x" + _WS + r"+[0-9(√π]|x\("
-    r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]"  # `= 8/2² = 2 h`: the number is raised, so working goes on
+    r"|" + _TIMES_X + r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]"  # `= 8/2² = 2 h`: the number is raised, so working goes on
     r"|π"  # `= 2π × 100 ≈ 628`: the number multiplies π
 )
 _PER = re.compile(_WS + r"+per" + _WS)  # `0.137 kWh per cubic metre`: the unit goes on in words
