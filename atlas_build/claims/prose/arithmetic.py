@@ -24,10 +24,9 @@ precision:
   added to a quantity in a unit is that share of it (`3.3 V + 10% = 3.63 V`). A bare
   term added to one in a unit (`0.4 × 0.03 − 0.8 × 2.77 ms`) cannot be told at all.
 - A percent result of bare working is the working times 100 (`12/16 = 75%`), or the
-  working itself when it already multiplies by 100.
-- An unmarked `log` is read as ln and, when that misses, as log10.
-- A result in dB of bare working is the number itself or its power or amplitude level
-  (`ln 2 ≈ −1.59 dB`); which one cannot be told, so such working is never wrong.
+  working itself when it already multiplies by 100. An unmarked `log` is ln, or log10
+  when ln misses. A dB result of bare working is the number itself or its power or
+  amplitude level (`ln 2 ≈ −1.59 dB`): which one cannot be told, so it is never wrong.
 """
 
 from __future__ import annotations
@@ -257,9 +256,8 @@ def _residual(
 
 def _per_unit_conversion(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.Expr | None:
     """The left side in the result's unit, where the dimensions disagree by one unit that an
-    operand converts from: `÷ 60 s` written for `÷ 60 s/min` after a flow in L/min leaves
-    the left side per minute too many, and 60 s is one minute. None where no operand is
-    such a conversion, or the result's unit cannot be computed with."""
+    operand converts from (`÷ 60 s` written for `÷ 60 s/min` after a flow in L/min leaves
+    the left side per minute too many, and 60 s is one minute); else None."""
     found = _residual(item, measure)
     if found is None:
         return None
@@ -279,8 +277,7 @@ def _per_unit_conversion(item: numbers.Arithmetic, measure: worked.Measure) -> s
 
 def _without_counts(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.Expr | None:
     """The left side in the result's unit, where the two differ only by counted units
-    (bytes, tokens, packets: counts are numbers, as in the dimension check); None where
-    they differ otherwise."""
+    (bytes, tokens, packets: counts are numbers, as in the dimension check); else None."""
     found = _residual(item, measure)
     if found is None:
         return None
