@@ -570,3 +570,31 @@ def test_an_index_of_table_symbols_is_defined_where_its_range_is_written(check):
     assert "equation symbol 'T' is not defined under `Symbols and units`" in [
         d.message for d in diagnostics
     ]
+
+
+@pytest.mark.parametrize(
+    ("equation", "entry"),
+    [
+        # blind lesson `ppo-clipped-objective`: θ_old only as the subscript of π
+        (r"y=a x\,\pi_{\theta_{\mathrm{old}}}", ("θ_old", "Rollout-time parameters", "values")),
+        # blind lesson `rope-position-interpolation`: θ′_i only as θ′_{d/2-1}
+        (r"y=a x,\qquad \theta'_{d/2-1}=a", ("θ′_i", "Interpolated frequency", "rad")),
+    ],
+)
+def test_a_nested_subscript_or_a_marked_family_member_is_a_use(check, equation, entry):
+    diagnostics, _ = check(glossary_body([equation], [*ENTRIES, entry]))
+    assert [d.message for d in found_all(diagnostics, "A320")] == []
+
+
+def test_a_rows_label_is_no_undefined_symbol(check, locate):
+    """`\\mathrm{Y}:\\ … \\qquad \\Delta:\\ …` name the connection each row is about (blind
+    lesson `three-phase-power`); a letter used in a relation is still A321."""
+    equation = r"\mathrm{Y}:\ y=a x\qquad \Delta:\ y=a\,x"
+    diagnostics, _ = check(glossary_body([equation], ENTRIES))
+    assert found(diagnostics, "A321") == []
+    diagnostics, text = check(glossary_body([r"\mathrm{Y}:\ y=a x+b"], ENTRIES))
+    assert found(diagnostics, "A321") == [locate(text, "b\n$$")]
+
+
+def found_all(diagnostics, code: str) -> list:
+    return [d for d in diagnostics if d.code == code]

@@ -23,6 +23,7 @@ from atlas_build.lesson.context import RULES, LessonSubject
 from atlas_build.lesson.model import GlossaryEntry
 from atlas_build.lesson.names import ACCENTS, is_index, is_letter, key, split
 from atlas_build.lesson.usage import LessonUse, lesson_use
+from atlas_build.notation import SCRIPT_MARKS
 
 STAGE = "lesson"
 UNUSED = define(
@@ -61,15 +62,20 @@ UNREAD = define(
 def family_base(name: str) -> str | None:
     """`a_j` -> `a`, `x_hat_i` -> `x_hat`, `delta_ij` -> `delta`, `C_i+1` -> `C`: a name
     whose last subscript is an index (`names.is_index`) stands for a family; None for
-    other names."""
+    other names. A mark after the index stays with the base: `θ′_i` (`theta_i_prime`) is
+    the family `theta_prime` that `\\theta'_0` is a member of."""
     base, pieces = split(name)
+    marks: tuple[str, ...] = ()
+    while pieces and pieces[-1] in _MARK_SUFFIXES:
+        pieces, marks = pieces[:-1], (pieces[-1], *marks)
     if not pieces or not is_index(pieces[-1]):
         return None
-    return "_".join((base, *pieces[:-1]))
+    return "_".join((base, *pieces[:-1], *marks))
 
 
 _STYLE = re.compile(r"_(?:cal|scr|bb|frak)(?=_|$)")
 _ACCENT_SUFFIXES = frozenset(ACCENTS.values())
+_MARK_SUFFIXES = _ACCENT_SUFFIXES | frozenset(SCRIPT_MARKS.values())
 
 
 def _unaccented(name: str) -> str:
@@ -94,8 +100,15 @@ class _Uses:
         self.unstyled = {key(_STYLE.sub("", name)) for name in mathematical}
         # `\overline{\mathrm{Nu}}_L` for a glossary's Nu_L: the mean's bar left off the entry
         self.unaccented = {key(_unaccented(name)) for name in mathematical}
-        # `p_θ(x)`: θ, the model's parameters, is used as the subscript that names them
-        self.subscripts = {key(part) for name in mathematical for part in name.split("_")[1:]}
+        # `p_θ(x)`: θ, the model's parameters, is used as the subscript that names them;
+        # `π_{θ_old}`: so is θ_old, a run of subscripts
+        self.subscripts = {
+            key("_".join(parts[start:end]))
+            for name in mathematical
+            for parts in [name.split("_")]
+            for start in range(1, len(parts))
+            for end in range(start + 1, len(parts) + 1)
+        }
 
     def uses(self, name: str, qualified: bool) -> bool:
         if key(name) in self.keys or key(name) in self.unstyled or key(name) in self.unaccented:
@@ -107,7 +120,7 @@ class _Uses:
         within = self.keys if "_" in name else self.families  # `NG` as N·G: in an equation
         if reading and all(key(part) in within for part in reading):
             return True
-        if is_letter(name) and key(name) in self.subscripts:
+        if is_letter(split(name)[0]) and key(name) in self.subscripts:
             return True
         if name.startswith("delta") and {key("delta"), key(name[5:])} <= self.keys:
             return True  # `\\delta q`, which a formula read without the glossary splits
@@ -211,6 +224,12 @@ def _lesson_texts(
 _RANGE = re.compile(r"(?<![A-Za-z\\])([ijkl])\s*=\s*\d+\s*,\s*(?:\\[lc]?dots|…|\.\.\.)")
 """An index's range written in an equation: `i=0,\\dots,N-1`."""
 
+_LABEL = re.compile(
+    r"(?:^|\\\\|&|\\q?quad|[,;{])\s*(?:\\(?:mathrm|text|textbf|mathbf)\{\s*)?"
+    r"\\?([A-Za-z]+)\s*\}?\s*:(?!=)"
+)
+"""A row's label, a letter and a colon before its relations: `\\mathrm{Y}:\\ V_{LL}=…`."""
+
 
 def _undefined(
     subject: LessonSubject,
@@ -244,9 +263,12 @@ def _undefined(
     reported: set[str] = set()
     for equation in use.equations:
         scanned = {key(name) for name in (*equation.scan.names, *equation.scan.bases)}
+        labels = {found.group(1) for found in _LABEL.finditer(equation.math.latex)}
         for name in sorted(set(equation.quantities())):
             if not is_letter(name) or name in reported or key(name) in defined:
                 continue
+            if name in labels:
+                continue  # `Δ:` names the connection its row is about
             if key(name) not in scanned:
                 continue  # the parser and the convention disagree on this name: no guess
             if name == "d" and equation.scan.differential:
