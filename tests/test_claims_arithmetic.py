@@ -603,3 +603,14 @@ def test_a_value_hedged_with_a_trailing_zero_is_a_rounded_operand() -> None:
     value; a false A408. `about 1` still says nothing of another 1."""
     assert _status("to about 0.50 Ω, a ratio of 7.2/0.50 ≈ 14.5 below") == "verified"
     assert _status("to about 0.5 Ω, a ratio of 7.2/0.5 ≈ 14.5 below") == "wrong"
+
+
+def test_a_unit_after_a_root_may_be_under_it() -> None:
+    """`2 µV/√Hz × √17.58 Hz ≈ 8.4 µV` (an FFT-window lesson): the root takes the hertz,
+    read as a factor after it was a false A408 (µV·Hz^(1/2) against µV). Read under the
+    root, the working is compared as any other: a wrong result is still wrong, and so is
+    working whose dimensions disagree either way."""
+    assert _status("noise per bin is 2 µV/√Hz × √17.58 Hz ≈ 8.4 µV here") == "verified"
+    assert _status("noise per bin is 2 µV/√Hz × √17.58 Hz ≈ 9.4 µV here") == "wrong"
+    assert _status("so 8.4 µV / √17.58 Hz ≈ 2.0 µV/√Hz here") == "verified"
+    assert _status("so 2 µV/√Hz × √17.58 s ≈ 8.4 µV here") == "wrong"

@@ -40,8 +40,8 @@ from typing import Literal
 import sympy
 
 from atlas_build.claims.binding.compare import digits_tolerance, show
-from atlas_build.claims.prose import numbers, worked
-from atlas_build.units.product import ONE, UnitProduct
+from atlas_build.claims.prose import numbers, reconcile, worked
+from atlas_build.units.product import ONE
 from atlas_build.units.prose import is_level
 
 Status = Literal["verified", "wrong", "unclear"]
@@ -243,58 +243,6 @@ def _base(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.Expr | Non
     return measure.value * measure.units.scale / target.scale
 
 
-def _residual(
-    item: numbers.Arithmetic, measure: worked.Measure
-) -> tuple[UnitProduct, UnitProduct] | None:
-    """The result's unit, and what the left side's units hold beyond it; None where the
-    result's unit cannot be computed with or the left side has no single dimension."""
-    target = worked.units(item.result.unit) if item.result.unit else None
-    if target is None or measure.problem:
-        return None
-    return target, measure.units / target
-
-
-def _per_unit_conversion(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.Expr | None:
-    """The left side in the result's unit, where the dimensions disagree by one unit that an
-    operand converts from (`÷ 60 s` written for `÷ 60 s/min` after a flow in L/min leaves
-    the left side per minute too many, and 60 s is one minute); else None."""
-    found = _residual(item, measure)
-    if found is None:
-        return None
-    target, residual = found
-    atoms = list(residual.atoms())
-    if len(atoms) != 1 or abs(atoms[0][1]) != 1 or residual.dimension.is_dimensionless:
-        return None
-    unit = residual ** atoms[0][1]  # `min` of a left side per minute too many
-    for operand in item.operands:
-        written = worked.units(operand.unit) if operand.unit else None
-        if written is None or written.dimension != unit.dimension:
-            continue
-        if operand.value * written.scale == unit.scale:  # 60 s is 1 min
-            return measure.value * (measure.units / residual).scale / target.scale
-    return None
-
-
-def _without_counts(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.Expr | None:
-    """The left side in the result's unit, where the two differ only by counted units
-    (bytes, tokens, packets: counts are numbers, as in the dimension check); else None."""
-    found = _residual(item, measure)
-    if found is None:
-        return None
-    target, residual = found
-    counted = [
-        (atom, power)
-        for atom, power in residual.atoms()
-        if atom.dimension.checked.is_dimensionless and not atom.dimension.is_dimensionless
-    ]
-    if not counted or not residual.dimension.checked.is_dimensionless:
-        return None
-    scale = measure.units.scale / target.scale
-    for atom, power in counted:
-        scale /= (sympy.Integer(1) * atom.scale) ** power
-    return measure.value * scale
-
-
 def fraction_of(item: numbers.Arithmetic, earlier: numbers.Quantity) -> bool:
     """Whether bare working is that fraction of a quantity stated before it, its `of that`
     left out: `V_out = 15/16 of that ≈ 125.8 MB and V_inter = 8/16 ≈ 67.1 MB`, after
@@ -353,14 +301,19 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
             if _agrees(result, approx, based, spread * _ratio(measure, based)):
                 return Judgement("verified")
             return Judgement("unclear")
-        if problem and (converted := _per_unit_conversion(item, measure)) is not None:
+        if problem and (converted := reconcile.per_unit_conversion(item, measure)) is not None:
             if _agrees(result, approx, converted, spread * _ratio(measure, converted)):
                 return Judgement("unclear")  # `1.2 L/min × 0.997 kg/L ÷ 60 s ≈ 0.0199 kg/s`
-        if problem and (counted := _without_counts(item, measure)) is not None:
+        if problem and (counted := reconcile.without_counts(item, measure)) is not None:
             # `47 bytes × 8 µs = 376 µs`: 8 µs per byte, the count written on one side only
             if _agrees(result, approx, counted, spread * _ratio(measure, counted)):
                 return Judgement("verified")
             return Judgement("unclear")
+        if problem and (roots := list(reconcile.under_root(item, measure))):
+            # `√17.58 Hz` for √(17.58 Hz): wrong only where it is wrong read either way
+            if any(_agrees(result, approx, v, spread * _ratio(measure, v)) for v in roots):
+                return Judgement("verified")
+            return _wrong(item, roots[0], result.unit or "")
         if problem:
             return Judgement("wrong", problem)
         if _agrees(result, approx, value, spread * _ratio(measure, value)):
