@@ -125,14 +125,16 @@ def residual(
             return None
         allowed += abs(real(slope)) * real(tolerance)
     scale = _scale(relation, at, numeric.real(distance))
-    slack = scale * _EXACT
+    exact = slack = scale * _EXACT
     if relation.op == "approx":
         # `ln 2·RC ≈ 0.69·RC`: as close as its own constants' digits; one that writes none
         # (`R_s(1 + Q²) ≈ Q² R_s`) is an approximation of unstated quality: 1%
         slack += scale * max(_rounding(relation.source), _APPROXIMATE)
     gap = abs(real(distance))
     # the corners decide only what the slack does not (`holds`)
-    bracketed = None if gap <= slack else _corners(difference, named, at, tolerances, distance)
+    bracketed = (
+        None if gap <= slack else _corners(difference, named, at, tolerances, distance, exact)
+    )
     return Residual(gap, allowed * (1 + _LOOSE) + slack, bracketed, slack)
 
 
@@ -175,9 +177,12 @@ def _corners(
     at: dict[sympy.Symbol, sympy.Expr],
     tolerances: Mapping[str, sympy.Expr],
     distance: numeric.Value,
+    slack: numeric.Value = 0,
 ) -> bool | None:
-    """Whether `difference` takes both signs (or zero) over the corners of the box the
-    rounded values span; None when more than `MAX_CORNERS` are rounded."""
+    """Whether `difference` takes both signs (or zero, to within `slack`: a corner at the
+    stated value, `25.85` for a `≈ 25.9`, meets it only to working digits) over the
+    corners of the box the rounded values span; None when more than `MAX_CORNERS` are
+    rounded."""
     rounded_ = [(named[n], t) for n, t in tolerances.items() if t and n in named]
     if not rounded_:
         return bool(distance == 0)
@@ -197,7 +202,7 @@ def _corners(
         value = solver.value(difference, moved)
         if value is None:
             return None
-        if value == 0:
+        if abs(numeric.real(value)) <= slack:
             return True
         signs.add(value > 0)
     return len(signs) == 2
