@@ -598,3 +598,20 @@ def test_a_rows_label_is_no_undefined_symbol(check, locate):
 
 def found_all(diagnostics, code: str) -> list:
     return [d for d in diagnostics if d.code == code]
+
+
+def test_a_norm_or_bar_subscript_is_no_symbol_and_a_norm_entry_is_read(check):
+    """`\\rVert_F^{2}` with a glossary entry `‖·‖\\_F` (a PCA lesson) gave an A321 for F and
+    an A322 for the entry; `\\right|_{\\mathrm{dB/K}}` (a link-budget lesson) an A321 each
+    for B and K."""
+    norm = r"y=a\left\lVert x\right\rVert_F^{2}"
+    entries = [*ENTRIES, ("‖·‖\\_F", "Frobenius norm", "same units as x")]
+    diagnostics, _ = check(glossary_body([norm], entries))
+    assert codes(diagnostics) == []
+    bar = r"y=\left.\frac{a}{x}\right|_{\mathrm{dB/K}}"
+    diagnostics, _ = check(glossary_body([bar], ENTRIES))
+    assert codes(diagnostics) == []
+    diagnostics, _ = check(glossary_body([r"y=a\left\lVert x\right\rVert_F+b"], entries))
+    assert [d.message for d in found_all(diagnostics, "A321")] == [
+        "equation symbol 'b' is not defined under `Symbols and units`"
+    ]

@@ -244,10 +244,14 @@ def _is_qualifier(piece: str) -> bool:
     return len(words) >= 2 and all(word.isalpha() and word.islower() for word in words)
 
 
+_NORM_SUBSCRIPT = re.compile(r"(?<=[‖|])_\{?[A-Za-z0-9∞]{1,3}\}?$")  # `‖·‖_F`, `‖·‖_{2}`
+
+
 def _is_operator(piece: str) -> bool:
-    """`+`, `−`, `⊙`, `∘`, `∧`, `‖·‖₂`, `⌊·⌋`: an operator a glossary explains (no letter
-    or digit, but for the subscript of a norm)."""
-    piece = piece.rstrip("₀₁₂₃₄₅₆₇₈₉∞") if piece.startswith(("‖", "|")) else piece
+    """`+`, `−`, `⊙`, `∘`, `∧`, `‖·‖₂`, `‖·‖_F`, `⌊·⌋`: an operator a glossary explains (no
+    letter or digit, but for the subscript of a norm)."""
+    if piece.startswith(("‖", "|")):
+        piece = _NORM_SUBSCRIPT.sub("", piece).rstrip("₀₁₂₃₄₅₆₇₈₉∞")
     return 0 < len(piece) <= 3 and all(
         char in "+-*/|·×÷^~<>=!&‖⌊⌋⌈⌉⟨⟩" or unicodedata.category(char) == "Sm" for char in piece
     )

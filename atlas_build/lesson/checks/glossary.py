@@ -230,6 +230,16 @@ _LABEL = re.compile(
 )
 """A row's label, a letter and a colon before its relations: `\\mathrm{Y}:\\ V_{LL}=…`."""
 
+_BAR_SUBSCRIPT = re.compile(
+    r"(?:\\[rl]?Vert|\\[rl]?vert|\\\||[|‖])\s*_\s*(\{(?:[^{}]|\{[^{}]*\})*\}|\\?[A-Za-z0-9]+)"
+)
+"""The subscript of a norm or an evaluation bar names the norm or the condition, not a
+quantity: `\\rVert_F`, `\\right|_{\\mathrm{dB/K}}`."""
+
+
+def _in_bar_subscript(latex: str, position: int) -> bool:
+    return any(m.start(1) <= position < m.end(1) for m in _BAR_SUBSCRIPT.finditer(latex))
+
 
 def _undefined(
     subject: LessonSubject,
@@ -269,6 +279,9 @@ def _undefined(
                 continue
             if name in labels:
                 continue  # `Δ:` names the connection its row is about
+            position = equation.scan.positions.get(name)
+            if position is not None and _in_bar_subscript(equation.math.latex, position):
+                continue  # `‖·‖_F`: the Frobenius norm, no symbol F
             if key(name) not in scanned:
                 continue  # the parser and the convention disagree on this name: no guess
             if name == "d" and equation.scan.differential:
