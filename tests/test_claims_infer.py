@@ -1267,3 +1267,18 @@ def test_an_equality_the_same_equation_bounds_is_an_edge_not_a_certain_relation(
     assert _codes(record) == []
     assert record.coverage["relations"]["verified"] == 1
     assert "A430" in _codes(authored(_OSCILLATOR.replace("{}", ""), slug="plain"))
+
+
+def test_a_number_glued_to_a_symbol_states_no_value() -> None:
+    """`E_sat = 2v_sat/μ_eff` (a velocity-saturation lesson) read as E_sat = 2 made a
+    false A430; the 2 is a coefficient of v_sat. `E_sat = 2 V/µm` still states E_sat."""
+    from atlas_build import lesson
+    from atlas_build.claims.infer import statements
+
+    body = (
+        "## Field\n\n$$\nE=\\frac{2v}{\\mu}\n$$\n\nSymbols and units\n\nE\n\nField\n\nV/cm\n\n"
+        "v\n\nVelocity\n\ncm/s\n\nμ\n\nMobility\n\ncm²/(V·s)\n\nChoosing E = 2v/μ makes the "
+        "branches meet. Later E = 2 V/cm at the edge.\n"
+    )
+    stated = [(s.name, s.quantity.text) for s in statements.read(lesson.build(body))]
+    assert stated == [("E", "2 V/cm")]

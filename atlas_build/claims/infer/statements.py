@@ -42,6 +42,7 @@ _FUNCTION_BEFORE = re.compile(r"(?:sin|cos|tan|log|ln|exp|lg|sqrt|√|\\[a-z]+)[
 _OPERATOR_BEFORE = re.compile(r"(?:[×·*/^+\-−÷]|[ \t\u00a0]x)[ \t\u00a0]*$")  # ` x `: times
 _POWERED = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]|\^(?!\{?[*′'])")
 _RAISED = re.compile(r"\^|[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵃ-ᶻᴬ-ᵂⁱⁿ]")
+_GLUED = re.compile(r"[^\W\d_]|\\[A-Za-z]")  # a name right after a number: `2v_sat`
 _MORE = re.compile(  # `0.35/f_c`, `0.26 x 9.1`: still working
     r"[ \t\u00a0]*[×·*/^+\-−÷]\s*[\w(√π\\]|[ \t\u00a0]+x[ \t\u00a0]+[\d(√π]|x\("
 )
@@ -283,6 +284,8 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
             quantity, hedged = given
             if _RAISED.match(text, quantity.end):
                 continue  # `u = 2⁻ᵖ`: a power of a symbol, not the number 2
+            if quantity.unit is None and _GLUED.match(text, quantity.end):
+                continue  # `E_sat = 2v_sat/μ_eff`: a coefficient of a symbol
             if quantity.unit is None and _OF.match(text, quantity.end):
                 continue  # `V_out = 15/16 of that ≈ 125.8 MB`: a fraction of another value
             quantity = _table_unit(text, quantity)
