@@ -614,3 +614,14 @@ def test_a_unit_after_a_root_may_be_under_it() -> None:
     assert _status("noise per bin is 2 µV/√Hz × √17.58 Hz ≈ 9.4 µV here") == "wrong"
     assert _status("so 8.4 µV / √17.58 Hz ≈ 2.0 µV/√Hz here") == "verified"
     assert _status("so 2 µV/√Hz × √17.58 s ≈ 8.4 µV here") == "wrong"
+
+
+def test_an_exponent_stated_rounded_elsewhere_is_a_rounded_operand() -> None:
+    """`V_oc/1.850 V ≈ 20.0 and I_0 = 9.0/(e²⁰ − 1) ≈ 1.85×10⁻⁸ A` (a solar-cell lesson): the
+    exponent is the ratio the lesson rounded to 20.0 (20.0035), and e²⁰ exactly gives
+    1.855×10⁻⁸, a false A408. Rounded at its third digit (±0.05), the exponent still
+    catches a result 10% off; an exponent stated nowhere else is taken as written."""
+    stated = "a ratio of about 20.0, so I_0 = 9.0/(e²⁰ − 1) ≈ {} A"
+    assert _status(stated.format("1.85×10⁻⁸")) == "verified"
+    assert _status(stated.format("2.05×10⁻⁸")) == "wrong"
+    assert _status("so I_0 = 9.0/(e²⁰ − 1) ≈ 1.85×10⁻⁸ A") == "wrong"

@@ -107,6 +107,12 @@ def _places(value: sympy.Expr, decimals: int) -> int:
     return len(digits.lstrip("0"))
 
 
+def _third_digit(value: sympy.Expr) -> sympy.Expr:
+    """Half a unit in the third significant digit of `value` (20: 0.05)."""
+    place = math.floor(math.log10(abs(float(value)))) - (SIGNIFICANT - 1)
+    return sympy.Rational(1, 2) * sympy.Integer(10) ** place
+
+
 def _moves(quantity: numbers.Quantity, rounded: Rounded = frozenset()) -> list[sympy.Expr]:
     """How much an operand's value moves when its written decimals (or its base's, for
     `0.0344²`) are off by half a unit; none when it is not a possibly rounded value (see
@@ -120,9 +126,13 @@ def _moves(quantity: numbers.Quantity, rounded: Rounded = frozenset()) -> list[s
     hedged = quantity.approx or abs(quantity.value) in rounded or quantity.value in rounded
     if quantity.call is not None:  # `e^0.942`: its argument's digits, through the function
         name, argument, decimals = quantity.call
-        if not (hedged or _places(abs(argument), decimals) >= SIGNIFICANT):
-            return []
+        places = _places(abs(argument), decimals)
+        carried = argument in rounded and places < SIGNIFICANT  # `≈ 20.0`, then `e²⁰`
+        if not (hedged or carried or places >= SIGNIFICANT) or not (decimals or carried):
+            return []  # an integer argument (`√10`, `e²`) is as written
         half = sympy.Rational(1, 2) * sympy.Integer(10) ** -decimals
+        if carried and not hedged and argument:  # rounded to three digits, as stated
+            half = _third_digit(argument)
         at = numbers.apply(name, argument)
         return [numbers.apply(name, argument + sign * half) - at for sign in (1, -1)]
     if quantity.exponent:  # `3.99×10⁻⁴`: the mantissa's digits, at its power of ten

@@ -423,7 +423,7 @@ def _function(text: str, i: int, end: int, pi: bool = False) -> _Literal | None:
             j = close.end()
         base = _LOG_BASES.get(func.group(1))
         name = "√" if func.group(1) == "√" else f"log{base}" if base else "ln"
-        argument = (name, arg.value, arg.decimals) if arg.decimals else None
+        argument = (name, arg.value, arg.decimals or 0)
         return _Literal(apply(name, arg.value), j, None, 0, call=True, argument=argument)
     if exp := _EXP_FN.match(text, i, end):
         arg = _literal(text, exp.end(), end, grouped=False, fractions=False, powers=False)
@@ -432,11 +432,12 @@ def _function(text: str, i: int, end: int, pi: bool = False) -> _Literal | None:
             return None
         j = brace.end() if brace else arg.end
         power = -arg.value if exp.group(2) else arg.value
-        argument = ("exp", power, arg.decimals) if arg.decimals else None
+        argument = ("exp", power, arg.decimals or 0)
         return _Literal(apply("exp", power), j, None, 0, call=True, argument=argument)
     if exp := _EXP_SUPER.match(text, i, end):
         power = sympy.Integer(_int(exp.group(1)))
-        return _Literal(sympy.exp(power), exp.end(), None, 0, call=True)
+        argument = ("exp", power, 0)
+        return _Literal(sympy.exp(power), exp.end(), None, 0, call=True, argument=argument)
     return None
 
 
@@ -793,7 +794,7 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
         stated = _quantity(text, after, len(text), signed=True)
         if stated is not None and _MORE.match(text, stated.end):
             stated = None  # `= 0.075/0.19 ≈ 0.39`: an intermediate step, not the result
-        if stated is not None and stated.call is not None:
+        if stated is not None and stated.call is not None and stated.call[2]:
             stated = None  # `= e^0.942 ≈ 2.57`: a rounded restatement, checked as a link
         if stated is not None and _unread(text, stated):
             stated = None  # `≈ 99.7 fM`: a unit that does not read is no bare number
