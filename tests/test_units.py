@@ -288,6 +288,9 @@ def test_shape_notes_are_shapes_not_units(
         # what each unit counts, as HVAC writes it (a psychrometrics lesson)
         ("kg water/kg dry air", "dimensionless", "kg water/kg dry air"),
         ("kJ/kg dry air", "kJ/kg", "kJ/kg dry air"),
+        # and with `per` (an evaporative-cooling lesson read it as kg: a false A420)
+        ("kg water per kg dry air", "dimensionless", "kg water per kg dry air"),
+        ("kg of water per kg of dry air", "dimensionless", "kg of water per kg of dry air"),
     ],
 )
 def test_trailing_remarks_are_kept_apart(text: str, unit: str, remark: str) -> None:

@@ -259,8 +259,8 @@ def _in_context(core: str) -> tuple[UnitProduct, str] | None:
 
 
 _SUBSTANCE = re.compile(
-    r"(?<=\S)\s+(?:dry\s+air|moist\s+air|humid\s+air|water\s+vapou?r|water|vapou?r|steam"
-    r"|air|H2O|H₂O|CO2|CO₂)(?=\s*(?:/|$|\)))"
+    r"(?<=\S)\s+(?:of\s+)?(?:dry\s+air|moist\s+air|humid\s+air|water\s+vapou?r|water|vapou?r|steam"
+    r"|air|H2O|H₂O|CO2|CO₂)(?=\s*(?:/|$|\))|\s+per\s)"
 )
 """A substance after a unit of HVAC and chemistry (`kg water/kg dry air`, `kJ/kg dry air`):
 it says what is counted, and the unit is the unit."""
