@@ -1282,3 +1282,17 @@ def test_a_number_glued_to_a_symbol_states_no_value() -> None:
     )
     stated = [(s.name, s.quantity.text) for s in statements.read(lesson.build(body))]
     assert stated == [("E", "2 V/cm")]
+
+
+def test_a_series_of_values_states_none_of_them() -> None:
+    """`R_T = 3.7, 6.2, 11.2 and 21.2 Ω` (a TLM lesson) was read as R_T = 3.7, one case of
+    four, which made a false A430 against a later case of the same relation."""
+    from atlas_build import lesson
+    from atlas_build.claims.infer import statements
+
+    body = (
+        "## Line\n\n$$\nR=r\\,d\n$$\n\nSymbols and units\n\nR\n\nResistance\n\nΩ\n\nr\n\nSlope"
+        "\n\nΩ/µm\n\nd\n\nGap\n\nµm\n\nThe gaps give R = 3.7, 6.2 and 11.2 Ω. At the end R = 2 Ω.\n"
+    )
+    stated = [(s.name, s.quantity.text) for s in statements.read(lesson.build(body))]
+    assert stated == [("R", "2 Ω")]

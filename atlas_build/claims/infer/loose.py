@@ -108,6 +108,9 @@ class Binder:
         loose = fits[0]
         if loose.factor and how == statements.DIMENSION:
             how = statements.MEANING  # `0.26 × 9.109×10⁻³¹ kg` may be a factor of the mass
+        meaning = self.glossary.meanings.get(name, frozenset())
+        if how == statements.DIMENSION and loose.names and not loose.names & meaning:
+            how = statements.MEANING  # `a 2 fF wire` is the wire's, not the gate's, C_g
         value = statements.in_unit(loose.quantity, spec)
         if value is None:
             return None

@@ -42,6 +42,9 @@ _FUNCTION_BEFORE = re.compile(r"(?:sin|cos|tan|log|ln|exp|lg|sqrt|√|\\[a-z]+)[
 _OPERATOR_BEFORE = re.compile(r"(?:[×·*/^+\-−÷]|[ \t\u00a0]x)[ \t\u00a0]*$")  # ` x `: times
 _POWERED = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]|\^(?!\{?[*′'])")
 _RAISED = re.compile(r"\^|[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ᵃ-ᶻᴬ-ᵂⁱⁿ]")
+_SERIES = re.compile(  # `= 3.7, 6.2, 11.2 and 21.2 Ω`: numbers listed up to an `and`
+    r"(?:[ \t\u00a0]*,[ \t\u00a0]*[−-]?\d[\d.,]*)+,?[ \t\u00a0]+(?:and|or)[ \t\u00a0]+[−-]?\d"
+)
 _GLUED = re.compile(r"[^\W\d_]|\\[A-Za-z]")  # a name right after a number: `2v_sat`
 _MORE = re.compile(  # `0.35/f_c`, `0.26 x 9.1`: still working
     r"[ \t\u00a0]*[×·*/^+\-−÷]\s*[\w(√π\\]|[ \t\u00a0]+x[ \t\u00a0]+[\d(√π]|x\("
@@ -95,6 +98,7 @@ class Loose:
     paragraph: int = 0
     angular: bool = False  # an angle per time (rad/s), not cycles (Hz)
     factor: bool = False  # multiplies or divides in working no relation sign closes
+    names: frozenset[str] = frozenset()  # the noun it describes: `a 2 fF wire`
 
 
 @dataclass
@@ -286,6 +290,8 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
                 continue  # `u = 2⁻ᵖ`: a power of a symbol, not the number 2
             if quantity.unit is None and _GLUED.match(text, quantity.end):
                 continue  # `E_sat = 2v_sat/μ_eff`: a coefficient of a symbol
+            if _SERIES.match(text, quantity.end):
+                continue  # `R_T = 3.7, 6.2, 11.2 and 21.2 Ω`: one value per case
             if quantity.unit is None and _OF.match(text, quantity.end):
                 continue  # `V_out = 15/16 of that ≈ 125.8 MB`: a fraction of another value
             quantity = _table_unit(text, quantity)
@@ -319,8 +325,18 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
             words |= _after(after)
             angle = angular(written.unit or "")
             factor = isinstance(item, numbers.Quantity) and _factor(text, item)
+            article = _ARTICLE.search(text, max(0, item.start - 6), item.start)
+            noun = _after(after) if article and written.unit else frozenset()
             loose = Loose(
-                _shift(quantity, start), dimension, words, approx, affine, start, angle, factor
+                _shift(quantity, start),
+                dimension,
+                words,
+                approx,
+                affine,
+                start,
+                angle,
+                factor,
+                noun,
             )
             paragraph.loose.append(loose)
     return found
@@ -357,6 +373,7 @@ def _after(found: re.Match[str] | None) -> frozenset[str]:
     return frozenset(w.lower() for w in _WORD.findall(found.group(1)) if w.lower() not in STOP)
 
 
+_ARTICLE = re.compile(r"(?<![\w-])(?:a|an)\s+$", re.IGNORECASE)  # `a 2 fF wire`
 _HEDGED = re.compile(r"(?:about|approximately|roughly|nearly|around|≈|~)\s*$")
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _CLAUSE = re.compile(r"[.;:]\s|,\s(?:and|so|then|which|while)\b")
