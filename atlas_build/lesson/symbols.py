@@ -252,6 +252,8 @@ def _is_operator(piece: str) -> bool:
     letter or digit, but for the subscript of a norm)."""
     if piece.startswith(("‖", "|")):
         piece = _NORM_SUBSCRIPT.sub("", piece).rstrip("₀₁₂₃₄₅₆₇₈₉∞")
+    if piece[:1] in "⌊⌈⟨‖|":
+        piece = piece.replace(" ", "")  # `⌈ ⌉`: a bracket pair written with its gap
     return 0 < len(piece) <= 3 and all(
         char in "+-*/|·×÷^~<>=!&‖⌊⌋⌈⌉⟨⟩" or unicodedata.category(char) == "Sm" for char in piece
     )

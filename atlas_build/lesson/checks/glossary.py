@@ -171,6 +171,8 @@ _OPERATOR_LATEX = {
     "≥": ("\\ge", "\\geq"),
     "→": ("\\to", "\\rightarrow"),
     "⊤": ("\\top",),
+    "⌈": ("\\lceil",),
+    "⌊": ("\\lfloor",),
     "∈": ("\\in",),
 }
 """An operator as glossaries write it -> other ways a lesson writes the same operator."""
@@ -179,7 +181,7 @@ _OPERATOR_LATEX = {
 def _writes(operator: str, texts: list[str]) -> bool:
     """Whether any text writes the operator, as itself or as its LaTeX command; a norm
     written with a placeholder (`‖·‖₂`) is written where its bars are."""
-    if len(operator) > 1 and "·" in operator:
+    if len(operator) > 1 and ("·" in operator or " " in operator):
         operator = operator[0]
     for spelling in (operator, *_OPERATOR_LATEX.get(operator, ())):
         command = spelling.startswith("\\") and spelling[1:].isalpha()
