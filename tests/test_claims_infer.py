@@ -1296,3 +1296,27 @@ def test_a_series_of_values_states_none_of_them() -> None:
     )
     stated = [(s.name, s.quantity.text) for s in statements.read(lesson.build(body))]
     assert stated == [("R", "2 Ω")]
+
+
+def test_a_paragraph_whose_numbers_written_claims_bind_is_not_searched() -> None:
+    """Written claims win over inferred checks on the same numbers, so inference does not
+    search a paragraph whose every number a written claim binds (the cost of `check` on
+    lessons with claims files); its values still count for the paragraphs after it."""
+    from atlas_build import lesson
+    from atlas_build.claims import infer, inferable
+
+    body = (
+        "## Heat\n\n$$\n\\Delta T=P\\,R\n$$\n\nSymbols and units\n\nΔT\n\nRise\n\nK\n\nP\n\n"
+        "Power\n\nW\n\nR\n\nThermal resistance\n\nK/W\n\nWith P = 300 W and R = 0.10 K/W, "
+        "ΔT = 30 K.\n\nAt half the power, P = 150 W, ΔT = 15 K.\n"
+    )
+    built = lesson.build(body)
+    entries = inferable(built)
+    everything, _ = infer.found(built, entries)
+    first = built.content.index("With")
+    spans = frozenset(
+        (check.anchor[0], check.anchor[1]) for check in everything if check.anchor[0] < first + 60
+    ) | frozenset(span for check in everything for span in check.inputs if span[0] < first + 60)
+    kept, _ = infer.found(built, entries, spans)
+    assert {c.anchor for c in everything} - {c.anchor for c in kept}
+    assert all(c.anchor[0] > first + 60 for c in kept) and kept

@@ -146,13 +146,13 @@ def _inferred(
     claim's (an explicit claim on the same numbers wins). Cached by what inference reads
     (`infer.store`), unless it stopped at its time limit."""
     cache = cache or Cache(None)
-    entry = store.key(lesson.content, relations.claim_options(given.specs))
+    bound = {(start, end) for start, end, _ in given.spots}
+    entry = store.key(lesson.content, relations.claim_options(given.specs), bound)
     found = store.load(cache, entry, lesson.content)
     if found is None:
-        found, complete = infer.found(lesson, inferable(lesson, given.specs))
+        found, complete = infer.found(lesson, inferable(lesson, given.specs), frozenset(bound))
         if complete:
             store.save(cache, entry, found)
-    bound = {(start, end) for start, end, _ in given.spots}
     proved = _Spans(check.anchor for check in found if check.holds)
     outcomes = dict(given.outcomes)
     statuses = dict(given.statuses)

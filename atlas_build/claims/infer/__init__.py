@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from atlas_build.claims.coverage.dimensions import lesson_units
 from atlas_build.claims.coverage.relations import Entry
 from atlas_build.claims.infer import checks, instances, lists, model, statements, worked
+from atlas_build.claims.infer.checks import Spans
 from atlas_build.claims.infer.found import Found, Pin
 from atlas_build.claims.infer.model import Inferred, Relations
 from atlas_build.diagnostics import Diagnostic, Severity, at, define
@@ -49,7 +50,10 @@ class Inference:
 
 
 def _run(
-    lesson: Lesson, usable: Relations, parsed: list[tuple[int, int, Relation]]
+    lesson: Lesson,
+    usable: Relations,
+    parsed: list[tuple[int, int, Relation]],
+    written: Spans = frozenset(),
 ) -> tuple[Inference, list[statements.Paragraph]]:
     """The statement checks of `lesson` (`checks.infer`), with its relations also taken at
     the steps of a recurrence the prose names values at (`instances`), and the paragraphs
@@ -68,7 +72,7 @@ def _run(
         aliases = {name: of for name in named if (of := names.symbol(name)) != name}
         relations = _at_steps(usable, plain, aliases, stepped.steps(named))
     if relations.items:
-        result.checks, result.complete = checks.infer(lesson, relations, paragraphs)
+        result.checks, result.complete = checks.infer(lesson, relations, paragraphs, written)
     return result, paragraphs
 
 
@@ -99,12 +103,16 @@ def _at_steps(
     return found
 
 
-def found(lesson: Lesson, entries: list[Entry]) -> tuple[list[Found], bool]:
+def found(
+    lesson: Lesson, entries: list[Entry], written: Spans = frozenset()
+) -> tuple[list[Found], bool]:
     """Every check inferred in `lesson`, as the report needs it: the statement checks, then
     the relations a worked computation writes out (`worked`) and relations over lists
     (`lists`) that no check verified at the same number; and whether inference finished
-    before its time limit."""
-    inference, more = _all(lesson, entries)
+    before its time limit. `written`: the content spans of numbers written claims bind;
+    a paragraph holding only such numbers is not searched for checks (the written claims
+    win there), though its values still count in its section."""
+    inference, more = _all(lesson, entries, written)
     result = [plain(check, lesson) for check in inference.checks]
     return result + [check for check, _ in more], inference.complete
 
@@ -116,12 +124,14 @@ def offered(lesson: Lesson, entries: list[Entry]) -> tuple[list[Inferred], list[
     return inference.checks, [pin for _, pin in more if pin is not None]
 
 
-def _all(lesson: Lesson, entries: list[Entry]) -> tuple[Inference, list[tuple[Found, Pin | None]]]:
+def _all(
+    lesson: Lesson, entries: list[Entry], written: Spans = frozenset()
+) -> tuple[Inference, list[tuple[Found, Pin | None]]]:
     """The statement checks, and the worked and list checks verifying no number they
     verify."""
     usable = _usable(lesson, entries)
     parsed = [(e.equation, e.relation, e.parsed) for e in entries if e.parsed is not None]
-    inference, paragraphs = _run(lesson, usable, parsed)
+    inference, paragraphs = _run(lesson, usable, parsed, written)
     held = {(c.equation, c.index, (c.anchor.start, c.anchor.end)) for c in inference.checks
             if c.holds}  # fmt: skip
     over = lists.forms(lesson, parsed)

@@ -381,11 +381,26 @@ class _Run:
         return sorted(found.values(), key=lambda s: s.start)
 
 
+Spans = frozenset[tuple[int, int]]
+"""Content spans (start, end) of numbers."""
+
+
+def _claimed(paragraph: Paragraph, written: Spans) -> bool:
+    """Whether every number of the paragraph lies in a span a written claim binds: a check
+    anchored there would give way to the written claim, so none is searched for."""
+    spans = [item.quantity for item in paragraph.stated]
+    spans += [item.quantity for item in paragraph.loose]
+    return bool(spans) and all(
+        any(low <= q.start and q.end <= high for low, high in written) for q in spans
+    )
+
+
 def infer(
-    lesson: Lesson, relations: Relations, paragraphs: list[Paragraph]
+    lesson: Lesson, relations: Relations, paragraphs: list[Paragraph], written: Spans = frozenset()
 ) -> tuple[list[Inferred], bool]:
     """Every relation a paragraph's numbers complete, evaluated there (see the module
-    docstring), and whether every section was read before the time limit."""
+    docstring), and whether every section was read before the time limit; paragraphs whose
+    every number a written claim binds (`written`) only lend their values to the section."""
     run = _Run(lesson, relations)
     deadline = time.monotonic() + MAX_SECONDS
     known_constants = constants.known_constants(lesson, run.table)
@@ -397,6 +412,12 @@ def infer(
         earlier: list[Loose] = []
         for paragraph in section:
             run.survey(paragraph)
+            if written and _claimed(paragraph, written):
+                for item in paragraph.stated:
+                    if (value := run.known(item)) is not None:
+                        scene.state(value)
+                earlier = list(paragraph.loose) + earlier
+                continue
             before = scene.copy()
             for item in paragraph.stated:
                 value = run.known(item)

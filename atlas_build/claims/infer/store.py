@@ -11,7 +11,7 @@ shape `dump` writes, with offsets inside the lesson; anything else is recomputed
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from atlas_build.cache import Cache, digest, fingerprint
@@ -23,13 +23,15 @@ FORMAT = 1
 MAX_TEXT = 20_000  # characters of a summary or message
 
 
-def key(content: str, options: Mapping[int, Any]) -> str:
-    """What inference reads: the lesson (its model is a function of its content) and the
-    declarations its claims make for each equation's parser."""
+def key(content: str, options: Mapping[int, Any], written: Iterable[tuple[int, int]] = ()) -> str:
+    """What inference reads: the lesson (its model is a function of its content), the
+    declarations its claims make for each equation's parser, and the numbers its written
+    claims bind (`infer.found`'s `written`)."""
     declared = json.dumps(
         {str(k): v for k, v in options.items()}, sort_keys=True, ensure_ascii=False
     )
-    return digest(fingerprint(), NAMESPACE, str(FORMAT), content, declared)
+    spans = json.dumps(sorted(written))
+    return digest(fingerprint(), NAMESPACE, str(FORMAT), content, declared, spans)
 
 
 def dump(found: list[Found]) -> dict[str, Any]:
