@@ -110,13 +110,6 @@ KNOWN_FALSE_WARNINGS = [
     # `R_{\mathrm{DS(on)}}(T_j)` is read as R times more: the parenthesis in the upright
     # subscript breaks the name, and R is reported undefined (the glossary gives R_DS(on))
     ("mosfet-rds-on-temperature", "A321"),
-    # `32-bit words` is a count of words, read as a unit with a stray `-`
-    ("gpu-shared-memory-bank-conflicts", "A421"),
-    ("gpu-shared-memory-bank-conflicts", "A421"),
-    # `ps/in`, `in/ns`: the inch is outside the vocabulary, an A426 (info) by name, but `in`
-    # is no unit name (it is the preposition), so the compound is unreadable
-    ("pcb-microstrip-impedance", "A421"),
-    ("pcb-microstrip-impedance", "A421"),
 ]
 """False warnings seen and not yet fixed: each is a defect of atlas-build, listed so that
 the corpus keeps its lesson and the test still fails on any other warning."""

@@ -435,3 +435,25 @@ def test_a_phrase_the_remark_calls_dimensionless_is_dimensionless() -> None:
     assert read.kind == "dimensionless" and read.remark == "misses per L2 access"
     assert str(parse_unit("V (dimensionless)").units) == "V"
     assert parse_unit("misses per L2 access").__class__.__name__ == "UnitProblem"
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "remark"),
+    [("32-bit words", "words", "32-bit"), ("64-byte lines", "lines", "64-byte")],
+)
+def test_a_width_before_a_counted_noun_is_a_remark(text: str, unit: str, remark: str) -> None:
+    """`32-bit words` (a GPU shared-memory lesson) was an A421, `unexpected '-'`."""
+    read = spec(text)
+    assert read.units is not None and read.units.format() == unit
+    assert read.remark == remark
+
+
+@pytest.mark.parametrize("text", ["ps/in", "in/ns"])
+def test_in_within_a_compound_is_the_inch_outside_the_vocabulary(text: str) -> None:
+    """`ps/in` (a PCB lesson) was an A421, `unknown unit 'in'`: the inch is a real unit the
+    vocabulary does not hold (an A426, info), as `ft` and `psi` are; `in` alone after a
+    unit stays a preposition (`mm in A_t`)."""
+    from atlas_build.units import nouns
+
+    read = parse_unit(text)
+    assert isinstance(read, UnitProblem) and nouns.outside(read.message)

@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from .grammar import UnitSyntaxError, descriptive, read_unit
-from .nouns import FUNCTION_WORDS, counted, is_counted, is_plural, noun
+from .nouns import FUNCTION_WORDS, OUTSIDE_UNIT, counted, is_counted, is_plural, noun
 from .product import ONE, UnitProduct
 from .spec import ABSTRACT, COUNT, DIMENSIONLESS, UNIT, UNSPECIFIED, UnitProblem, UnitSpec
 from .vocabulary import AMBIGUOUS, COUNT_WORDS, lookup
@@ -258,6 +258,12 @@ def _in_context(core: str) -> tuple[UnitProduct, str] | None:
         return None
 
 
+_INCH = re.compile(r"(?:[/·*]\s*in\b(?![ \t]+\w)|^in\s*[/·*²³^])")
+"""`in` as a unit in a compound (`ps/in`, `in/ns`, `in²`): the inch, never the preposition."""
+
+_WIDTH = re.compile(r"(\d+-(?:bit|byte))[ \t]+(?=[^\W\d])")
+"""A width before a counted noun (`32-bit words`, `64-byte lines`): it says what is counted."""
+
 _SUBSTANCE = re.compile(
     r"(?<=\S)\s+(?:of\s+)?(?:dry\s+air|moist\s+air|humid\s+air|water\s+vapou?r|water|vapou?r|steam"
     r"|air|H2O|H₂O|CO2|CO₂)(?=\s*(?:/|$|\))|\s+per\s)"
@@ -299,6 +305,11 @@ def _parse(text: str, phrases: bool) -> UnitSpec | UnitProblem:
             return UnitSpec(
                 text, kind_of(read), read, remark="; ".join(p for p in (core, remark) if p)
             )
+    if (width := _WIDTH.match(core)) is not None:  # `32-bit words`: a count of words
+        counted = _parse(core[width.end() :], phrases)
+        if isinstance(counted, UnitSpec) and counted.units is not None:
+            note = "; ".join(p for p in (width.group(1), counted.remark, remark) if p)
+            return UnitSpec(text, counted.kind, counted.units, counted.shape, note)
     lead = len(clean[:remark_at]) - len(clean[:remark_at].lstrip())
     if not core:
         return UnitProblem(text, "no unit given", 0)
@@ -337,5 +348,9 @@ def _parse(text: str, phrases: bool) -> UnitSpec | UnitProblem:
             return UnitSpec(text, DIMENSIONLESS, ONE, remark=core)
         at = lead + error.column
         column = columns[at] if at < len(columns) else len(text)
+        if _INCH.search(core):  # `ps/in`: the inch, outside the vocabulary (an A426)
+            return UnitProblem(
+                text, f"not a unit of the vocabulary: 'in' is {OUTSIDE_UNIT}", column
+            )
         return UnitProblem(text, error.message, column)
     return UnitSpec(text, kind_of(units), units, remark=remark)
