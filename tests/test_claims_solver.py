@@ -88,3 +88,13 @@ def test_a_quadratic_over_an_algebraic_domain_is_solved_in_digits() -> None:
     expected = sorted(float(x) for x in sympy.Poly(sympy.N(difference, 30), v).nroots())
     assert len(found) == 2
     assert all(abs(a - b) <= 1e-9 * abs(b) for a, b in zip(found, expected, strict=True))
+
+
+def test_an_exponent_undefined_at_the_values_is_no_crash() -> None:
+    """`d^{(k−1)/(d−1)}`-like forms at d = 1 (a load-balancing lesson): the exponent is NaN
+    there, and comparing it with the exact-power limit raised TypeError (an A901 on the
+    lesson)."""
+    x, a, b = sympy.symbols("x a b")
+    expression = x ** ((a - 1) / (b - 1))
+    found = solver.substitute(expression, {x: sympy.Integer(2), a: sympy.Integer(1), b: 1})
+    assert found is not None

@@ -50,6 +50,8 @@ def _huge_power(expression: sympy.Expr, values: dict[sympy.Basic, sympy.Expr]) -
         exponents = _symbolic_exponents.__wrapped__(expression)
     for symbolic in exponents:
         exponent = symbolic.xreplace(values)
+        if exponent is sympy.nan:
+            continue  # `x^((n−n)/(n−n))` at its values: nothing to compute exactly
         if exponent.is_Number and abs(exponent) > numeric.MAX_EXACT_POWER:
             return True  # `(1 − 10⁻¹⁴)^(8·4·10¹³)` exactly has more digits than memory holds
         if not exponent.is_Number and exponent.is_number and _past(exponent):
