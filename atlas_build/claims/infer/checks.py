@@ -25,6 +25,7 @@ symbol took a second value (a second scenario starts there: "if traffic grows to
 requests/s, ρ = 0.9"), the paragraph gives none of the relation's symbols two values (it
 holds several scenarios: "binary32 has p = 24 ..., FP16 has p = 11"), its values are not on
 both sides of a sentence opening another case ("If accesses range over 12 GiB, m ≈ 0.75"),
+no value comes from an earlier paragraph that gave its symbol several values,
 no value was solved from another relation, the relation is displayed in the paragraph's
 own section or is the lesson's only definition of its symbol (`W = 2MNK` for a matrix
 product and `W = n` for an elementwise one model different cases), no value is a step of a
@@ -129,6 +130,15 @@ class _Run:
             if item.value is not None:
                 values.setdefault(item.name, set()).add(item.value)
         self.several[paragraph.start] = {name for name, found in values.items() if len(found) > 1}
+
+    def carried_case(self, paragraph: Paragraph, used: Iterable[Stated]) -> bool:
+        """Whether a value comes from an earlier paragraph that gave its symbol several
+        values (`with tying (τ = 1) …; without it (τ = 0)`): which case a later paragraph
+        is in, its words say (`With tying, P = …`), not the last value stated."""
+        return any(
+            s.paragraph != paragraph.start and s.name in self.several.get(s.paragraph, set())
+            for s in used
+        )
 
     def until(self, before: _Scene, paragraph: Paragraph, end: int) -> _Scene:
         """The section's values as a sentence of `paragraph` ending at `end` reads them: those
@@ -252,6 +262,7 @@ class _Run:
                 and all(s.paragraph == paragraph.start or s.how in _SURE for s in check.used)
                 and scene.fresh(s for s in check.used if s.how == statements.NAME)
                 and not self.several.get(paragraph.start, set()) & set(names)
+                and not self.carried_case(paragraph, check.used)
                 and not self.straddles(paragraph, check.used)
                 and (
                     home == self.section_of(paragraph.start)
