@@ -615,3 +615,13 @@ def test_a_norm_or_bar_subscript_is_no_symbol_and_a_norm_entry_is_read(check):
     assert [d.message for d in found_all(diagnostics, "A321")] == [
         "equation symbol 'b' is not defined under `Symbols and units`"
     ]
+
+
+def test_an_imaginary_unit_entry_is_used_where_an_equation_writes_it_upright(check):
+    """`…+\\mathrm{j}\\,kQ…` with a glossary entry `j`, `Imaginary unit` (an LLC lesson):
+    a false A320; an entry `j` no equation writes is still unused."""
+    entries = [*ENTRIES, ("j", "Imaginary unit", "dimensionless")]
+    diagnostics, _ = check(glossary_body([r"y=a x+\mathrm{j}\,a"], entries))
+    assert found_all(diagnostics, "A320") == []
+    diagnostics, _ = check(glossary_body([r"y=a x"], entries))
+    assert len(found_all(diagnostics, "A320")) == 1

@@ -291,6 +291,9 @@ def test_shape_notes_are_shapes_not_units(
         # and with `per` (an evaporative-cooling lesson read it as kg: a false A420)
         ("kg water per kg dry air", "dimensionless", "kg water per kg dry air"),
         ("kg of water per kg of dry air", "dimensionless", "kg of water per kg of dry air"),
+        # a unit symbol, then what it is of (a battery-aging lesson: an A421 at `of`)
+        ("% of initial capacity", "%", "of initial capacity"),
+        ("V of headroom", "V", "of headroom"),
     ],
 )
 def test_trailing_remarks_are_kept_apart(text: str, unit: str, remark: str) -> None:
@@ -457,3 +460,10 @@ def test_in_within_a_compound_is_the_inch_outside_the_vocabulary(text: str) -> N
 
     read = parse_unit(text)
     assert isinstance(read, UnitProblem) and nouns.outside(read.message)
+
+
+def test_a_phrase_with_a_named_field_describes_a_value() -> None:
+    """`GF(2) polynomial of degree below n` (a CRC lesson's unit column) was an A421 at
+    `(`: it describes what the symbol is, as `positive integer count` does."""
+    read = spec("GF(2) polynomial of degree below n")
+    assert read.kind == "abstract"

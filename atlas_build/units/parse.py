@@ -141,12 +141,16 @@ def _shape_note(core: str, text: str, remark: str | None) -> UnitSpec | None:
     return UnitSpec(text, kind, units, shape, "; ".join(notes) or None)
 
 
+_NAMED = re.compile(r"[A-Z][A-Za-z]*\([0-9A-Za-z^]{1,6}\)")
+"""A name with its argument among the words of a phrase: `GF(2) polynomial`, `O(n) bits`."""
+
+
 def _phrase(core: str, text: str, remark: str | None) -> UnitSpec | UnitProblem | None:
     """A column of English words that is no unit expression (`positive integer count`,
     `zero or one`, `sum of samples units`): what it describes, never a problem, unless a
     word in it is meant as a unit that does not read (`noun`: `mw`, `psi`, `feet`)."""
     words = core.split()
-    if not all(_WORD.fullmatch(word) for word in words):
+    if not all(_WORD.fullmatch(word) or _NAMED.fullmatch(word) for word in words):
         if not _UNITS_OF.search(core):
             return None
         # `loss units per parameter unit² (Adam+L2)`: units described in words, with marks
@@ -261,6 +265,10 @@ def _in_context(core: str) -> tuple[UnitProduct, str] | None:
 _INCH = re.compile(r"(?:[/·*]\s*in\b(?![ \t]+\w)|^in\s*[/·*²³^])")
 """`in` as a unit in a compound (`ps/in`, `in/ns`, `in²`): the inch, never the preposition."""
 
+_OF_WORDS = re.compile(r"(%|[A-Za-zµμΩ°]{1,3}|\S*[^\w\s]\S*)[ \t]+of[ \t]+(?=[^\W\d])")
+"""A unit symbol, then what it is of (`% of initial capacity`, `kg of CO₂`); a word unit
+before `of` stays a phrase (`degrees of freedom` is a count)."""
+
 _WIDTH = re.compile(r"(\d+-(?:bit|byte))[ \t]+(?=[^\W\d])")
 """A width before a counted noun (`32-bit words`, `64-byte lines`): it says what is counted."""
 
@@ -305,6 +313,14 @@ def _parse(text: str, phrases: bool) -> UnitSpec | UnitProblem:
             return UnitSpec(
                 text, kind_of(read), read, remark="; ".join(p for p in (core, remark) if p)
             )
+    if (of := _OF_WORDS.match(core)) is not None:  # `% of initial capacity`
+        try:
+            read = read_unit(of.group(1))
+        except UnitSyntaxError:
+            pass
+        else:
+            note = "; ".join(p for p in (core[of.end(1) :].strip(), remark) if p)
+            return UnitSpec(text, kind_of(read), read, remark=note)
     if (width := _WIDTH.match(core)) is not None:  # `32-bit words`: a count of words
         counted = _parse(core[width.end() :], phrases)
         if isinstance(counted, UnitSpec) and counted.units is not None:

@@ -102,6 +102,14 @@ class _Uses:
         self.unaccented = {key(_unaccented(name)) for name in mathematical}
         # `p_θ(x)`: θ, the model's parameters, is used as the subscript that names them;
         # `π_{θ_old}`: so is θ_old, a run of subscripts
+        # `\mathrm{j}` in `…+\mathrm{j}\,kQ…`: the imaginary unit the glossary explains
+        self.imaginary = {
+            name
+            for name in use.imaginary
+            if any(
+                re.search(rf"\\math(?:rm|up|it)\{{{name}\}}", eq.math.latex) for eq in use.equations
+            )
+        }
         self.subscripts = {
             key("_".join(parts[start:end]))
             for name in mathematical
@@ -111,6 +119,8 @@ class _Uses:
         }
 
     def uses(self, name: str, qualified: bool) -> bool:
+        if name in self.imaginary:
+            return True
         if key(name) in self.keys or key(name) in self.unstyled or key(name) in self.unaccented:
             return True
         base = family_base(name)
