@@ -37,13 +37,25 @@ from atlas_build.units.spec import UNIT
 STATUSES = ("consistent", "inconsistent", "incomplete", "not checked")
 
 
-def _pairs(lesson: Lesson) -> tuple[tuple[tuple[str, str], tuple[str, ...]], ...]:
-    return tuple(
+Pairs = tuple[tuple[tuple[str, str], tuple[str, ...]], ...]
+
+
+def _pairs(lesson: Lesson) -> Pairs:
+    """The tables' (symbol, unit) -> names, kept with the lesson for the entries it was read
+    from: claims and coverage ask for it tens of thousands of times in a long check."""
+    key = tuple((id(g.entries), len(g.entries)) for g in lesson.glossaries)
+    memo = lesson.__dict__.get("_table_pairs")
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    found = tuple(
         ((entry.symbol, entry.unit), tuple(entry.names))
         for glossary in lesson.glossaries
         for entry in glossary.entries
         if entry.names and not _the_constant(tuple(entry.names), entry.meaning)
     )
+    held = [g.entries for g in lesson.glossaries]  # the lists whose ids are the key
+    lesson.__dict__["_table_pairs"] = (key, found, held)
+    return found
 
 
 _CONSTANTS: dict[tuple[str, ...], re.Pattern[str]] = {
@@ -90,13 +102,18 @@ def unread_units(lesson: Lesson) -> dict[str, str]:
     """Symbol name -> the unit text of its table entry, for every symbol no table gives a
     unit that reads (A421: `nh` for nH). Its numbers cannot be converted, and what is
     computed from it has an unknown factor in it."""
-    table = lesson_units(lesson)
+    return dict(_unread(_pairs(lesson)))
+
+
+@lru_cache(maxsize=64)
+def _unread(pairs: Pairs) -> tuple[tuple[str, str], ...]:
+    table = _with_variants(pairs)
     found: dict[str, str] = {}
-    for (_, unit), names in _pairs(lesson):
+    for (_, unit), names in pairs:
         for name, (text, _) in zip(names, units.unit_parts(len(names), unit), strict=True):
             if name not in table and text:
                 found.setdefault(name, text)
-    return found
+    return tuple(found.items())
 
 
 def units_key(lesson: Lesson) -> Hashable:
