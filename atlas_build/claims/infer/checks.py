@@ -423,19 +423,18 @@ def infer(
         earlier: list[Loose] = []
         for paragraph in section:
             run.survey(paragraph)
-            if written and _claimed(paragraph, written):
-                for item in paragraph.stated:
-                    if (value := run.known(item)) is not None:
-                        scene.state(value)
-                earlier = list(paragraph.loose) + earlier
-                continue
+            claimed = bool(written) and _claimed(paragraph, written)
             before = scene.copy()
             for item in paragraph.stated:
                 value = run.known(item)
                 if value is None:
                     continue
                 scene.state(value)
-                run.evaluate(scene, paragraph, run.close(scene.env), [item])
+                if not claimed:
+                    run.evaluate(scene, paragraph, run.close(scene.env), [item])
+            if claimed:
+                earlier = list(paragraph.loose) + earlier
+                continue
             run.read_loose(scene, paragraph, earlier)
             run.search()
             for part in statements.sentences(paragraph, lesson.content):

@@ -321,12 +321,12 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
                 or (isinstance(item, numbers.Arithmetic) and item.relation == "≈")
                 or bool(_HEDGED.search(text, max(0, quantity.start - 12), quantity.start))
             )
-            words = _words(text[low : item.start])
-            words |= _after(after)
+            described = _after(after)
+            words = _words(text[low : item.start]) | described
             angle = angular(written.unit or "")
             factor = isinstance(item, numbers.Quantity) and _factor(text, item)
             article = _ARTICLE.search(text, max(0, item.start - 6), item.start)
-            noun = _after(after) if article and written.unit else frozenset()
+            noun = described if article and written.unit else frozenset()
             loose = Loose(
                 _shift(quantity, start),
                 dimension,

@@ -73,9 +73,10 @@ def under_root(item: numbers.Arithmetic, measure: worked.Measure) -> Iterator[sy
     read under it (`2 µV/√Hz × √17.58 Hz ≈ 8.4 µV`: the parser reads √17.58 times Hz), for
     each reading whose dimensions agree with the result's; as a factor or a divisor, since
     the operand's place in the working is not known here."""
-    target = worked.units(item.result.unit) if item.result.unit else None
-    if target is None or measure.problem:
+    found = _residual(item, measure)
+    if found is None:
         return
+    target, _ = found
     for operand in item.operands:
         written = worked.units(operand.unit) if operand.unit else None
         if written is None or not operand.call or operand.call[0] != "√":

@@ -100,8 +100,6 @@ class _Uses:
         self.unstyled = {key(_STYLE.sub("", name)) for name in mathematical}
         # `\overline{\mathrm{Nu}}_L` for a glossary's Nu_L: the mean's bar left off the entry
         self.unaccented = {key(_unaccented(name)) for name in mathematical}
-        # `p_θ(x)`: θ, the model's parameters, is used as the subscript that names them;
-        # `π_{θ_old}`: so is θ_old, a run of subscripts
         # `\mathrm{j}` in `…+\mathrm{j}\,kQ…`: the imaginary unit the glossary explains
         self.imaginary = {
             name
@@ -110,6 +108,8 @@ class _Uses:
                 re.search(rf"\\math(?:rm|up|it)\{{{name}\}}", eq.math.latex) for eq in use.equations
             )
         }
+        # `p_θ(x)`: θ, the model's parameters, is used as the subscript that names them;
+        # `π_{θ_old}`: so is θ_old, a run of subscripts
         self.subscripts = {
             key("_".join(parts[start:end]))
             for name in mathematical
@@ -249,8 +249,8 @@ _BAR_SUBSCRIPT = re.compile(
 quantity: `\\rVert_F`, `\\right|_{\\mathrm{dB/K}}`."""
 
 
-def _in_bar_subscript(latex: str, position: int) -> bool:
-    return any(m.start(1) <= position < m.end(1) for m in _BAR_SUBSCRIPT.finditer(latex))
+def _in_bar_subscript(spans: list[tuple[int, int]], position: int) -> bool:
+    return any(start <= position < end for start, end in spans)
 
 
 def _undefined(
@@ -286,13 +286,14 @@ def _undefined(
     for equation in use.equations:
         scanned = {key(name) for name in (*equation.scan.names, *equation.scan.bases)}
         labels = {found.group(1) for found in _LABEL.finditer(equation.math.latex)}
+        bars = [found.span(1) for found in _BAR_SUBSCRIPT.finditer(equation.math.latex)]
         for name in sorted(set(equation.quantities())):
             if not is_letter(name) or name in reported or key(name) in defined:
                 continue
             if name in labels:
                 continue  # `Δ:` names the connection its row is about
             position = equation.scan.positions.get(name)
-            if position is not None and _in_bar_subscript(equation.math.latex, position):
+            if position is not None and _in_bar_subscript(bars, position):
                 continue  # `‖·‖_F`: the Frobenius norm, no symbol F
             if key(name) not in scanned:
                 continue  # the parser and the convention disagree on this name: no guess
