@@ -346,6 +346,8 @@ NOTATION: list[tuple[str, Any]] = [
     (r"\text{bytes per token}", sp.Symbol("bytes_per_token")),
     (r"a \qquad\text{(in total)}", a),
     (r"x \times 100\%", x * unit(100, "%")),
+    (r"x/10\,\mathrm{K}", x / unit(10, "K")),  # the unit is the divisor's: x/(10 K)
+    (r"x/10\mathrm{K}", x / unit(10, "K")),
     ("1{,}000", sp.Integer(1000)),
     (r"48\,000", sp.Integer(48000)),
     (".5", sp.Rational(1, 2)),

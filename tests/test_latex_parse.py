@@ -126,6 +126,9 @@ CONSTRUCTS: list[tuple[str, dict[str, Any], Any]] = [
     (r"\tfrac{a}{b}", {}, a / b),
     (r"\dfrac{a}{b}", {}, a / b),
     ("a/b c", {}, a * c / b),
+    (r"a/b\,c", {}, a * c / b),
+    (r"a/\tfrac12\,b", {}, 2 * a / b),  # a number set against a quantity counts it
+    (r"a/2\,b", {}, a / (2 * b)),
     (r"a\cdot b", {}, a * b),
     (r"a\times b", {}, a * b),
     ("a*b", {}, a * b),

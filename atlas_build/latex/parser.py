@@ -30,6 +30,7 @@ from . import logic, named, names, units
 from .delimiters import CLOSERS, GROUP_OPENERS, OPENERS, text_of
 from .dialect import RELATION_OPS, kind_of
 from .errors import SYNTAX, TOO_DEEP, LatexError
+from .functions import WithUnit
 from .lexer import BEGIN, CHAR, CMD, LETTER, NUMBER, WORDS, Token
 from .normalise import is_relation
 from .roles import (
@@ -223,9 +224,18 @@ class Parser:
 
     def divisor(self) -> sympy.Expr:
         """What ``/`` divides by: the next factor and the factors written against it
-        without a space (``qV/kT`` is ``qV/(kT)``; ``a/b c`` is ``(a/b) c``)."""
+        without a space (``qV/kT`` is ``qV/(kT)``; ``a/b c`` is ``(a/b) c``). A number
+        set against a quantity by a spacing command counts it: ``a/\\tfrac12\\,\\mathrm{LSB}``
+        is a/(½ LSB), and a unit after a number is its unit: ``x/10\\,\\mathrm{K}`` is
+        x/(10 K)."""
         factors = [self.unary()]
-        while (token := self.peek()) is not None and not token.space_before:
+        while (token := self.peek()) is not None:
+            counts = all(f.is_number and not f.has(WithUnit) for f in factors)
+            if counts and units.starts_unit(self, factors):
+                factors = units.with_unit(self, factors)
+                continue
+            if token.space_before and not (counts and token.gap):
+                break
             if not self.starts_factor(token) or units.starts_unit(self, factors):
                 break
             factors.append(self.postfix())
