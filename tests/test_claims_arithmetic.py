@@ -346,6 +346,15 @@ def test_a_round_value_hedged_elsewhere_does_not_make_every_operand_rounded() ->
     assert _status(hedged) == "verified"  # 116 may be 115.9: a distinctive hedged value
 
 
+def test_a_squared_integer_hedged_elsewhere_is_a_rounded_value() -> None:
+    """`a probe of about 233 ps` (233.3), then `√(350² + 233²) ≈ 421 ps` (420.6): two
+    false A408 in a rise-time lesson. A typo beyond 233's rounding is still wrong."""
+    text = "The probe has about 233 ps. Together √(350² + 233²) ≈ {} ps in all."
+    assert _status(text.format("421")) == "verified"
+    assert _status(text.format("423")) == "wrong"
+    assert _status("Together √(350² + 233²) ≈ 421 ps in all.") == "wrong"  # 233 as written
+
+
 def test_a_wrong_result_in_another_unit_is_shown_in_that_unit() -> None:
     verdict = judge(_one("the limit is 5×10⁶/(2π × 4) ≈ 198 kHz here"))
     assert verdict.status == "wrong" and "198.944 kHz" in verdict.message

@@ -119,7 +119,8 @@ def _moves(quantity: numbers.Quantity, rounded: Rounded = frozenset()) -> list[s
     the module docstring)."""
     if quantity.base is not None:
         base, decimals, power = quantity.base
-        if decimals and (base in rounded or _places(base, decimals) >= SIGNIFICANT):
+        if base in rounded or (decimals and _places(base, decimals) >= SIGNIFICANT):
+            # `about 233 ps`, then `√(350² + 233²)`: a hedged integer is rounded too
             half = sympy.Rational(1, 2) * sympy.Integer(10) ** -decimals
             return [(base + sign * half) ** power - base**power for sign in (1, -1)]
         return []
