@@ -257,6 +257,15 @@ def test_a_family_in_unicode_subscripts_defines_its_letter(check):
     ]
 
 
+def test_a_layer_indexed_family_in_a_product_is_used(check):
+    """`∏_ℓ n_ℓ W_ℓ` (`n_{\\ell}`) uses the entries `n_ℓ` and `W_ℓ` (two false A320 in
+    an initialisation lesson): ℓ runs over layers as i runs over items."""
+    entries = [("n\\_ℓ", "Fan-in of layer ℓ", "counts"), ("W\\_ℓ", "Weight", "1"),
+               ("ℓ", "Layer index", "1"), ("D", "Depth", "1"), ("y", "Gain", "1")]  # fmt: skip
+    diagnostics, _ = check(glossary_body([r"y=\prod_{\ell=1}^{D} n_{\ell}\,W_\ell"], entries))
+    assert diagnostics == []
+
+
 def test_an_index_expression_subscript_defines_its_letter(check):
     entries = [*ENTRIES, ("z_1−α/2", "Critical value", "1"), ("α", "Level", "1")]
     diagnostics, _ = check(glossary_body([r"y=a x z_{1-\alpha/2}"], entries))

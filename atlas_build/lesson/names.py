@@ -118,7 +118,8 @@ _INDEX_OPERATORS = frozenset("+-/")
 
 def is_index(piece: str) -> bool:
     """A subscript that runs over a family: index letters (`j`, `ij`) or an expression
-    in them (`i+1`, `k-1`, `1-alpha/2`): `C_i+1` is a member of the family `C`."""
+    in them (`i+1`, `k-1`, `1-alpha/2`): `C_i+1` is a member of the family `C`, and so is
+    `C_ℓ`, a layer's (`ell`)."""
     if bool(set(piece) & _INDEX_OPERATORS) and piece[0] not in _INDEX_OPERATORS:
         return True
-    return 0 < len(piece) <= 2 and set(piece) <= INDEX_LETTERS
+    return piece == "ell" or (0 < len(piece) <= 2 and set(piece) <= INDEX_LETTERS)
