@@ -36,6 +36,8 @@ warnings that remain were each checked by hand:
 - mosfet-rds-on-temperature, two A424: T_j and T_0 in K in one table and °C in another,
   where the meaning says only differences appear. Its A321 is a known false warning
   (`KNOWN_FALSE_WARNINGS`).
+- bjt-thermal-runaway-stability, A424: T_j in °C in one table and in K ("absolute", for
+  V_T = kT_j/q) in another.
 """
 
 from __future__ import annotations
@@ -91,6 +93,7 @@ TRUE_WARNINGS = sorted(
         # T_j and T_0 in K in one table and °C in another (the meaning allows °C there)
         ("mosfet-rds-on-temperature", "A424"),
         ("mosfet-rds-on-temperature", "A424"),
+        ("bjt-thermal-runaway-stability", "A424"),  # T_j in °C in one table and in K
     ]
 )
 
