@@ -294,6 +294,9 @@ def test_shape_notes_are_shapes_not_units(
         # a unit symbol, then what it is of (a battery-aging lesson: an A421 at `of`)
         ("% of initial capacity", "%", "of initial capacity"),
         ("V of headroom", "V", "of headroom"),
+        # a level's reference (a fan-noise lesson: four A421 at `re`)
+        ("dB re 1 pW", "dB", "re 1 pW"),
+        ("dB relative to 1 mW", "dB", "relative to 1 mW"),
     ],
 )
 def test_trailing_remarks_are_kept_apart(text: str, unit: str, remark: str) -> None:

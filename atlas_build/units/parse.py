@@ -75,7 +75,14 @@ def split_remark(text: str) -> tuple[str, str | None, int]:
             return text[:index].strip(), text[index + 1 :].strip(), index
         elif depth == 0 and char in "—–" and index > 0 and text[index - 1].isspace():
             return text[:index].strip(), text[index + 1 :].strip(), index
+        elif depth == 0 and index > 0 and text[index - 1].isspace():
+            if _REFERENCE.match(text, index) and text[:index].strip():
+                return text[:index].strip(), text[index:].strip(), index  # `dB re 1 pW`
     return text.strip(), None, len(text)
+
+
+_REFERENCE = re.compile(r"(?:re|relative to|referred to|referenced to)\s+\S", re.IGNORECASE)
+"""The reference of a level, which follows its unit (`dB re 1 pW`, `dB relative to 1 mW`)."""
 
 
 def _matching(text: str, start: int) -> int | None:
