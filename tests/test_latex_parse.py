@@ -126,6 +126,8 @@ CONSTRUCTS: list[tuple[str, dict[str, Any], Any]] = [
     (r"\tfrac{a}{b}", {}, a / b),
     (r"\dfrac{a}{b}", {}, a / b),
     ("a/b c", {}, a * c / b),
+    # a comma pair the glossary declares as one name (`Φ_e,λ`, the spectral flux)
+    (r"\Phi_{e,\lambda}", {"symbols": {"Phi_e_lambda"}}, sp.Symbol("Phi_e_lambda")),
     (r"a/b\,c", {}, a * c / b),
     (r"a/\tfrac12\,b", {}, 2 * a / b),  # a number set against a quantity counts it
     (r"a/2\,b", {}, a / (2 * b)),

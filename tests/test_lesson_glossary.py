@@ -266,6 +266,31 @@ def test_a_layer_indexed_family_in_a_product_is_used(check):
     assert diagnostics == []
 
 
+@pytest.mark.parametrize(
+    ("equation", "entry"),
+    [
+        # a subscript pair with a decimal (a Doppler lesson: an A322 at the entry)
+        (r"y=a\,x\,T_{c,0.5}", ("T\\_c,0.5", "Lag where R falls to 0.5", "seconds")),
+        # a Greek second index: one symbol, not Φ_e and λ (an LED lesson: an A321 at Φ and
+        # two A424 where λ and Φ_e took the spectral unit W/nm)
+        (r"y=a\,\Phi_{e,\lambda}(x)", ("Φ\\_e,λ", "Spectral radiant flux", "W/nm")),
+        # an inverse function (a thermocouple lesson: an A320 at the entry)
+        (
+            r"y=E_{\mathrm{ref}}^{-1}\!\left(a\,E_{\mathrm{ref}}(x)\right)",
+            ("E\\_ref⁻¹", "Inverse", "°C"),
+        ),
+    ],
+)
+def test_an_entry_with_a_written_index_or_power_is_the_symbol_the_equation_uses(
+    check, equation, entry
+):
+    entries = [*ENTRIES, entry]
+    if "E_" in equation:
+        entries.append(("E\\_ref", "Reference function", "mV"))
+    diagnostics, _ = check(glossary_body([equation], entries))
+    assert diagnostics == []
+
+
 def test_an_index_expression_subscript_defines_its_letter(check):
     entries = [*ENTRIES, ("z_1−α/2", "Critical value", "1"), ("α", "Level", "1")]
     diagnostics, _ = check(glossary_body([r"y=a x z_{1-\alpha/2}"], entries))

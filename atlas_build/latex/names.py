@@ -166,8 +166,10 @@ def resolve(p: Parser, name: str, sub: Arg | None, token: Token, constant: bool)
     if parsed is None:
         chunks = split_commas(sub.tokens, p)
         labels = [word(p, _arg(chunk, sub.end)) for chunk in chunks]
-        if len(chunks) > 1 and all(labels) and any(w.label for w in labels if w):
-            return symbol(p, "_".join([name] + [w.text for w in labels if w]))
+        joined = "_".join([name] + [w.text for w in labels if w])
+        if len(chunks) > 1 and all(labels):
+            if any(w.label for w in labels if w) or joined in options.symbols:
+                return symbol(p, joined)  # `\Phi_{e,\lambda}` for a glossary's Φ_e,λ
         indices = [p.sub(chunk, sub.end).whole() for chunk in chunks]
         return p.build(token, lambda: sympy.IndexedBase(name)[tuple(indices)])
     if not parsed.label:

@@ -105,7 +105,8 @@ def name_of(token: str) -> str | None:
     primes = 0
     mode = "base"
     braced = operated = False
-    for char in unicodedata.normalize("NFD", text):
+    normal = unicodedata.normalize("NFD", text)
+    for at, char in enumerate(normal):
         script = _script(char) if not char.isascii() else None
         if char in naming.COMBINING:
             if mode == "base" and base:
@@ -135,6 +136,8 @@ def name_of(token: str) -> str | None:
             operated = True
         elif char in _PRIMES:
             primes += _PRIMES[char]
+        elif char == "\u207b" and normal[at + 1 : at + 2] in _SUPER_DIGITS:
+            mode = "power"  # `E_ref⁻¹`: a power, as in `x²`, not the mark of `n⁻`
         elif char in _SUPER_MARKS:
             marks.append(_SUPER_MARKS[char])
         elif script is not None:
@@ -186,6 +189,7 @@ def name_of(token: str) -> str | None:
     return name + _suffixes(primes, marks)
 
 
+_SUPER_DIGITS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹")
 _VALUE_START = re.compile(r"^[≈~∼<>≤≥±−+-]?\s*[.\d]")
 _LATEX = re.compile(r"\\[A-Za-z]|\$")
 _OPERATORS = re.compile(r"[/·×⋅*+−\-()\[\]|√∂∇=<>≤≥≈]")
@@ -199,7 +203,7 @@ _GROUPED = re.compile(r"^\((.+)\)_(\S+)$")  # `(I²t)_m`: a quantity named by it
 _SHORT_TOKEN = 3
 
 
-_INDEX = re.compile(r"[A-Za-z0-9]{1,3}[⁰¹²³⁴⁵⁶⁷⁸⁹]*")
+_INDEX = re.compile(r"(?:[A-Za-z0-9α-ωΑ-Ω]{1,3}|\d+\.\d+)[⁰¹²³⁴⁵⁶⁷⁸⁹]*")  # `T_c,0.5`: a decimal too
 
 
 def _split(text: str, separators: str) -> list[tuple[str, bool]]:
@@ -352,7 +356,8 @@ def read(text: str) -> SymbolCell:
         following = pieces[position + 1] if position + 1 < len(pieces) else ("", False)
         listing = following[1] and bool(_INDEX.fullmatch(following[0]))  # `R_0,A,B,T`
         if tight and not listing and found and "_" in found[-1] and _INDEX.fullmatch(piece):
-            found[-1] += "_" + piece.rstrip("⁰¹²³⁴⁵⁶⁷⁸⁹")  # `s_c,B²`: an index pair
+            index = piece.rstrip("⁰¹²³⁴⁵⁶⁷⁸⁹")
+            found[-1] += "_" + (name_of(index) or index)  # `s_c,B²`, `Φ_e,λ`: an index pair
             continue
         if _is_operator(piece):
             operators.append(piece)
