@@ -1320,3 +1320,60 @@ def test_a_paragraph_whose_numbers_written_claims_bind_is_not_searched() -> None
     kept, _ = infer.found(built, entries, spans)
     assert {c.anchor for c in everything} - {c.anchor for c in kept}
     assert all(c.anchor[0] > first + 60 for c in kept) and kept
+
+
+def test_a_value_from_before_a_paragraph_that_states_its_own_is_not_certain(authored) -> None:
+    """Targets in one paragraph, then a paragraph working another case that states its
+    own λ after the number a check meets first (an active-filter lesson: `f₀ = 1 kHz,
+    Q = 5`, then `R₃ = 158 kΩ … f₀ ≈ 1006 Hz, Q ≈ 4.99`, two false A430): the carried
+    λ = 100 is not this paragraph's, so W = 48 ms against it is no error."""
+    example = QUEUE[: QUEUE.index("A shard serves")]
+    body = example + (
+        "A shard is sized for μ = 125 requests/s and λ = 100 requests/s.\n\n"
+        "In service a request spends W = 48 ms in the system, since the shard receives "
+        "λ = 104.17 requests/s.\n"
+    )
+    record = authored(body)
+    assert _codes(record) == [], record.diagnostics
+
+
+CASES = r"""
+## Science and assumptions
+
+### A model in two cases
+
+$$
+M=a\,x^{2}\quad(x\ge 2),\qquad M=3\,a\,x\quad(x<2)
+$$
+
+Symbols and units
+
+M
+
+Moment ratio
+
+dimensionless
+
+a
+
+Coefficient
+
+dimensionless
+
+x
+
+Load ratio
+
+dimensionless
+
+With a = 2 and x = 4, M = 32.
+"""
+
+
+def test_an_equality_that_holds_under_a_condition_is_one_case(authored) -> None:
+    """`M_0 = 10⁻⁷ f₀ (νn)^{2/3} d_m³ (νn ≥ 2000), M_0 = 160×10⁻⁷ f₀ d_m³ (νn < 2000)`: the
+    prose works one case, and the other is no error there (a bearing lesson's false A430).
+    The case that holds still verifies."""
+    record = authored(CASES)
+    assert _codes(record) == [], record.diagnostics
+    assert any(c["status"] == "pass" for c in _inferred(record))

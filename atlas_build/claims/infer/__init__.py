@@ -158,7 +158,7 @@ def _usable(lesson: Lesson, entries: list[Entry]) -> Relations:
         heading = lesson.section_of(entry.offset)
         sections[(entry.equation, entry.relation)] = heading.start if heading is not None else -1
     usable = [item for item in found if checks.solve.usable(item[2])]
-    return Relations(usable, sections, edges=_edges(entries))
+    return Relations(usable, sections, edges=_edges(entries) | _conditional(lesson, entries))
 
 
 _BOUNDS = frozenset({"<", "<=", ">", ">="})
@@ -177,6 +177,26 @@ def _edges(entries: list[Entry]) -> set[tuple[int, int]]:
         if entry.parsed is not None
         and entry.parsed.op == "="
         and (entry.equation, frozenset((entry.parsed.lhs, entry.parsed.rhs))) in bounded
+    }
+
+
+def _conditional(lesson: Lesson, entries: list[Entry]) -> set[tuple[int, int]]:
+    """The equalities followed by the condition they hold under, in parentheses:
+    `M_0=160\\times10^{-7}f_0d_m^3\\quad(\\nu n<2000)` is one case of a model whose other
+    case the prose may work out instead."""
+    conditions = {
+        (entry.equation, entry.relation)
+        for entry in entries
+        if entry.parsed is not None
+        and entry.parsed.op in _BOUNDS
+        and lesson.content[: entry.offset].rstrip().endswith("(")
+    }
+    return {
+        (entry.equation, entry.relation)
+        for entry in entries
+        if entry.parsed is not None
+        and entry.parsed.op == "="
+        and (entry.equation, entry.relation + 1) in conditions
     }
 
 

@@ -140,6 +140,14 @@ class _Run:
             for s in used
         )
 
+    def restated(self, paragraph: Paragraph, used: Iterable[Stated]) -> bool:
+        """Whether a value comes from before the paragraph for a symbol the paragraph
+        states itself (`Targets: f₀ = 1 kHz, Q = 5`, then `R₃ = 158 kΩ … f₀ ≈ 1006 Hz,
+        Q ≈ 4.99`): the paragraph works its own case of that symbol, and a check made
+        before its value arrives mixes the two."""
+        names = {item.name for item in paragraph.stated}
+        return any(s.paragraph != paragraph.start and s.name in names for s in used)
+
     def until(self, before: _Scene, paragraph: Paragraph, end: int) -> _Scene:
         """The section's values as a sentence of `paragraph` ending at `end` reads them: those
         before the paragraph, then what the paragraph states up to there (`A 75 Ω load on a
@@ -263,6 +271,7 @@ class _Run:
                 and scene.fresh(s for s in check.used if s.how == statements.NAME)
                 and not self.several.get(paragraph.start, set()) & set(names)
                 and not self.carried_case(paragraph, check.used)
+                and not self.restated(paragraph, check.used)
                 and not self.straddles(paragraph, check.used)
                 and (
                     home == self.section_of(paragraph.start)

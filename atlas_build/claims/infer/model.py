@@ -68,7 +68,8 @@ class Relations:
     origins: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     # equalities the same equation also bounds (`R_f = 29R, R_f > 29R for start-up`): the
-    # edge of a range, which the prose's values need not sit on
+    # edge of a range, which the prose's values need not sit on; and equalities that hold
+    # under a condition written after them (`M_0 = … (νn < 2000)`): one case of several
     edges: set[tuple[int, int]] = field(default_factory=set)
 
     def rivals(self, equation: int, index: int) -> bool:
