@@ -114,6 +114,21 @@ def test_a_quantity_equal_to_its_level_is_not_certain() -> None:
     assert kinds(check(linear.lhs, linear.rhs, linear.op, table)) == [RELATION]
 
 
+def test_levels_added_in_decibels_are_no_sum_of_two_dimensions() -> None:
+    """`N_th = −174 dBm/Hz + NF + 10 log₁₀ B` (a phase-noise lesson): the level of a
+    density plus a level in dB is how noise floors are written, not dBm/Hz plus dB (a
+    false A420). Two linear quantities of two dimensions still differ."""
+    from atlas_build.latex import parse_equation
+
+    table = units(("N_th", "dBm"), ("NF", "dB"), ("B", "Hz"), ("P", "W"), ("E", "J"))
+    written = r"N_{\mathrm{th}}=-174\ \mathrm{dBm/Hz}+\mathrm{NF}+10\log_{10}B"
+    [floor] = parse_equation(written, symbols=["N_th", "NF", "B"]).relations
+    findings = check(floor.lhs, floor.rhs, floor.op, table)
+    assert findings and not any(finding.is_error for finding in findings), findings
+    P, E = sp.symbols("P E")
+    assert TERMS in kinds(check(P, P + E, "=", table))
+
+
 CIRCUIT = units(
     ("τ", "s"),
     ("R", "Ω"),

@@ -292,7 +292,12 @@ class Walker:
         (k, j), (value, first) = at, units
         verdict = compare(value, first)
         shown = f"{_show(terms[k])} is {_format(value)}, {_show(terms[j])} is {_format(first)}"
-        if verdict == UNCERTAIN:
+        if verdict == DIFFER and what == SUM and value.levels and first.levels:
+            # `−174 dBm/Hz + NF + 10 log₁₀ B`: levels add in decibels, and the level of a
+            # density (dBm/Hz) takes its per-hertz back from the bandwidth's level, dB(Hz)
+            message = f"{what} differ: {shown}; levels in decibels, whose references may differ"
+            self.error(UNCERTAIN, message, terms[k], place)
+        elif verdict == UNCERTAIN:
             message = f"{what} differ: {shown}; {why_uncertain(value, first)}"
             self.error(UNCERTAIN, message, terms[k], place)
         elif verdict == DIFFER:
