@@ -355,6 +355,16 @@ def test_a_squared_integer_hedged_elsewhere_is_a_rounded_value() -> None:
     assert _status("Together √(350² + 233²) ≈ 421 ps in all.") == "wrong"  # 233 as written
 
 
+def test_an_integer_the_working_amplifies_may_be_rounded() -> None:
+    """`325 V peak` is 230√2 = 325.3, and `(325/430)^22` multiplies its rounding 22-fold:
+    `≈ 2.2 µA` (2.15 from 325.3) was a false A408 in a varistor lesson. A typo far beyond
+    that is still wrong, and an integer the working does not amplify is as written."""
+    text = "the leakage is 1 mA × (325/430)^22 ≈ {} µA at the peak"
+    assert _status(text.format("2.2")) == "verified"
+    assert _status(text.format("2.6")) == "wrong"
+    assert _status("the cost is 325 × 2 ≈ 652 V here") == "wrong"
+
+
 def test_a_wrong_result_in_another_unit_is_shown_in_that_unit() -> None:
     verdict = judge(_one("the limit is 5×10⁶/(2π × 4) ≈ 198 kHz here"))
     assert verdict.status == "wrong" and "198.944 kHz" in verdict.message

@@ -12,7 +12,8 @@ precision:
   approximate (`about 116 W`; `Rounded`), one hedged where it stands, or a decimal of
   three or more significant digits (`1 − 0.0344² ≈ 0.99881`, `1.585 + 9/31.62 ≈ 1.869`:
   authors carry longer values than they write), in scientific notation by its mantissa
-  (`3.99×10⁻⁴`). Short operands are taken as written. On the right of a link of a chain
+  (`3.99×10⁻⁴`). Short operands are taken as written, and integers too, unless the
+  working amplifies their error tenfold (`(325/430)^22`). On the right of a link of a chain
   (`= 9/39.8`), every number is a rounded partial result.
 - Units: when every operand carries a unit, or the bare ones are plain factors (the
   dimensions agree without them: `6 m/3 = 2 m`), the value is compared in the result's
@@ -159,7 +160,7 @@ def _spread(item: numbers.Arithmetic, log10: bool, rounded: Rounded = frozenset(
         return sympy.Integer(0)
     total = sympy.Integer(0)
     for index, operand in enumerate(item.operands):
-        shifts = _moves(operand, rounded)
+        shifts = _moves(operand, rounded) or _amplified(item, index, base, log10)
         if not shifts:
             continue
         moved = [_reread(item, {index: shift}, log10) for shift in shifts]
@@ -168,6 +169,29 @@ def _spread(item: numbers.Arithmetic, log10: bool, rounded: Rounded = frozenset(
             return sympy.oo  # rounding an operand breaks the working (a root of < 0)
         total += max(changes)
     return total
+
+
+def _amplified(
+    item: numbers.Arithmetic, index: int, base: worked.Measure, log10: bool
+) -> list[sympy.Expr]:
+    """Half a unit of an integer operand of three or more digits, where the working
+    multiplies its relative error by `AMPLIFIED` or more: `1 mA × (325/430)^22 ≈ 2.2 µA`
+    with 325 V the peak of 230 V rms (325.3): a rounding no one writes becomes a 4% result."""
+    operand = item.operands[index]
+    value = abs(operand.value)
+    if operand.decimals or operand.exponent or operand.call or operand.base is not None:
+        return []
+    if not (operand.value.is_Integer and value >= 100) or base.value == 0:
+        return []
+    half = [sympy.Rational(1, 2), -sympy.Rational(1, 2)]
+    moved = _reread(item, {index: half[0]}, log10)
+    if moved is None:
+        return []
+    elasticity = abs((moved.value - base.value) / base.value) / (half[0] / value)
+    return half if sympy.N(elasticity) >= AMPLIFIED else []
+
+
+AMPLIFIED = 10
 
 
 def _reread(
