@@ -291,6 +291,14 @@ def test_an_entry_with_a_written_index_or_power_is_the_symbol_the_equation_uses(
     assert diagnostics == []
 
 
+def test_a_sign_alone_as_a_subscript_is_named_as_latex_names_it(check):
+    """`V₊, V₋` in the table and `V_{+}-V_{-}` in the equation (an in-amp lesson: two
+    A320 at the entry, `V_+` against LaTeX's V_plus)."""
+    entries = [*ENTRIES, ("V₊, V₋", "Input voltages", "V")]
+    diagnostics, _ = check(glossary_body([r"y=a\,x\,(V_{+}-V_{-})"], entries))
+    assert diagnostics == []
+
+
 def test_an_index_expression_subscript_defines_its_letter(check):
     entries = [*ENTRIES, ("z_1−α/2", "Critical value", "1"), ("α", "Level", "1")]
     diagnostics, _ = check(glossary_body([r"y=a x z_{1-\alpha/2}"], entries))

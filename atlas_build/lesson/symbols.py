@@ -185,8 +185,12 @@ def name_of(token: str) -> str | None:
             primes += 1
     name = "".join(base) + (f"_{style}" if style else "")
     name += "".join(f"_{accent}" for accent in accents)
-    name += "".join(f"_{sub}" for sub in subs if sub)
+    name += "".join(f"_{_SIGN_WORDS.get(sub, sub)}" for sub in subs if sub)
     return name + _suffixes(primes, marks)
+
+
+_SIGN_WORDS = {"+": "plus", "-": "minus", "−": "minus"}
+"""A subscript that is a sign alone, as LaTeX names it: `V₊` is `V_{+}`, V_plus."""
 
 
 _SUPER_DIGITS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹")
