@@ -365,6 +365,22 @@ def test_an_integer_the_working_amplifies_may_be_rounded() -> None:
     assert _status("the cost is 325 × 2 ≈ 652 V here") == "wrong"
 
 
+def test_working_the_prose_writes_in_its_own_conventions() -> None:
+    """Three false A408 in blind lessons: bare working converted to a unit the vocabulary
+    does not read (`≈ 141 CFM`, from m³/s), a byte count times its 8 bits (`65,535 bytes ×
+    8 / 0.1 s ≈ 5.24 Mb/s`), and a product of symbols before a function (`kT ln 10 ≈ 59
+    meV`: the working is kT ln 10, not ln 10). Wrong bits, and a bare count, still are."""
+    assert _status("rises to 800/(1.2 × 1005 × 10) ≈ 141 CFM, exactly") == "unclear"
+    assert _status("rises to 800/(1.2 × 1005 × 10) ≈ 141 servers, exactly") == "wrong"
+    assert _status("so 65,535 bytes × 8 / 0.1 s ≈ 5.24 Mb/s, whatever") == "verified"
+    assert _status("so 65,535 bytes × 8 / 0.1 s ≈ 6.24 Mb/s, whatever") == "wrong"
+    assert not [
+        i
+        for i in numbers.extract("lowering φ_B by kT ln 10 ≈ 59 meV cuts V_F")
+        if isinstance(i, numbers.Arithmetic)
+    ]
+
+
 def test_a_wrong_result_in_another_unit_is_shown_in_that_unit() -> None:
     verdict = judge(_one("the limit is 5×10⁶/(2π × 4) ≈ 198 kHz here"))
     assert verdict.status == "wrong" and "198.944 kHz" in verdict.message

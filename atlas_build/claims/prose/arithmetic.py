@@ -353,6 +353,10 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
             return Judgement("wrong", problem)
         if _agrees(result, approx, value, spread * _ratio(measure, value)):
             return Judgement("verified")
+        if _BITS.search(unit) and any(o.unit is None and o.value == 8 for o in item.operands):
+            # `65,535 bytes × 8 / 0.1 s ≈ 5.24 Mb/s`: the 8 is the bits of each byte
+            if _agrees(result, approx, value / 8, spread * _ratio(measure, value) / 8):
+                return Judgement("verified")
         return _wrong(item, value, unit)
     if (item.level or is_level(result.unit)) and not all(written):
         # a level of bare working (`ln 2 ≈ −1.59 dB`): the number itself, or its 10·log10
@@ -374,8 +378,8 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
         for scale in _counted(result):
             if _agrees(result, approx, measure.value * scale, spread * scale):
                 return Judgement("verified")
-        if _agrees(result, approx, -measure.value, spread):
-            return Judgement("unclear")  # `falls by 10 log₁₀ 0.5 ≈ 3.0 dB`: a loss as a size
+        if _agrees(result, approx, -measure.value, spread) or item.abbreviated:
+            return Judgement("unclear")  # a loss as a size; `≈ 141 CFM`, an unread unit
         return _wrong(item, measure.value, "")
     if not any(written) and result.unit == "%":
         for value, scale in ((measure.value * 100, 100), (measure.value, 1)):
@@ -402,6 +406,7 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
     return _wrong(item, measure.value, "")
 
 
+_BITS = re.compile(r"(?:^|[^A-Za-z])[kMGT]?(?:b|bit)(?:/s|ps)?$")  # Mb/s, kbit/s, Gbps
 _LOGARITHM = re.compile(r"(?<![\d.])[12]0\s*[×·*⋅]?\s*(?:log|lg)")  # 10·log10(…), 20 log10(…)
 
 

@@ -273,6 +273,7 @@ class Arithmetic:
     logs: bool = False  # an unmarked `log` was read (as ln; `evaluate` can read log10)
     level: str = ""  # a level unit after the result (`≈ −1.59 dB`), which no unit reads
     named: bool = False  # a bare result a noun qualifies (`≈ 53,400 IOPS`): see `_named`
+    abbreviated: bool = False  # that noun is in capitals (`≈ 141 CFM`): a unit, unread
     kind: Literal["arithmetic"] = "arithmetic"
 
 
@@ -820,7 +821,7 @@ def _arithmetic(text: str) -> dict[int, Arithmetic]:
                 found[k] = Arithmetic(
                     lhs, operands, stated, _sign(relation), text[k:end], k, end, unit, problem,
                     text[k:lhs_end], parser.logs, level[0] if level else "",
-                    _named(text, stated),
+                    _named(text, stated), _abbreviated(text, stated),
                 )  # fmt: skip
                 break
             k = parsed[1] if parsed is not None and parsed[1] > k else k + 1
@@ -923,8 +924,9 @@ _TOKEN = re.compile(r"(\w+)$")
 _BARE_CALL = re.compile(rf"(?<![A-Za-z])(?:{_CALLS}|sinh|cosh)$")
 _WORDS = frozenset("is of to by at so as be or an in on it we and the its".split())
 _FUNCTION_START = re.compile(r"(?:ln|log|lg|exp|tanh|√)(?![A-Za-z])")
-_SYMBOL_BEFORE = re.compile(  # `τ`, `R_s`, `t₀`: one symbol, not a word (`adds ln 2`)
-    r"(?<![\w])(?:[α-ωΑ-Ωϑϕϵ]|[B-HJ-Zb-z](?=$)|[A-Za-zα-ωΑ-Ω](?:_\w+|[₀-₉ₐ-ₜ]+))$"
+_SYMBOL_BEFORE = re.compile(  # `τ`, `R_s`, `t₀`, `kT`, `RC`: symbols, not a word (`adds ln 2`)
+    r"(?<![\w])(?:[α-ωΑ-Ωϑϕϵ]|[B-HJ-Zb-z](?=$)|[A-Za-zα-ωΑ-Ω](?:_\w+|[₀-₉ₐ-ₜ]+)"
+    r"|(?:[a-z][A-Z]|[A-Z]{2,3})(?=$))$"
 )
 
 
@@ -1060,6 +1062,14 @@ def _named(text: str, stated: Quantity) -> bool:
         return False
     found = _NOUN.match(text, stated.end)
     return found is not None and found.group(1).lower() not in _NOT_NOUNS
+
+
+def _abbreviated(text: str, stated: Quantity) -> bool:
+    """Whether the noun after a result without a unit is an abbreviation in capitals
+    (`≈ 141 CFM`, `IOPS`, `GPM`): a unit the vocabulary does not read, which bare working
+    may have been converted to without a word."""
+    found = _NOUN.match(text, stated.end) if stated.unit is None else None
+    return found is not None and 2 <= len(found.group(1)) <= 5 and found.group(1).isupper()
 
 
 def _worded(text: str, stated: Quantity) -> Quantity:
