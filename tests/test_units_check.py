@@ -129,6 +129,21 @@ def test_levels_added_in_decibels_are_no_sum_of_two_dimensions() -> None:
     assert TERMS in kinds(check(P, P + E, "=", table))
 
 
+def test_a_unit_written_per_a_count_of_another_may_be_scaled_by_that_count() -> None:
+    """`IL = ℓ/(100 m)·(k₁√f + …)` with k₁ in `dB per 100 m per √MHz` (a cabling lesson's
+    false A420): the loss of each 100 m, times how many there are. The sides differ by one
+    metre only then; another difference still is an error."""
+    from atlas_build.latex import parse_equation
+
+    table = units(("IL", "dB"), ("ell", "m"), ("k_1", "dB per 100 m per √MHz"), ("f", "MHz"))
+    written = r"\mathrm{IL}=\frac{\ell}{100\ \mathrm{m}}\,k_1\sqrt{f}"
+    [loss] = parse_equation(written, symbols=["IL", "ell", "k_1", "f"]).relations
+    findings = check(loss.lhs, loss.rhs, loss.op, table)
+    assert findings and not any(finding.is_error for finding in findings), findings
+    plain = units(("IL", "dB"), ("ell", "m"), ("k_1", "dB/m/√MHz"), ("f", "MHz"))
+    assert RELATION in kinds(check(loss.lhs, loss.rhs, loss.op, plain))
+
+
 CIRCUIT = units(
     ("τ", "s"),
     ("R", "Ω"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import sympy
@@ -9,6 +10,7 @@ import sympy
 from .certainty import AGREE, UNCERTAIN, bare_number, compare, why_uncertain
 from .dimension import Dimension
 from .findings import AFFINE, ARGUMENT, EXPONENT, RELATION, TERMS, UNKNOWN, Finding
+from .parse import parse_unit
 from .product import UnitProduct
 from .spec import UnitSpec
 from .walk import Place, Walker
@@ -119,6 +121,14 @@ def _sides(
             f" per {period} or the reverse, so the difference is not certain"
         )
         return Finding(UNCERTAIN, message, None, None)
+    counted = _per_count(lhs, rhs, left, right, units)
+    if counted is not None:  # `IL = ℓ/(100 m)·(k₁√f + …)` with k₁ in `dB per 100 m per √MHz`
+        message += (
+            f": the sides differ by the {counted} a table unit is written per, the loss of"
+            " each such length (or time) scaled by how many there are, so the difference is"
+            " not certain"
+        )
+        return Finding(UNCERTAIN, message, None, None)
     if bool(left.levels) != bool(right.levels):  # `kT_0 ≈ −174 dBm/Hz`: a level of it
         message += ": one side is a level (a logarithm) of what the other states, not compared"
         return Finding(UNCERTAIN, message, None, None)
@@ -144,6 +154,33 @@ def _period(left: UnitProduct, right: UnitProduct) -> str | None:
         if atom.key in _PERIODS and abs(power) == 1:
             if (ratio.dimension / atom.dimension**power).checked.is_dimensionless:
                 return atom.key
+    return None
+
+
+_PER_COUNT = re.compile(r"\bper\s+(\d[\d,.]*\s*[A-Za-zµΩ°]+)")
+
+
+def _per_count(
+    lhs: sympy.Basic,
+    rhs: sympy.Basic,
+    left: UnitProduct,
+    right: UnitProduct,
+    units: Mapping[str, UnitSpec],
+) -> str | None:
+    """The reference amount (`100 m`) of a table unit written per a count of another
+    (`dB per 100 m`: the loss of each 100 m) when the sides differ by exactly its
+    dimension: a formula that scales it by `ℓ/(100 m)` reads the unit as that."""
+    ratio = left.dimension / right.dimension
+    for symbol in {*lhs.free_symbols, *rhs.free_symbols}:
+        spec = units.get(str(symbol))
+        found = _PER_COUNT.search(spec.text) if spec is not None else None
+        if found is None:
+            continue
+        reference = parse_unit(found.group(1))
+        if isinstance(reference, UnitSpec) and reference.units is not None:
+            dimension = reference.units.dimension
+            if ratio == dimension or ratio == Dimension() / dimension:
+                return found.group(1)
     return None
 
 
