@@ -126,6 +126,8 @@ CONSTRUCTS: list[tuple[str, dict[str, Any], Any]] = [
     (r"\tfrac{a}{b}", {}, a / b),
     (r"\dfrac{a}{b}", {}, a / b),
     ("a/b c", {}, a * c / b),
+    # a derivative written inline, as `\frac{dR}{dt}` (it was d·R/(d·t), cancelled to R/t)
+    ("dR/dt", {}, sp.Derivative(sp.Symbol("R"), sp.Symbol("t"))),
     # a comma pair the glossary declares as one name (`Φ_e,λ`, the spectral flux)
     (r"\Phi_{e,\lambda}", {"symbols": {"Phi_e_lambda"}}, sp.Symbol("Phi_e_lambda")),
     (r"a/b\,c", {}, a * c / b),

@@ -22,10 +22,10 @@ from .lexer import CMD, LETTER, WORDS, Token
 from .normalise import is_relation
 from .roles import ACCENT, FONT, GREEK, INTEGRAL, SYMBOL
 from .sets import IndexIn, IntegralOver
+from .state import Arg
 
 if TYPE_CHECKING:
     from .parser import Parser
-    from .state import Arg
 
 MAX_ORDER = 16
 _FOLD = {"int": 1, "iint": 2, "iiint": 3, "oint": 1, "intop": 1, "smallint": 1}
@@ -96,6 +96,27 @@ def fraction_derivative(p: Parser, token: Token, num: Arg, den: Arg) -> sympy.Ex
         raise p.error(f"derivative order {order or 1} does not match the denominator", token)
     body = operand if operand is not None else p.term()
     return p.build(token, lambda: sympy.Derivative(body, *variables, evaluate=False))
+
+
+def slash_derivative(p: Parser) -> sympy.Expr | None:
+    """``dR/dt`` written inline, at the parser's position: the derivative ``\\frac{dR}{dt}``
+    is (read as d·R/(d·t), its d's cancelled and left R/t); None for anything else."""
+    tokens, i = p.tokens, p.pos
+    first = differential(tokens, i)
+    if first is None or first[0] != "d":
+        return None
+    k = _variable_end(tokens, i + first[1])
+    if k == i + first[1] or k >= len(tokens) or not tokens[k].is_char("/"):
+        return None
+    if differential(tokens, k + 1) != first:
+        return None
+    m = _variable_end(tokens, k + 1 + first[1])
+    if m == k + 1 + first[1] or m > len(tokens):
+        return None
+    num = Arg(tokens[i:k], tokens[i].start, tokens[k - 1].end)
+    den = Arg(tokens[k + 1 : m], tokens[k + 1].start, tokens[m - 1].end)
+    p.pos = m
+    return fraction_derivative(p, tokens[i], num, den)
 
 
 def _order(p: Parser, value: sympy.Expr, token: Token) -> int:

@@ -26,7 +26,7 @@ from typing import TypeVar
 
 import sympy
 
-from . import logic, named, names, units
+from . import calculus, logic, named, names, units
 from .delimiters import CLOSERS, GROUP_OPENERS, OPENERS, text_of
 from .dialect import RELATION_OPS, kind_of
 from .errors import SYNTAX, TOO_DEEP, LatexError
@@ -192,7 +192,8 @@ class Parser:
             return self.build(None, lambda: sympy.Add(*terms))
 
     def term(self) -> sympy.Expr:
-        factors = [self.unary()]
+        derivative = calculus.slash_derivative(self)  # `dR/dt`, before d·R/(d·t) cancels
+        factors = [derivative if derivative is not None else self.unary()]
         while (token := self.peek()) is not None:
             kind = kind_of(token.text) if token.kind == CMD else None
             if token.is_char("*") or (kind == OPERATOR and token.text in _MULTIPLY):
