@@ -299,6 +299,13 @@ def test_a_sign_alone_as_a_subscript_is_named_as_latex_names_it(check):
     assert diagnostics == []
 
 
+def test_a_product_of_greek_letters_the_table_names_defines_them(check):
+    """`(τα)` in the equation, `τα` in the table (a solar-collector lesson: two A321)."""
+    entries = [*ENTRIES, ("τα", "Transmittance–absorptance product", "dimensionless")]
+    diagnostics, _ = check(glossary_body([r"y=a\,x\,(\tau\alpha)"], entries))
+    assert diagnostics == []
+
+
 def test_an_index_expression_subscript_defines_its_letter(check):
     entries = [*ENTRIES, ("z_1−α/2", "Critical value", "1"), ("α", "Level", "1")]
     diagnostics, _ = check(glossary_body([r"y=a x z_{1-\alpha/2}"], entries))

@@ -123,3 +123,19 @@ def is_index(piece: str) -> bool:
     if bool(set(piece) & _INDEX_OPERATORS) and piece[0] not in _INDEX_OPERATORS:
         return True
     return piece == "ell" or (0 < len(piece) <= 2 and set(piece) <= INDEX_LETTERS)
+
+
+SIGN_WORDS = {"+": "plus", "-": "minus", "−": "minus"}
+"""A subscript that is a sign alone, as LaTeX names it: `V₊` is `V_{+}`, V_plus."""
+
+
+def greek_run(base: str) -> tuple[str, ...]:
+    """`taualpha` -> (`tau`, `alpha`): a name spelled as Greek letters only, two or three."""
+    for first in GREEK:
+        if base.startswith(first) and base != first:
+            rest = base[len(first) :]
+            if rest in GREEK:
+                return (first, rest)
+            if (tail := greek_run(rest)) and len(tail) == 2:
+                return (first, *tail)
+    return ()

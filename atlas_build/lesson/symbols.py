@@ -185,12 +185,8 @@ def name_of(token: str) -> str | None:
             primes += 1
     name = "".join(base) + (f"_{style}" if style else "")
     name += "".join(f"_{accent}" for accent in accents)
-    name += "".join(f"_{_SIGN_WORDS.get(sub, sub)}" for sub in subs if sub)
+    name += "".join(f"_{naming.SIGN_WORDS.get(sub, sub)}" for sub in subs if sub)
     return name + _suffixes(primes, marks)
-
-
-_SIGN_WORDS = {"+": "plus", "-": "minus", "−": "minus"}
-"""A subscript that is a sign alone, as LaTeX names it: `V₊` is `V_{+}`, V_plus."""
 
 
 _SUPER_DIGITS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -311,6 +307,8 @@ def latex_reading(name: str) -> tuple[str, ...]:
     base, pieces = naming.split(name)
     if pieces and pieces[0] in _MARK_SUFFIXES or base in naming.GREEK or base == "ell":
         return ()
+    if not pieces and (greek := naming.greek_run(base)):
+        return greek  # `τα`, a transmittance–absorptance product, is `\tau\alpha`
     if not (1 < len(base) <= _SHORT_TOKEN and base.isascii() and base.isalpha()):
         return ()
     if not pieces:

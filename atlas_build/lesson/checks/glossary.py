@@ -265,6 +265,8 @@ def _undefined(
             base = family_base(name)
             if base is not None:
                 defined.add(key(base))
+            if "_" not in name and len(reading := symbols.latex_reading(name)) > 1:
+                defined.update(key(part) for part in reading)  # `τα` defines `\tau\alpha`
             if name.startswith("delta") and len(name) > 5:
                 defined.add(key("delta"))  # δq defines the δ of `\\delta q` read as δ times q
                 defined.add(key(name[5:]))  # and its q
