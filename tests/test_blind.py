@@ -46,7 +46,8 @@ warnings that remain were each checked by hand:
 - bearing-friction-torque, disk-queueing-utilization-latency (two),
   hydraulic-accumulator-sizing (two) and stencil-roofline-bandwidth, A424: a symbol in one
   unit in one table and another size of it in the next (N·m and N·mm; ms and s; bar and Pa,
-  L and m³; GB/s and B/s).
+  L and m³; GB/s and B/s); ssd-garbage-collection-overprovisioning, two A424 (C_phys and
+  C_user in bytes and in TB).
 """
 
 from __future__ import annotations
@@ -112,6 +113,8 @@ TRUE_WARNINGS = sorted(
         ("hydraulic-accumulator-sizing", "A424"),  # p_0, p_1, p_2 in bar and in Pa
         ("hydraulic-accumulator-sizing", "A424"),  # V_0, V_1, V_2 in L and in m³
         ("stencil-roofline-bandwidth", "A424"),  # B_mem in GB/s and in B/s
+        ("ssd-garbage-collection-overprovisioning", "A424"),  # C_phys in bytes and in TB
+        ("ssd-garbage-collection-overprovisioning", "A424"),  # C_user in bytes and in TB
     ]
 )
 
