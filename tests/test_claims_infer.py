@@ -1377,3 +1377,10 @@ def test_an_equality_that_holds_under_a_condition_is_one_case(authored) -> None:
     record = authored(CASES)
     assert _codes(record) == [], record.diagnostics
     assert any(c["status"] == "pass" for c in _inferred(record))
+
+
+def test_a_number_in_a_unit_prose_does_not_read_states_no_value(authored) -> None:
+    """`R_s = 20/1.25 = 16 Msymbol/s` (a coding lesson's false A430): the 16 is in a unit
+    the prose reader does not read, not 16 of the table's symbols/s."""
+    body = QUEUE.replace("serves μ = 125 requests/s", "serves μ = 0.125 kreq/s")
+    assert _codes(authored(body)) == []

@@ -219,6 +219,7 @@ def _number_at(items: list[numbers.Item], position: int) -> tuple[numbers.Quanti
 
 
 _NEXT_WORD = re.compile(r"[ \t\u00a0\u202f]+([A-Za-z]+)\b")
+_UNREAD_RATE = re.compile(r"[ \t\u00a0\u202f]+[A-Za-z]+/[A-Za-z]+\b")
 
 
 def _table_unit(text: str, quantity: numbers.Quantity) -> numbers.Quantity:
@@ -231,6 +232,20 @@ def _table_unit(text: str, quantity: numbers.Quantity) -> numbers.Quantity:
     if word is None or glossary_name(word.group(1)) is None:
         return quantity
     return replace(quantity, unit=word.group(1))
+
+
+def _other_rate(text: str, quantity: numbers.Quantity, spec: UnitSpec | None) -> bool:
+    """Whether a bare number is followed by a rate of prefixed counts that prose does not
+    read and the table does not write (`16 Msymbol/s` for a table's `symbols/s`): its
+    value is in millions, not in the table's unit. An unprefixed count (`100 requests/s`
+    for `jobs/s`) is the table's unit, as the author means it."""
+    found = _UNREAD_RATE.match(text, quantity.end)
+    if found is None or not _PREFIXED_COUNT.match(found.group().strip()):
+        return False
+    return spec is None or not _PREFIXED_COUNT.match(spec.text.strip())
+
+
+_PREFIXED_COUNT = re.compile(r"[kMGT][a-z]{2,}/")  # `Msymbol/s`, `kreq/s`
 
 
 def meaning_head(meaning: str) -> str:
@@ -295,6 +310,9 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
             if quantity.unit is None and _OF.match(text, quantity.end):
                 continue  # `V_out = 15/16 of that ≈ 125.8 MB`: a fraction of another value
             quantity = _table_unit(text, quantity)
+            spec = table.get(names.symbol(name))
+            if quantity.unit is None and _other_rate(text, quantity, spec):
+                continue  # `R_s = 16 Msymbol/s`: a unit prose does not read, so no value
             shifted = _shift(quantity, start)
             value = in_unit(quantity, table.get(names.symbol(name)))
             approx = match.group(2) in "≈≃∼~" or quantity.approx or hedged
