@@ -144,6 +144,16 @@ def test_a_unit_written_per_a_count_of_another_may_be_scaled_by_that_count() -> 
     assert RELATION in kinds(check(loss.lhs, loss.rhs, loss.op, plain))
 
 
+def test_one_plus_a_rate_per_year_is_a_years_growth() -> None:
+    """`N = −ln(1 − rC/S)/ln(1 + r)` with r in 1/year (an insulation-payback lesson's false
+    A420): 1 + r is one year's growth, the year left unwritten. 1 + a length still is not."""
+    table = units(("N", "years"), ("r", "1/year"), ("C", "EUR"), ("S", "EUR/year"), ("L", "m"))
+    N, r, C, S, L = sp.symbols("N r C S L")
+    findings = check(N, -sp.log(1 - r * C / S) / sp.log(1 + r), "=", table)
+    assert not any(finding.is_error for finding in findings), findings
+    assert any(finding.is_error for finding in check(N, sp.log(1 + L), "=", table))
+
+
 CIRCUIT = units(
     ("τ", "s"),
     ("R", "Ω"),

@@ -57,3 +57,19 @@ def bare_number(side: sympy.Basic, dimensionless: bool) -> bool:
         return False
     coefficient, _ = side.as_coeff_Mul() if isinstance(side, sympy.Expr) else (1, side)
     return isinstance(coefficient, sympy.Number) and coefficient not in (1, -1, 0)
+
+
+_PERIODS = frozenset({"day", "week", "month", "year"})
+
+
+def period_between(left: UnitProduct, right: UnitProduct) -> str | None:
+    """The calendar period (`day`) two units differ by, where that is all they differ by:
+    a daily total and a rate per day are written for each other (`kWh/m² per day` of
+    insolation, `kWh` delivered in the day), and a rate per year is added to 1 for one
+    year's growth (`1 + r`)."""
+    ratio = left / right
+    for atom, power in ratio.atoms():
+        if atom.key in _PERIODS and abs(power) == 1:
+            if (ratio.dimension / atom.dimension**power).checked.is_dimensionless:
+                return str(atom.key)
+    return None

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 import sympy
 
-from .certainty import AGREE, UNCERTAIN, bare_number, compare, why_uncertain
+from .certainty import AGREE, UNCERTAIN, bare_number, compare, period_between, why_uncertain
 from .dimension import Dimension
 from .findings import AFFINE, ARGUMENT, EXPONENT, RELATION, TERMS, UNKNOWN, Finding
 from .parse import parse_unit
@@ -114,7 +114,7 @@ def _sides(
     message = f"left side {shown_left}, right side {shown_right}"
     if verdict == UNCERTAIN:
         return Finding(UNCERTAIN, f"{message}: {why_uncertain(left, right)}", None, None)
-    period = _period(left, right)
+    period = period_between(left, right)
     if period is not None:  # `E_day = P·H_POA/G` with H_POA in kWh/m² per day, E_day in kWh
         message += (
             f": the sides differ by one {period}, a total over a {period} written as a rate"
@@ -140,21 +140,6 @@ def _sides(
             )
             return Finding(UNCERTAIN, message, None, None)
     return Finding(RELATION, message, None, None, left=shown_left, right=shown_right)
-
-
-_PERIODS = frozenset({"day", "week", "month", "year"})
-
-
-def _period(left: UnitProduct, right: UnitProduct) -> str | None:
-    """The calendar period (`day`) the sides differ by, where that is all they differ by:
-    a daily total and a rate per day are written for each other (`kWh/m² per day` of
-    insolation, `kWh` delivered in the day)."""
-    ratio = left / right
-    for atom, power in ratio.atoms():
-        if atom.key in _PERIODS and abs(power) == 1:
-            if (ratio.dimension / atom.dimension**power).checked.is_dimensionless:
-                return atom.key
-    return None
 
 
 _PER_COUNT = re.compile(r"\bper\s+(\d[\d,.]*\s*[A-Za-zµΩ°]+)")

@@ -20,7 +20,7 @@ from sympy.core.function import AppliedUndef
 
 from . import functions as roles
 from .affine import combine, interval, is_point, problem_units, settle, split_weight
-from .certainty import AGREE, DIFFER, compare, why_uncertain
+from .certainty import AGREE, DIFFER, compare, period_between, why_uncertain
 from .findings import AFFINE, ARGUMENT, EXPONENT, SCALE, TERMS, UNCERTAIN, UNKNOWN, Finding
 from .grammar import UnitSyntaxError, read_unit
 from .nouns import noun
@@ -292,7 +292,11 @@ class Walker:
         (k, j), (value, first) = at, units
         verdict = compare(value, first)
         shown = f"{_show(terms[k])} is {_format(value)}, {_show(terms[j])} is {_format(first)}"
-        if verdict == DIFFER and what == SUM and value.levels and first.levels:
+        if verdict == DIFFER and what == SUM and (period := period_between(value, first)):
+            # `ln(1 + r)` with r a rate per year: one year's growth, the period left unwritten
+            message = f"{what} differ: {shown}; a rate per {period} added to one {period}'s worth"
+            self.error(UNCERTAIN, message, terms[k], place)
+        elif verdict == DIFFER and what == SUM and value.levels and first.levels:
             # `−174 dBm/Hz + NF + 10 log₁₀ B`: levels add in decibels, and the level of a
             # density (dBm/Hz) takes its per-hertz back from the bandwidth's level, dB(Hz)
             message = f"{what} differ: {shown}; levels in decibels, whose references may differ"
