@@ -15,7 +15,7 @@ import pytest
 import sympy
 
 from atlas_build.claims.prose import numbers
-from atlas_build.claims.prose.arithmetic import approximate_values, judge
+from atlas_build.claims.prose.arithmetic import approximate_values, judge, judge_step
 
 BLIND = Path(__file__).resolve().parent / "blind"
 
@@ -379,6 +379,21 @@ def test_working_the_prose_writes_in_its_own_conventions() -> None:
         for i in numbers.extract("lowering φ_B by kT ln 10 ≈ 59 meV cuts V_F")
         if isinstance(i, numbers.Arithmetic)
     ]
+
+
+def test_a_number_before_a_root_multiplies_it() -> None:
+    """`d_h ≈ 4.12 √16 = 4.12 × 4 ≈ 16.5 km` (a radio-horizon lesson's false A408): the
+    working is 4.12 √16, so `√16 = 4.12 × 4` is no link; the last working still holds."""
+    text = "so d_h ≈ 4.12 √16 = 4.12 × 4 ≈ {} km here"
+
+    def verdicts(result: str) -> list[str]:
+        found = numbers.extract(text.format(result))
+        worked = [item for item in found if isinstance(item, numbers.Arithmetic)]
+        steps = numbers.steps(text.format(result), found)
+        return [judge(item).status for item in worked] + [judge_step(step).status for step in steps]
+
+    assert "wrong" not in verdicts("16.5") and "verified" in verdicts("16.5")
+    assert "wrong" in verdicts("17.5")
 
 
 def test_a_wrong_result_in_another_unit_is_shown_in_that_unit() -> None:

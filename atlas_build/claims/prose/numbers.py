@@ -939,6 +939,8 @@ def _coefficient(text: str, k: int, low: int, end: int) -> bool:
         i -= 1
     if i == k or not _FUNCTION_START.match(text, k):
         return False
+    if text[i - 1].isdigit():
+        return True  # `4.12 √16 = 4.12 × 4`: the number multiplies the root
     symbol = _SYMBOL_BEFORE.search(text, max(0, i - 8), i)
     if symbol is None:
         return False
