@@ -299,10 +299,18 @@ def test_a_sign_alone_as_a_subscript_is_named_as_latex_names_it(check):
     assert diagnostics == []
 
 
-def test_a_product_of_greek_letters_the_table_names_defines_them(check):
-    """`(τα)` in the equation, `τα` in the table (a solar-collector lesson: two A321)."""
-    entries = [*ENTRIES, ("τα", "Transmittance–absorptance product", "dimensionless")]
-    diagnostics, _ = check(glossary_body([r"y=a\,x\,(\tau\alpha)"], entries))
+@pytest.mark.parametrize(
+    ("equation", "entry"),
+    [
+        # a solar-collector lesson: two A321 at τ and α
+        (r"y=a\,x\,(\tau\alpha)", ("τα", "Transmittance–absorptance product", "1")),
+        # a borehole lesson: two A321 at ρ and c
+        (r"y=\frac{a\,x}{\rho c}", ("ρc", "Volumetric heat capacity", "J/(m³·K)")),
+    ],
+)
+def test_a_product_of_letters_the_table_names_as_one_defines_them(check, equation, entry):
+    """`(τα)` or `ρc` in the equation, the same product as one entry in the table."""
+    diagnostics, _ = check(glossary_body([equation], [*ENTRIES, entry]))
     assert diagnostics == []
 
 

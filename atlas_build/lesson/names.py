@@ -130,11 +130,12 @@ SIGN_WORDS = {"+": "plus", "-": "minus", "−": "minus"}
 
 
 def greek_run(base: str) -> tuple[str, ...]:
-    """`taualpha` -> (`tau`, `alpha`): a name spelled as Greek letters only, two or three."""
+    """`taualpha` -> (`tau`, `alpha`), `rhoc` -> (`rho`, `c`): a name spelled as two or
+    three Greek letters, or a Greek letter and one Latin letter (`ρc`, heat capacity)."""
     for first in GREEK:
         if base.startswith(first) and base != first:
             rest = base[len(first) :]
-            if rest in GREEK:
+            if rest in GREEK or (len(rest) == 1 and rest.isascii() and rest.isalpha()):
                 return (first, rest)
             if (tail := greek_run(rest)) and len(tail) == 2:
                 return (first, *tail)
