@@ -47,7 +47,8 @@ warnings that remain were each checked by hand:
   hydraulic-accumulator-sizing (two) and stencil-roofline-bandwidth, A424: a symbol in one
   unit in one table and another size of it in the next (N·m and N·mm; ms and s; bar and Pa,
   L and m³; GB/s and B/s); ssd-garbage-collection-overprovisioning, two A424 (C_phys and
-  C_user in bytes and in TB).
+  C_user in bytes and in TB); cold-room-refrigeration-load and geothermal-borehole-length,
+  A424 (Q̇_tr in W and kW; Q̇_g in kW and W).
 """
 
 from __future__ import annotations
@@ -115,6 +116,8 @@ TRUE_WARNINGS = sorted(
         ("stencil-roofline-bandwidth", "A424"),  # B_mem in GB/s and in B/s
         ("ssd-garbage-collection-overprovisioning", "A424"),  # C_phys in bytes and in TB
         ("ssd-garbage-collection-overprovisioning", "A424"),  # C_user in bytes and in TB
+        ("cold-room-refrigeration-load", "A424"),  # Q̇_tr in W and in kW
+        ("geothermal-borehole-length", "A424"),  # Q̇_g in kW and in W
     ]
 )
 
@@ -150,6 +153,8 @@ KNOWN_FALSE_WARNINGS = [
     # `V_{A1,A2} = V_CM ± …` names V_A1 and V_A2 at once: V is read as undefined, V_A2 unused
     ("instrumentation-amplifier-gain-resistor", "A320"),
     ("instrumentation-amplifier-gain-resistor", "A321"),
+    # `ppm/√kh`: drift per root kilohour, a unit the vocabulary does not read (A421)
+    ("voltage-reference-drift-budget", "A421"),
 ]
 """False warnings seen and not yet fixed: each is a defect of atlas-build, listed so that
 the corpus keeps its lesson and the test still fails on any other warning."""
