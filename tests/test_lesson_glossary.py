@@ -267,50 +267,28 @@ def test_a_layer_indexed_family_in_a_product_is_used(check):
 
 
 @pytest.mark.parametrize(
-    ("equation", "entry"),
+    ("equation", "entries"),
     [
         # a subscript pair with a decimal (a Doppler lesson: an A322 at the entry)
-        (r"y=a\,x\,T_{c,0.5}", ("T\\_c,0.5", "Lag where R falls to 0.5", "seconds")),
+        (r"y=a\,x\,T_{c,0.5}", [("T\\_c,0.5", "Lag where R falls to 0.5", "seconds")]),
         # a Greek second index: one symbol, not Φ_e and λ (an LED lesson: an A321 at Φ and
         # two A424 where λ and Φ_e took the spectral unit W/nm)
-        (r"y=a\,\Phi_{e,\lambda}(x)", ("Φ\\_e,λ", "Spectral radiant flux", "W/nm")),
+        (r"y=a\,\Phi_{e,\lambda}(x)", [("Φ\\_e,λ", "Spectral radiant flux", "W/nm")]),
         # an inverse function (a thermocouple lesson: an A320 at the entry)
         (
             r"y=E_{\mathrm{ref}}^{-1}\!\left(a\,E_{\mathrm{ref}}(x)\right)",
-            ("E\\_ref⁻¹", "Inverse", "°C"),
+            [("E\\_ref⁻¹", "Inverse", "°C"), ("E\\_ref", "Reference function", "mV")],
         ),
+        # a sign alone as a subscript, `V_+` against LaTeX's V_plus (an in-amp lesson: two A320)
+        (r"y=a\,x\,(V_{+}-V_{-})", [("V₊, V₋", "Input voltages", "V")]),
+        # a product the table names as one symbol (two A321 each: a solar-collector lesson's
+        # τ and α, a borehole lesson's ρ and c)
+        (r"y=a\,x\,(\tau\alpha)", [("τα", "Transmittance–absorptance product", "1")]),
+        (r"y=\frac{a\,x}{\rho c}", [("ρc", "Volumetric heat capacity", "J/(m³·K)")]),
     ],
 )
-def test_an_entry_with_a_written_index_or_power_is_the_symbol_the_equation_uses(
-    check, equation, entry
-):
-    entries = [*ENTRIES, entry]
-    if "E_" in equation:
-        entries.append(("E\\_ref", "Reference function", "mV"))
-    diagnostics, _ = check(glossary_body([equation], entries))
-    assert diagnostics == []
-
-
-def test_a_sign_alone_as_a_subscript_is_named_as_latex_names_it(check):
-    """`V₊, V₋` in the table and `V_{+}-V_{-}` in the equation (an in-amp lesson: two
-    A320 at the entry, `V_+` against LaTeX's V_plus)."""
-    entries = [*ENTRIES, ("V₊, V₋", "Input voltages", "V")]
-    diagnostics, _ = check(glossary_body([r"y=a\,x\,(V_{+}-V_{-})"], entries))
-    assert diagnostics == []
-
-
-@pytest.mark.parametrize(
-    ("equation", "entry"),
-    [
-        # a solar-collector lesson: two A321 at τ and α
-        (r"y=a\,x\,(\tau\alpha)", ("τα", "Transmittance–absorptance product", "1")),
-        # a borehole lesson: two A321 at ρ and c
-        (r"y=\frac{a\,x}{\rho c}", ("ρc", "Volumetric heat capacity", "J/(m³·K)")),
-    ],
-)
-def test_a_product_of_letters_the_table_names_as_one_defines_them(check, equation, entry):
-    """`(τα)` or `ρc` in the equation, the same product as one entry in the table."""
-    diagnostics, _ = check(glossary_body([equation], [*ENTRIES, entry]))
+def test_an_entry_in_the_tables_notation_is_the_symbol_the_equation_uses(check, equation, entries):
+    diagnostics, _ = check(glossary_body([equation], [*ENTRIES, *entries]))
     assert diagnostics == []
 
 
