@@ -12,6 +12,9 @@ from atlas_build.latex import ERROR_CODES, WHITELIST, LatexError, parse_expressi
 
 ERRORS = [
     (r"a = \foo b", "unknown-command", 4),
+    # a relation as a superscript (a contrastive-loss lesson's label `\ell_i^{u\to v}`):
+    # SymPy only warned that a power of it is deprecated
+    (r"y=\ell_i^{u\to v}", "syntax", 2),
     (r"a=\left\foo b", "unknown-command", 7),
     ("a = {b", "unbalanced-brace", 4),
     ("a = b}", "unbalanced-brace", 5),
@@ -62,6 +65,18 @@ def test_error_code_and_offset(latex: str, code: str, offset: int) -> None:
         parse_relations(latex)
     assert (caught.value.code, caught.value.offset) == (code, offset), caught.value.message
     assert caught.value.code in ERROR_CODES
+
+
+def test_a_relation_as_a_power_is_refused_without_a_sympy_warning() -> None:
+    """`\\ell_i^{u\\to v}` built a power of a relation, which SymPy warns is deprecated (a
+    warning printed to the author's terminal mid-check); it is a syntax error at once."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(LatexError) as caught:
+            parse_relations(r"y=\ell_i^{u\to v}")
+    assert "a relation is no power" in str(caught.value)
 
 
 def test_unknown_command_is_named() -> None:

@@ -305,7 +305,10 @@ def factorials(p: Parser, value: sympy.Expr, token: Token) -> sympy.Expr:
 
 
 def power(p: Parser, base: sympy.Expr, exponent: sympy.Expr, token: Token | None) -> sympy.Expr:
-    """``base ** exponent``, refusing exact numbers SymPy would take ages to form."""
+    """``base ** exponent``, refusing exact numbers SymPy would take ages to form, and a
+    relation on either side (``\\ell^{u\\to v}``, a label SymPy would only warn about)."""
+    if not isinstance(base, sympy.Expr) or not isinstance(exponent, sympy.Expr):
+        raise p.error("a relation is no power and has none", token)
     if base.is_number and exponent.is_Rational:
         size = sum(number_bits(r) for r in base.atoms(sympy.Rational))
         charge(p, size * abs(exponent.p) // exponent.q, token)
