@@ -314,7 +314,7 @@ def paragraphs(lesson: Lesson, names: Names | None = None) -> list[Paragraph]:
             if quantity.unit is None and _other_rate(text, quantity, spec):
                 continue  # `R_s = 16 Msymbol/s`: a unit prose does not read, so no value
             shifted = _shift(quantity, start)
-            value = in_unit(quantity, table.get(names.symbol(name)))
+            value = in_unit(quantity, spec)
             approx = match.group(2) in "≈≃∼~" or quantity.approx or hedged
             paragraph.stated.append(Stated(name, shifted, value, start, approx))
         named = {item.start for item in paragraph.stated}

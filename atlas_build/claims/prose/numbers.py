@@ -931,9 +931,9 @@ _SYMBOL_BEFORE = re.compile(  # `τ`, `R_s`, `t₀`, `kT`, `RC`: symbols, not a 
 
 
 def _coefficient(text: str, k: int, low: int, end: int) -> bool:
-    """Whether a symbol multiplies the function the working starts with (`τ ln 2 = 26.7 ×
-    0.693`: the working is τ ln 2, not ln 2), unless the result is that symbol's multiple
-    too (`τ ln 9 ≈ 2.2τ`: ln 9 ≈ 2.2)."""
+    """Whether a symbol or a number multiplies the function the working starts with (`τ ln
+    2 = 26.7 × 0.693`: the working is τ ln 2, not ln 2), unless the result is that symbol's
+    multiple too (`τ ln 9 ≈ 2.2τ`: ln 9 ≈ 2.2)."""
     i = k
     while i > low and text[i - 1] in _SPACES:
         i -= 1
