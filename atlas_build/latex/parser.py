@@ -30,7 +30,6 @@ from . import calculus, logic, named, names, units
 from .delimiters import CLOSERS, GROUP_OPENERS, OPENERS, text_of
 from .dialect import RELATION_OPS, kind_of
 from .errors import SYNTAX, TOO_DEEP, LatexError
-from .functions import WithUnit
 from .lexer import BEGIN, CHAR, CMD, LETTER, NUMBER, WORDS, Token
 from .normalise import is_relation
 from .roles import (
@@ -231,7 +230,7 @@ class Parser:
         x/(10 K)."""
         factors = [self.unary()]
         while (token := self.peek()) is not None:
-            counts = all(f.is_number and not f.has(WithUnit) for f in factors)
+            counts = units.plain_numbers(factors)
             if counts and units.starts_unit(self, factors):
                 factors = units.with_unit(self, factors)
                 continue

@@ -101,6 +101,12 @@ def _numeric_run(factors: list[sympy.Expr]) -> int:
     return k
 
 
+def plain_numbers(factors: list[sympy.Expr]) -> bool:
+    """Whether every one of ``factors`` is a plain number (``10``, ``\\tfrac12``), none with
+    a unit yet: what a unit or a quantity set against them counts."""
+    return _numeric_run(factors) == 0
+
+
 def starts_unit(p: Parser, factors: list[sympy.Expr]) -> bool:
     """Whether a unit starts here, right after numbers ending ``factors``."""
     return bool(factors) and _numeric_run(factors) < len(factors) and _atom_at(p, p.pos)

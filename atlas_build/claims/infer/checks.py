@@ -107,6 +107,7 @@ class _Run:
         self.seen: set[tuple[int, int, tuple[int, ...]]] = set()
         self.derived: dict[tuple[object, ...], tuple[object, Known | None]] = {}
         self.several: dict[int, set[str]] = {}  # paragraph -> symbols it gives two values
+        self.stating: dict[int, set[str]] = {}  # paragraph -> symbols it states at all
         self.cases: dict[int, list[int]] = {}  # paragraph -> where its conditional sentences start
         # relations solved for a symbol, searched for its value once binding is done
         self.pending: list[tuple[Paragraph, tuple[int, int], Relation, dict[str, Known], set[int]]]
@@ -124,12 +125,14 @@ class _Run:
 
     def survey(self, paragraph: Paragraph) -> None:
         """Symbols the paragraph states with more than one value: it holds several
-        scenarios of them (binary32 and binary64, `p = 24` and `p = 53`)."""
+        scenarios of them (binary32 and binary64, `p = 24` and `p = 53`); and every symbol
+        it states (`restated`)."""
         values: dict[str, set[sympy.Expr]] = {}
         for item in paragraph.stated:
             if item.value is not None:
                 values.setdefault(item.name, set()).add(item.value)
         self.several[paragraph.start] = {name for name, found in values.items() if len(found) > 1}
+        self.stating[paragraph.start] = {item.name for item in paragraph.stated}
 
     def carried_case(self, paragraph: Paragraph, used: Iterable[Stated]) -> bool:
         """Whether a value comes from an earlier paragraph that gave its symbol several
@@ -145,7 +148,7 @@ class _Run:
         states itself (`Targets: f₀ = 1 kHz, Q = 5`, then `R₃ = 158 kΩ … f₀ ≈ 1006 Hz,
         Q ≈ 4.99`): the paragraph works its own case of that symbol, and a check made
         before its value arrives mixes the two."""
-        names = {item.name for item in paragraph.stated}
+        names = self.stating.get(paragraph.start, set())
         return any(s.paragraph != paragraph.start and s.name in names for s in used)
 
     def until(self, before: _Scene, paragraph: Paragraph, end: int) -> _Scene:
