@@ -369,9 +369,10 @@ def test_working_the_prose_writes_in_its_own_conventions() -> None:
     """Three false A408 in blind lessons: bare working converted to a unit the vocabulary
     does not read (`≈ 141 CFM`, from m³/s), a byte count times its 8 bits (`65,535 bytes ×
     8 / 0.1 s ≈ 5.24 Mb/s`), and a product of symbols before a function (`kT ln 10 ≈ 59
-    meV`: the working is kT ln 10, not ln 10). Wrong bits, and a bare count, still are."""
+    meV`: the working is kT ln 10, not ln 10). Wrong bits, and a bare count a slip off
+    (0.0663 written 0.0700), still are."""
     assert _status("rises to 800/(1.2 × 1005 × 10) ≈ 141 CFM, exactly") == "unclear"
-    assert _status("rises to 800/(1.2 × 1005 × 10) ≈ 141 servers, exactly") == "wrong"
+    assert _status("rises to 800/(1.2 × 1005 × 10) ≈ 0.0700 servers, exactly") == "wrong"
     assert _status("so 65,535 bytes × 8 / 0.1 s ≈ 5.24 Mb/s, whatever") == "verified"
     assert _status("so 65,535 bytes × 8 / 0.1 s ≈ 6.24 Mb/s, whatever") == "wrong"
     assert not [
@@ -675,3 +676,34 @@ def test_an_exponent_stated_rounded_elsewhere_is_a_rounded_operand() -> None:
     assert _status(stated.format("1.85×10⁻⁸")) == "verified"
     assert _status(stated.format("2.05×10⁻⁸")) == "wrong"
     assert _status("so I_0 = 9.0/(e²⁰ − 1) ≈ 1.85×10⁻⁸ A") == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("the ratio is 12/16 = 0.85 in all", "wrong"),  # a digit off
+        ("the ratio is 12/16 = 7.5 in all", "wrong"),  # a decimal point slipped
+        ("the ratio is 12/16 = 3.1 in all", "unclear"),  # four times off: a misreading
+        ("a drop of 2 × 0.4 = −0.8 V there", "unclear"),  # the other sign
+        ("a drop of 2 V × 0.4 = 0.3 V there", "wrong"),
+        ("a drop of 2 V × 0.4 = 300 V there", "unclear"),
+        ("the ratio is 12/16 = 0 in all", "unclear"),
+    ],
+)
+def test_a_result_far_from_its_working_is_no_error(text: str, status: str) -> None:
+    """Of the 17 false A408 and A430 of blind batches 37-45 that were a wrong value, 11
+    missed by more than a factor of three or in sign: `√(350² + 233²) ≈ 421 ps` read as
+    4.2×10¹⁴ ps, `800/(1.2 × 1005 × 10) ≈ 141` for CFM. A typo moves a digit and a slip
+    a decimal point; a result further off is more likely misread, so it is unclear."""
+    assert _status(text) == status
+
+
+def test_a_number_before_a_function_goes_on_working() -> None:
+    """`10 log₁₀(1 + 2¹⁰) = 10 log₁₀(1025) ≈ 30.1 dB` (a Butterworth lesson): the 10 after
+    `=` multiplies the log that follows, so it is no result (two false A408)."""
+    text = "It delivers 10 log₁₀(1 + 2¹⁰) = 10 log₁₀(1025) ≈ {} dB at 2f."
+    worked = [i for i in numbers.extract(text.format("30.1")) if isinstance(i, numbers.Arithmetic)]
+    assert [item.result.text for item in worked] == ["30.1"]
+    assert [judge(item).status for item in worked] == ["verified"]
+    [typo] = [i for i in numbers.extract(text.format("30.7")) if isinstance(i, numbers.Arithmetic)]
+    assert judge(typo).status == "wrong"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from atlas_build.claims.binding.compare import _converted
+from atlas_build.claims.binding.compare import _converted, far_off
 from atlas_build.units import UnitError
 
 
@@ -32,3 +32,22 @@ def test_units_of_different_families_are_not_multiples(written: str, unit: str) 
 def test_units_of_one_family_convert_exactly(written: str, unit: str | None, value: float) -> None:
     converted, _ = _converted(sympy.Integer(5), sympy.Rational(1, 10), written, unit)
     assert converted == sympy.nsimplify(value)
+
+
+@pytest.mark.parametrize(
+    ("stated", "computed", "far"),
+    [
+        (31, 30, False),  # a typo
+        (2, 1, False),  # one digit is a factor of two
+        (7.5, 0.75, False),  # a decimal point slipped
+        (0.075, 7.5, False),  # two places
+        (4, 16.48, True),  # `√16 = 4.12 × 4` read as √16 alone
+        (421, 4.2e14, True),  # a unit the text does not write
+        (-2.4, 5, True),  # the other sign
+        (0, 3, True),
+        (0, 0, False),
+        (sympy.I, 1, False),  # no real number: cannot be told
+    ],
+)
+def test_a_miss_no_slip_makes_is_far_off(stated, computed, far) -> None:
+    assert far_off(stated, computed) is far

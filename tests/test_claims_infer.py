@@ -1384,3 +1384,49 @@ def test_a_number_in_a_unit_prose_does_not_read_states_no_value(authored) -> Non
     the prose reader does not read, not 16 of the table's symbols/s."""
     body = QUEUE.replace("serves μ = 125 requests/s", "serves μ = 0.125 kreq/s")
     assert _codes(authored(body)) == []
+
+
+def test_a_number_far_from_what_its_relation_gives_is_no_error(authored) -> None:
+    """`ρ = 3.2` where λ/μ gives 0.8: no one number of the statement, moved by a slip
+    (a digit, or a decimal point), makes a relation hold, so the binding is more likely
+    wrong than the number (blind lessons: `2 → E_sat`, `16 → R_s` for 16 Msymbol/s). A
+    decimal point slipped (`ρ = 8`) is an error."""
+    assert "A430" not in _codes(authored(QUEUE.replace("ρ = 0.8", "ρ = 3.2")))
+    assert "A430" in _codes(authored(QUEUE.replace("ρ = 0.8", "ρ = 8")))
+
+
+SPACING = r"""
+## Science and assumptions
+
+### Numerology
+
+$$
+\Delta f=2^{\mu}\cdot 15\ \mathrm{kHz}
+$$
+
+Symbols and units
+
+Δf
+
+Subcarrier spacing
+
+Hz
+
+μ
+
+Numerology index
+
+dimensionless
+
+## Engineering example
+
+For μ = 1 the spacing is Δf = @ kHz.
+"""
+
+
+def test_a_constant_with_its_unit_is_in_base_units_where_values_are(authored) -> None:
+    """`Δf = 2^μ · 15 kHz` with Δf in Hz (an OFDM lesson): 30 kHz is 30000 Hz, and so is
+    2 × 15 kHz; the constant was taken as 15, a false A430."""
+    record = authored(SPACING.replace("@", "30"))
+    assert _codes(record) == [] and record.coverage["relations"]["verified"] == 1
+    assert authored(SPACING.replace("@", "35")).coverage["relations"]["verified"] == 0

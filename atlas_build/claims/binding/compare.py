@@ -126,6 +126,32 @@ def _distance(quoted: sympy.Expr, value: sympy.Expr) -> tuple[sympy.Expr, bool]:
     return abs(sympy.N(difference, 50)), False
 
 
+SLIP = 3  # an author's slip moves a result less than this factor, or by a decimal point
+
+
+def far_off(stated: Any, computed: Any) -> bool:
+    """Whether a computed value is too far from the stated one to be the author's slip: of
+    the other sign, zero against nonzero, or more than `SLIP` times apart, unless exactly a
+    decimal point apart (`3 × 4 = 120`). A typo moves one digit (`30 K` for 31 K), a
+    slipped point a power of ten; what misses further is more likely a reading gone wrong
+    (a unit the text does not write, a number bound to the wrong symbol: 11 of the 17
+    false errors of blind batches 37-45), so it is no error."""
+    try:
+        a, b = float(stated), float(computed)
+    except (TypeError, ValueError):
+        return False
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return False
+    if a == 0 or b == 0:
+        return a != b
+    ratio = b / a
+    if ratio < 0:
+        return True
+    if 1 / SLIP <= ratio <= SLIP:
+        return False
+    return not any(abs(ratio / 10.0**k - 1) < 0.02 for k in (-2, -1, 1, 2))
+
+
 def terminating(value: Any) -> bool:
     """An exact value with a finite decimal expansion (1/4 = 0.25, not 1/3 or ln 3)."""
     if not isinstance(value, sympy.Rational):

@@ -280,6 +280,7 @@ class _Run:
                     home == self.section_of(paragraph.start)
                     or not self.relations.rivals(equation, index)
                 )
+                and (holds or valued.slipped(relation, at))
             )
             self.found.append(check)
 

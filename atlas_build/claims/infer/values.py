@@ -3,22 +3,24 @@ tolerances its digits give it, and whether a relation holds at such values.
 
 `known` reads a stated number; `solved` gives a symbol from a relation at the others, with
 the tolerance its inputs' digits give it; `holds` evaluates a relation within the written
-precision of the number it is at; `hollow` says when that number could be well off and the
+precision of the number it is at; `slipped` whether a miss is one an author's slip makes;
+`hollow` says when that number could be well off and the
 relation would still hold (then the check proves nothing of it).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 import sympy
 
-from atlas_build.claims.binding.compare import digits_tolerance
+from atlas_build.claims.binding.compare import digits_tolerance, far_off
 from atlas_build.claims.infer import solve
 from atlas_build.claims.infer.statements import Stated
 from atlas_build.claims.prose import numbers
-from atlas_build.latex import Relation
-from atlas_build.units import UnitError, UnitSpec, convert
+from atlas_build.latex import Relation, WithUnit
+from atlas_build.units import UnitError, UnitSpec, convert, units_of
 
 SIGNIFICANT = 3  # digits from which a stated value may be a rounded one
 GLOSSARY, BASE = 0, 1  # the two readings of every value: the table's units, base units
@@ -49,6 +51,35 @@ class Known:
     @property
     def statements(self) -> tuple[Stated, ...]:
         return (self.stated,) if self.stated is not None else self.via
+
+
+def read(relation: Relation, which: int) -> Relation:
+    """`relation` as the reading `which` evaluates it: in base units, a constant written
+    with its unit (`\\Delta f = 2^{\\mu}\\cdot 15\\ \\mathrm{kHz}`) is in base units too
+    (15000 Hz); in the glossary's units it is taken as written."""
+    return relation if which == GLOSSARY else _based(relation)
+
+
+@functools.lru_cache(maxsize=4096)
+def _based(relation: Relation) -> Relation:
+    def base(node: WithUnit) -> sympy.Basic:
+        try:
+            units = units_of(node.unit)
+        except UnitError:
+            return node
+        if units.levels or not node.value.is_number:
+            return node  # a level (`−174 dBm/Hz`) has no base value to add
+        return node.value * units.scale + units.offset
+
+    def sides(side: sympy.Basic) -> sympy.Basic:
+        if not isinstance(side, sympy.Basic) or not side.has(WithUnit):
+            return side
+        return side.replace(lambda n: isinstance(n, WithUnit), base)
+
+    lhs, rhs = sides(relation.lhs), sides(relation.rhs)
+    if lhs is relation.lhs and rhs is relation.rhs:
+        return relation
+    return replace(relation, lhs=lhs, rhs=rhs)
 
 
 def _scaled(half: sympy.Expr, written: str | None, spec: UnitSpec | None) -> sympy.Expr:
@@ -96,11 +127,11 @@ def solved(
     for which in (GLOSSARY, BASE):
         at = {n: k.readings[which].value for n, k in values.items()}
         near = next(iter(at.values()), sympy.Integer(1))
-        value = solve.solve(relation, name, at, near)
+        value = solve.solve(read(relation, which), name, at, near)
         if value is None:
             return None
         tolerances = {n: k.readings[which].tolerance for n, k in values.items()}
-        spread = solve.spread(relation, name, {**at, name: value}, tolerances)
+        spread = solve.spread(read(relation, which), name, {**at, name: value}, tolerances)
         if spread is None:
             return None
         readings.append(Reading(value, spread))
@@ -135,11 +166,32 @@ def holds(relation: Relation, values: dict[str, Known], anchor: Stated) -> bool 
             or k.readings[which].tolerance
             for n, k in values.items()
         }
-        found = solve.residual(relation, at, tolerances)
+        found = solve.residual(read(relation, which), at, tolerances)
         verdicts.append(None if found is None else found.holds)
     if all(v is None for v in verdicts):
         return None
     return any(bool(v) for v in verdicts)
+
+
+def slipped(relation: Relation, values: dict[str, Known]) -> bool:
+    """Whether one stated number, changed by no more than an author's slip does
+    (`compare.far_off`), would make the relation hold at the others, in either reading;
+    True where none can be solved for. When every number misses by more, a number is more
+    likely bound to the wrong symbol than mistyped, and a failing check is no error."""
+    tried = False
+    for name, mine in values.items():
+        if mine.stated is None:
+            continue
+        for which in (GLOSSARY, BASE):
+            stated = mine.readings[which].value
+            at = {n: k.readings[which].value for n, k in values.items() if n != name}
+            value = solve.solve(read(relation, which), name, at, stated)
+            if value is None:
+                continue
+            tried = True
+            if not far_off(stated, value):
+                return True
+    return not tried
 
 
 HOLLOW = sympy.Rational(1, 10)

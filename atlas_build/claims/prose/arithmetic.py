@@ -24,6 +24,9 @@ precision:
   digits agree, since `√(5.0×10⁻¹³) ≈ 7 nm` with the operand in cm² is right. A percent
   added to a quantity in a unit is that share of it (`3.3 V + 10% = 3.63 V`). A bare
   term added to one in a unit (`0.4 × 0.03 − 0.8 × 2.77 ms`) cannot be told at all.
+- A result further from every reading of the working than a slip moves a number (more
+  than three times off, or of the other sign, but not a slipped decimal point:
+  `compare.far_off`) is unclear: the reading is more likely wrong than the arithmetic.
 - A percent result of bare working is the working times 100 (`12/16 = 75%`), or the
   working itself when it already multiplies by 100. An unmarked `log` is ln, or log10
   when ln misses. A dB result of bare working is the number itself or its power or
@@ -34,14 +37,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 import sympy
 
-from atlas_build.claims.binding.compare import digits_tolerance, show
-from atlas_build.claims.prose import numbers, reconcile, worked
+from atlas_build.claims.binding.compare import digits_tolerance, far_off, show
+from atlas_build.claims.prose import numbers, reconcile, unwritten, worked
 from atlas_build.units.product import ONE
 from atlas_build.units.prose import is_level
 
@@ -90,10 +93,6 @@ def _two_digits(value: sympy.Expr) -> bool:
 
 
 _HEDGE = re.compile(r"(?:about|approximately|roughly|nearly|around|some)\s+$", re.IGNORECASE)
-TIME = (60, 3600, 86400)  # minutes, hours, days
-INFORMATION = (8, 1024, 1024**2, 1024**3)  # bits per byte, binary prefixes
-"""Scales a bare number's unwritten unit may differ from the result's by, besides powers of
-ten, when the result is a time or an amount of information."""
 
 
 @dataclass(frozen=True)
@@ -228,56 +227,6 @@ def _agrees(result: numbers.Quantity, approx: bool, value: sympy.Expr, spread: s
     return _close(value, result.value, allowed) or _counts(result, value, approx)
 
 
-def _factors(unit: str | None) -> tuple[int, ...]:
-    """`TIME` and `INFORMATION` factors where the result's unit is of that kind."""
-    read = worked.units(unit) if unit else None
-    if read is None:
-        return (1,)
-    factors: tuple[int, ...] = (1,)
-    if read.dimension.exponent("[information]"):
-        factors += INFORMATION
-    if read.dimension.exponent("[time]"):
-        factors += TIME
-    return factors
-
-
-def _scales(lhs: float, stated: float, unit: str | None) -> Iterator[float]:
-    """Powers of ten times `_factors` that bring `lhs` nearest `stated`."""
-    for factor in _factors(unit):
-        for scale in (factor, 1 / factor):
-            if lhs == 0 or stated == 0:
-                continue
-            power = round(math.log10(abs(stated) / abs(lhs * scale)))
-            yield scale * 10.0**power
-
-
-def _digits_agree(
-    result: numbers.Quantity, approx: bool, value: sympy.Expr, spread: sympy.Expr
-) -> bool:
-    """Whether some unwritten unit (`FACTORS`, any power of ten) reconciles the digits."""
-    try:
-        lhs, stated = float(sympy.N(value, 20)), float(result.value)
-    except (TypeError, ValueError, OverflowError):
-        return True  # cannot be told: say nothing
-    if not (math.isfinite(lhs) and math.isfinite(stated)) or (lhs < 0) != (stated < 0):
-        return lhs == stated
-    allowed = float(digits_tolerance(result, None, approx)) * 1.000001  # spread: relative
-    relative = float(spread) / abs(lhs) if lhs else 0.0
-    for scale in _scales(lhs, stated, result.unit):
-        if abs(lhs * scale - stated) <= allowed + relative * abs(lhs * scale):
-            return True
-    return False
-
-
-def _base(item: numbers.Arithmetic, measure: worked.Measure) -> sympy.Expr | None:
-    """The left side in the base units of the result's dimension, converted to the result's
-    unit: bare operands taken as base units (`0.75/10 = 75 ms`)."""
-    target = worked.units(item.result.unit) if item.result.unit else None
-    if target is None:
-        return None
-    return measure.value * measure.units.scale / target.scale
-
-
 def fraction_of(item: numbers.Arithmetic, earlier: numbers.Quantity) -> bool:
     """Whether bare working is that fraction of a quantity stated before it, its `of that`
     left out: `V_out = 15/16 of that ≈ 125.8 MB and V_inter = 8/16 ≈ 67.1 MB`, after
@@ -297,7 +246,14 @@ def fraction_of(item: numbers.Arithmetic, earlier: numbers.Quantity) -> bool:
     return _agrees(item.result, approx, measure.value * scale, moved)
 
 
-def _wrong(item: numbers.Arithmetic, value: sympy.Expr, unit: str) -> Judgement:
+def _wrong(
+    item: numbers.Arithmetic, value: sympy.Expr, unit: str, readings: Iterable[sympy.Expr] = ()
+) -> Judgement:
+    """Wrong, shown as `value` in `unit`; unclear where that and every other reading of
+    the working (`readings`) miss the result by more than a slip does: more likely misread
+    than miscomputed (`far_off`)."""
+    if all(far_off(item.result.value, v) for v in (value, *readings)):
+        return Judgement("unclear")
     shown = f" {unit}" if unit else ""
     message = f"the left side is {show(value)}{shown}, not {item.result.text}"
     return Judgement("wrong", message)
@@ -348,7 +304,7 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
             # `√17.58 Hz` for √(17.58 Hz): wrong only where it is wrong read either way
             if any(_agrees(result, approx, v, spread * _ratio(measure, v)) for v in roots):
                 return Judgement("verified")
-            return _wrong(item, roots[0], result.unit or "")
+            return _wrong(item, roots[0], result.unit or "", roots)
         if problem:
             return Judgement("wrong", problem)
         if _agrees(result, approx, value, spread * _ratio(measure, value)):
@@ -357,6 +313,7 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
             # `65,535 bytes × 8 / 0.1 s ≈ 5.24 Mb/s`: the 8 is the bits of each byte
             if _agrees(result, approx, value / 8, spread * _ratio(measure, value) / 8):
                 return Judgement("verified")
+            return _wrong(item, value, unit, [value / 8])
         return _wrong(item, value, unit)
     if (item.level or is_level(result.unit)) and not all(written):
         # a level of bare working (`ln 2 ≈ −1.59 dB`): the number itself, or its 10·log10
@@ -372,7 +329,8 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
             return Judgement("unclear")  # `falls by 10 log₁₀ 0.5 ≈ 3.0 dB`: a loss as a size
         relative = (item.level or result.unit or "") == "dB"  # no reference level to guess
         if relative or _LOGARITHM.search(item.working) or not measure.value.is_positive:
-            return _wrong(item, measure.value, result.unit or "")
+            levels = [v for value, _ in _levels(measure.value, spread) for v in (value, -value)]
+            return _wrong(item, measure.value, result.unit or "", levels)
         return Judgement("unclear")  # `0.1 W × 10 = 30 dBm`: a level against 1 mW
     if not any(written) and result.unit is None:
         for scale in _counted(result):
@@ -380,12 +338,13 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
                 return Judgement("verified")
         if _agrees(result, approx, -measure.value, spread) or item.abbreviated:
             return Judgement("unclear")  # a loss as a size; `≈ 141 CFM`, an unread unit
-        return _wrong(item, measure.value, "")
+        sizes = [measure.value * k for k in (*_counted(result), -1)]  # -1: a loss as a size
+        return _wrong(item, measure.value, "", sizes)
     if not any(written) and result.unit == "%":
         for value, scale in ((measure.value * 100, 100), (measure.value, 1)):
             if _agrees(result, approx, value, spread * scale):
                 return Judgement("verified")
-        return _wrong(item, measure.value * 100, "%")
+        return _wrong(item, measure.value * 100, "%", [measure.value])
     # the bare numbers carry units the text does not say (`0.75/10 = 75 ms`,
     # `120 × 164 µΩ ≈ 19.7 mV`, whose dimensions only agree once 120 is in amperes)
     if measure.problem:
@@ -393,17 +352,20 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
         # V·s): the sum was taken in the written unit, which the bare term need not share
         return Judgement("unclear")
     candidates: list[sympy.Expr] = []
-    if (converted := _base(item, measure)) is not None:
+    if (converted := unwritten.base(item, measure)) is not None:
         candidates.append(converted)
     candidates.append(measure.value)
     for value in candidates:
         if _agrees(result, approx, value, spread * _ratio(measure, value)):
             return Judgement("verified")
-    if _digits_agree(result, approx, measure.value, spread):
+    if unwritten.digits_agree(result, approx, measure.value, spread):
         return Judgement("unclear")
+    # any unwritten prefix may be meant, so the digits at the nearest one are what missed
+    prefixed = [measure.value * sympy.Float(k) for k in unwritten.nearest(measure.value, result)]
     if converted is not None and result.unit:  # shown in the result's unit
-        return _wrong(item, converted, f"{result.unit} (its bare numbers in base units)")
-    return _wrong(item, measure.value, "")
+        shown = f"{result.unit} (its bare numbers in base units)"
+        return _wrong(item, converted, shown, candidates + prefixed)
+    return _wrong(item, measure.value, "", candidates + prefixed)
 
 
 _BITS = re.compile(r"(?:^|[^A-Za-z])[kMGT]?(?:b|bit)(?:/s|ps)?$")  # Mb/s, kbit/s, Gbps
@@ -458,7 +420,7 @@ def judge_step(step: numbers.Step, rounded: Rounded = frozenset()) -> Judgement:
     allowed = _spread(left, False, rounded) + _spread(right, False, frozenset(restated))
     if _close(left.lhs, right.lhs, allowed):
         return Judgement("verified")
-    if left.logs or right.logs:
+    if left.logs or right.logs or far_off(right.lhs, left.lhs):
         return Judgement("unclear")
     return Judgement(
         "wrong", f"the left side is {show(left.lhs)}, the right side {show(right.lhs)}"
@@ -490,4 +452,6 @@ def _digits(quantity: numbers.Quantity) -> int:
 def _conversion_wrong(
     left: numbers.Quantity, right: numbers.Quantity, value: sympy.Expr
 ) -> Judgement:
+    if far_off(right.value, value):
+        return Judgement("unclear")
     return Judgement("wrong", f"{left.text} is {show(value)} {right.unit}, not {right.text}")

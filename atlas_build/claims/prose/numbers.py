@@ -146,6 +146,7 @@ _MORE = re.compile(
     _WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*(?:[0-9(√π]|(?:exp|ln|log|sqrt|e\^)(?![A-Za-z]))"
     r"|" + _TIMES_X + r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]"  # `= 8/2² = 2 h`: the number is raised, so working goes on
     r"|π"  # `= 2π × 100 ≈ 628`: the number multiplies π
+    r"|" + _WS + r"*(?:√|(?:ln|log|lg|exp|sqrt)(?![A-Za-z]))"  # `= 10 log₁₀(1025) ≈ 30.1`
 )
 _PER = re.compile(_WS + r"+per" + _WS)  # `0.137 kWh per cubic metre`: the unit goes on in words
 _OPERATOR = re.compile(r"[×*·⋅/÷+\-−^⁰¹²³⁴⁵⁶⁷⁸⁹]|\S" + _WS + "+x" + _WS + r"+[0-9(√π]|[0-9]x\(")
