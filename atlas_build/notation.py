@@ -129,6 +129,7 @@ SCRIPT_MARKS: MappingProxyType[str, str] = MappingProxyType(
         "+": "plus",
         "-": "minus",
         "prime": "prime",
+        "circ": "circ",  # `E^{\circ}`, `ΔG°`: the standard-state value, not a power
     }
 )
 """A superscript that names rather than powers (`x^*`, `x^\\dagger`) -> the name's suffix;

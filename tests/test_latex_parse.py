@@ -217,6 +217,8 @@ CONSTRUCTS: list[tuple[str, dict[str, Any], Any]] = [
     ("(QK)^T", {"matrices": {"Q", "K"}}, Transposed(nc("Q") * nc("K"))),
     ("x^T", {}, x ** sp.Symbol("T")),
     (r"q^{\mathsf T}", {}, Transposed(sp.Symbol("q"))),
+    (r"q^{(h)\mathsf T}_i", {}, Transposed(sp.Symbol("q^(h)_i"))),  # head h's query, transposed
+    (r"E^{\circ}", {}, sp.Symbol("E_circ")),  # the standard potential, not E in degrees
     ("Q^{-1}", {"matrices": {"Q"}}, nc("Q") ** -1),
     (r"A\times B", {"matrices": {"A", "B"}}, nc("A") * nc("B")),
     ("W_q", {"matrices": {"W"}}, nc("W_q")),

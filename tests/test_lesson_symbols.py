@@ -67,6 +67,8 @@ CONVENTION = [
     ("x*", r"x^\ast", "x_star"),
     ("x⋆", r"x^\star", "x_star"),
     ("x†", r"x^\dagger", "x_dagger"),
+    ("E°", r"E^{\circ}", "E_circ"),  # a standard-state value (a Nernst lesson)
+    ("ΔG°", r"\Delta G^\circ", "DeltaG_circ"),
     ("S\\_2.83V", r"S_{2.83V}", "S_2.83V"),  # a decimal in a subscript
     ("ΣK", r"\sum K", "K"),  # a cell naming a sum defines its summand
 ]
@@ -76,6 +78,12 @@ CONVENTION = [
 def test_glossary_text_and_latex_give_the_same_name(written, latex, name):
     assert canonical(written) == [name]
     assert scan(latex).names == (name,)
+
+
+def test_a_vulgar_fraction_in_a_subscript_is_the_fraction() -> None:
+    """`d\\_½` (an ALiBi lesson's half distance) is the `d_{1/2}` its equation writes; the
+    glossary had stopped reading there."""
+    assert canonical("d\\_½") == canonical("d\\_{1/2}") == ["d_1/2"]
 
 
 @pytest.mark.parametrize(

@@ -55,6 +55,8 @@ from atlas_build.units import SymbolError, UnitSpec, symbol_names, units_from_gl
         ("x^*", ["x_star"]),
         ("x^{\\ast}", ["x_star"]),
         ("x†", ["x_dagger"]),
+        ("ΔG, ΔG°", ["DeltaG", "DeltaG_circ"]),
+        ("d_½", ["d_1/2"]),
         ("T\\_q,T\\_k", ["T_q", "T_k"]),
         ("q,k", ["q", "k"]),
         ("δ\\_ij", ["delta_ij"]),

@@ -26,7 +26,7 @@ import sympy
 from . import names, probability
 from .delimiters import CLOSERS, OPENERS, text_of
 from .dialect import kind_of
-from .functions import Component, Expectation, Indicator, Related
+from .functions import Component, Expectation, Indicator, Related, Transposed
 from .lexer import CHAR, CMD, LETTER, WORDS, Token
 from .names import ACCENTS, STYLED_FONTS, UPRIGHT_FONTS, symbol_name, word
 from .normalise import is_relation
@@ -60,6 +60,8 @@ def named(p: Parser) -> sympy.Expr:
         return names.scripted_atom(p, stem, token)
     sub, sup, primes, mark_first = _scripts(p, stem.sub)
     name = stem.text + ("" if not primes else "_prime" if primes == 1 else f"_prime{primes}")
+    transposed = names.labelled_transpose(sup)
+    sup = transposed or sup
     mark = names.mark_of(sup)
     label = names.label_of(p, sup) if mark is None else None
     sup_tokens = sup.tokens if sup is not None else []
@@ -98,7 +100,8 @@ def named(p: Parser) -> sympy.Expr:
         expr = _bracket(p, expr, stem, token)
     elif following is not None and following.is_cmd("lbrace") and (stem.upright or stem.styled):
         expr = _call(p, expr, token)
-    return names.superscript(p, expr, sup, token)
+    expr = names.superscript(p, expr, sup, token)
+    return expr if transposed is None else p.build(token, lambda: Transposed(expr))
 
 
 IMAGINARY = frozenset({"i", "j"})

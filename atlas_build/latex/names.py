@@ -270,6 +270,19 @@ def is_transpose(sup: Arg, base: sympy.Expr) -> bool:
     return texts == ["T"] and sup.tokens[0].kind == LETTER and not base.is_commutative
 
 
+def labelled_transpose(sup: Arg | None) -> Arg | None:
+    """``q^{(h)\\mathsf T}``: the label ``(h)`` of a transposed name, or None."""
+    if sup is None:
+        return None
+    tokens = [t for t in sup.tokens if not (t.is_char("{") or t.is_char("}"))]
+    for mark in _TRANSPOSE_MARKS:
+        head, tail = tokens[: -len(mark)], tokens[-len(mark) :]
+        if [t.text for t in tail] == mark and len(head) >= 3:
+            if head[0].is_char("(") and head[-1].is_char(")"):
+                return _arg(head, tail[0].start)
+    return None
+
+
 def superscript(p: Parser, base: sympy.Expr, sup: Arg | None, token: Token) -> sympy.Expr:
     """Apply ``^sup``: a transpose marker, a degree sign, or a (size-checked) power."""
     if sup is None:

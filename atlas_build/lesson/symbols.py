@@ -50,10 +50,11 @@ class SymbolCell:
 
 
 _SUPER_MARKS = {"\u207a": "plus", "\u207b": "minus", "*": "star", "\u2217": "star"}
-_SUPER_MARKS |= {"\u22c6": "star", "\u2020": "dagger", "\u2021": "ddagger"}
+_SUPER_MARKS |= {"\u22c6": "star", "\u2020": "dagger", "\u2021": "ddagger", "°": "circ"}
 _PRIMES = {"'": 1, "\u2032": 1, "\u2033": 2, "\u2034": 3}
 _CARET = {"*": "star", "\\ast": "star", "\\star": "star", "\u2217": "star", "\u22c6": "star"}
 _CARET |= {"\u2020": "dagger", "\\dagger": "dagger", "+": "plus", "-": "minus", "\u2212": "minus"}
+_CARET |= {"\\circ": "circ"}  # `E^\circ`, `ΔG°`: a standard-state value
 _TRANSPOSE = frozenset({"T", "\u22a4", "\\top", "\u1d40"})
 
 
@@ -127,6 +128,8 @@ def name_of(token: str) -> str | None:
             if mode != "sub" or not subs:
                 return None
             subs[-1] += "."
+        elif mode == "sub" and subs and "\u2044" in unicodedata.normalize("NFKC", char):
+            subs[-1] += unicodedata.normalize("NFKC", char).replace("\u2044", "/")  # `d_½`
         elif char in naming.SUBSCRIPT_SIGNS and mode == "sub" and subs:
             subs[-1] += naming.SUBSCRIPT_SIGNS[char]  # `R_□` is `R_square`
         elif char in _SUB_OPERATORS and mode in ("sub", "usub") and subs and subs[-1]:

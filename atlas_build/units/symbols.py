@@ -32,6 +32,7 @@ MARKS = {
     "∗": "star",
     "⋆": "star",
     "†": "dagger",
+    "°": "circ",
     "⁺": "plus",
     "⁻": "minus",
 }
@@ -105,6 +106,10 @@ def _name(piece: str, start: int) -> str:
             continue
         if char in SUBSCRIPT_SIGNS and in_sub:
             out += SUBSCRIPT_SIGNS[char]  # `R_□` is `R_square`, as the parser names `\\square`
+            index += 1
+            continue
+        if in_sub and "\u2044" in (fraction := unicodedata.normalize("NFKC", char)):
+            out += fraction.replace("\u2044", "/")  # `d_½` is `d_{1/2}`
             index += 1
             continue
         if char in SUB_OPERATORS and in_sub and out and not out.endswith("_"):
