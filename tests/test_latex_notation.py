@@ -328,7 +328,7 @@ NOTATION: list[tuple[str, Any]] = [
     (r"\overbrace{x}^{n}", x),
     (r"\boxed{a}", a),
     (r"\hbar \ell", sp.Symbol("hbar") * sp.Symbol("ell")),
-    (r"a^\circ", WithUnit(a, Unit("°"))),
+    (r"a^\circ", sp.Symbol("a_circ")),  # a standard-state value (E^\circ), not a in degrees
     (r"90^\circ", unit(90, "°")),
     (r"25^\circ\mathrm{C}", unit(25, "°C")),
     (r"5\%", unit(5, "%")),
