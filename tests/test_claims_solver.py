@@ -98,3 +98,16 @@ def test_an_exponent_undefined_at_the_values_is_no_crash() -> None:
     expression = x ** ((a - 1) / (b - 1))
     found = solver.substitute(expression, {x: sympy.Integer(2), a: sympy.Integer(1), b: 1})
     assert found is not None
+
+
+def test_a_linear_root_is_read_off_without_clearing_denominators(monkeypatch) -> None:
+    """`−1000·√410·exp(−23443267/4123565280000000)/41 · x + 990` (a fiber bend-loss lesson):
+    `sympy.roots` clears an expression domain's denominators first, and that took five
+    minutes (an A108 at the 30 s read limit). A linear root is −b/a."""
+    x = sympy.Symbol("x")
+    a = -1000 * sympy.sqrt(410) * sympy.exp(sympy.Rational(-23443267, 4123565280000000)) / 41
+    called = []
+    monkeypatch.setattr(solver.sympy, "roots", lambda *args, **kw: called.append(args) or {})
+    [root] = solver.roots(a * x + 990, x)
+    assert not called
+    assert abs(float(root) - float(-990 / a)) < 1e-12

@@ -144,6 +144,10 @@ def roots(
     if polynomial is not None and 0 < polynomial.degree() <= MAX_DEGREE:
         polynomial = _rational_or_real(polynomial, symbol)
         if polynomial is not None and not polynomial.free_symbols - {symbol}:
+            if polynomial.degree() == 1:  # a·x + b: `sympy.roots` clears the denominators
+                # of an expression domain first, minutes on `exp(−23443267/4123565280000000)`
+                a, b = polynomial.all_coeffs()
+                return [root] if number(root := -b / a) is not None else []
             try:  # the roots of the polynomial: `sympy.solve` took minutes on `6.4e12 − H/ln 2`
                 found = list(sympy.roots(polynomial))
             except (NotImplementedError, TypeError, ValueError, ArithmeticError):
@@ -162,7 +166,7 @@ def _rational_or_real(polynomial: sympy.Poly, symbol: sympy.Symbol) -> sympy.Pol
     took minutes on a quadratic. None where a coefficient is no real number."""
     domain = polynomial.domain
     if polynomial.degree() < 2 or domain.is_QQ or domain.is_ZZ or domain.is_RR:
-        return polynomial  # a linear root is exact at once, over any domain
+        return polynomial  # a linear root is -b/a, exact over any domain (`roots`)
     coefficients = [number(c) for c in polynomial.all_coeffs()]
     if any(c is None for c in coefficients):
         return None
