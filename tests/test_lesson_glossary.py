@@ -660,3 +660,29 @@ def test_an_imaginary_unit_entry_is_used_where_an_equation_writes_it_upright(che
     assert found_all(diagnostics, "A320") == []
     diagnostics, _ = check(glossary_body([r"y=a x"], entries))
     assert len(found_all(diagnostics, "A320")) == 1
+
+
+def test_a_step_a_product_starts_from_is_the_index_of_its_family(check):
+    """`‖∂h_T/∂h_t‖ ≤ ∏_{k=t+1}^{T} …` with `h_t, h_T` in the table (an RNN lesson): t is
+    the step h is indexed by, not an undefined symbol (a false A321). A letter that
+    indexes nothing is still reported."""
+    entries = [*ENTRIES, ("h\\_t, h\\_T", "Hidden states at steps t and T", "units"),
+               ("a\\_k", "Preactivation", "units"), ("T", "Steps", "steps")]  # fmt: skip
+    product = r"y=a\,x,\qquad h_T \le \prod_{k=t+1}^{T} a_k\,h_t\,x^{T-t}"
+    diagnostics, _ = check(glossary_body([product], entries))
+    assert "A321" not in codes(diagnostics)
+    diagnostics, _ = check(glossary_body([product + r"\,u"], entries))
+    assert "equation symbol 'u' is not defined under `Symbols and units`" in [
+        d.message for d in diagnostics
+    ]
+
+
+def test_commas_inside_one_subscript_name_the_symbol_a_formula_writes(check):
+    """`V\\_LL,1,rms` for `V_{LL,1,\\mathrm{rms}}` (an inverter lesson): three parts of one
+    subscript, neither a list (`R_0,A,B`) nor one index pair; the glossary had stopped
+    reading there (a false A322). Not written by a formula, it still cannot be read."""
+    entries = [*ENTRIES, ("V\\_LL,1,rms", "Line voltage, fundamental, rms", "V")]
+    diagnostics, _ = check(glossary_body([r"y=a\,x\,V_{LL,1,\mathrm{rms}}"], entries))
+    assert "A322" not in codes(diagnostics) and "A321" not in codes(diagnostics)
+    diagnostics, _ = check(glossary_body([r"y=a\,x"], entries))
+    assert "A322" in codes(diagnostics)

@@ -32,6 +32,8 @@ def _symbol_cell(text: str, spellings: Spellings) -> symbols.SymbolCell | None:
         return None
     cell = symbols.read(text)
     if cell.kind == symbols.NONE:
+        cell = _one_subscript(text, spellings)
+    if cell.kind == symbols.NONE:
         return None
     if _WORD.match(text) and text not in naming.GREEK:
         if not any(spellings.written(name) for name in cell.names):
@@ -41,6 +43,19 @@ def _symbol_cell(text: str, spellings: Spellings) -> symbols.SymbolCell | None:
     ):
         return None
     return cell
+
+
+def _one_subscript(text: str, spellings: Spellings) -> symbols.SymbolCell:
+    """`V\\_LL,1,rms`: commas inside one subscript, as a formula writes
+    `V_{LL,1,\\mathrm{rms}}`, where the parts read neither as a list nor as one index pair;
+    the name only where a formula writes it."""
+    plain = text.replace("\\_", "_").strip()
+    if "_" not in plain or "," not in plain or " " in plain:
+        return symbols.SymbolCell(text, (), symbols.NONE)
+    name = symbols.name_of(plain.replace(",", "_"))
+    if name is None or not spellings.written(name):
+        return symbols.SymbolCell(text, (), symbols.NONE)
+    return symbols.SymbolCell(text, (name,), symbols.SYMBOL)
 
 
 def _ends_block(block: Block) -> bool:

@@ -236,6 +236,9 @@ def _lesson_texts(
 _RANGE = re.compile(r"(?<![A-Za-z\\])([ijkl])\s*=\s*\d+\s*,\s*(?:\\[lc]?dots|…|\.\.\.)")
 """An index's range written in an equation: `i=0,\\dots,N-1`."""
 
+_LIMIT = re.compile(r"\\(?:sum|prod)_\{\s*\\?[A-Za-z]+\s*=\s*([^{}]*)\}")
+"""A big operator's lower limit: `\\prod_{k=t+1}^{T}` runs from an index t."""
+
 _LABEL = re.compile(
     r"(?:^|\\\\|&|\\q?quad|[,;{])\s*(?:\\(?:mathrm|text|textbf|mathbf)\{\s*)?"
     r"\\?([A-Za-z]+)\s*\}?\s*:(?!=)"
@@ -272,6 +275,12 @@ def _undefined(
                 defined.add(key(name[5:]))  # and its q
     bound = {letter for eq in use.equations if eq.tree is not None for letter in eq.tree.bound}
     ranged = {m.group(1) for eq in use.equations for m in _RANGE.finditer(eq.math.latex)}
+    ranged |= {  # `h_t` with `\\prod_{k=t+1}^{T}`: t is the step h is indexed by
+        letter
+        for eq in use.equations
+        for m in _LIMIT.finditer(eq.math.latex)
+        for letter in re.findall(r"(?<![A-Za-z\\])[a-z](?![A-Za-z])", m.group(1))
+    }
     for entry, _ in entries:
         for name in entry.names:
             base, pieces = split(name)
