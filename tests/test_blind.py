@@ -48,7 +48,8 @@ warnings that remain were each checked by hand:
   unit in one table and another size of it in the next (N·m and N·mm; ms and s; bar and Pa,
   L and m³; GB/s and B/s); ssd-garbage-collection-overprovisioning, two A424 (C_phys and
   C_user in bytes and in TB); cold-room-refrigeration-load and geothermal-borehole-length,
-  A424 (Q̇_tr in W and kW; Q̇_g in kW and W).
+  A424 (Q̇_tr in W and kW; Q̇_g in kW and W); rf-amplifier-p1db-backoff, A424: the output
+  power P_out in dBm in one table and in W in another.
 """
 
 from __future__ import annotations
@@ -118,6 +119,7 @@ TRUE_WARNINGS = sorted(
         ("ssd-garbage-collection-overprovisioning", "A424"),  # C_user in bytes and in TB
         ("cold-room-refrigeration-load", "A424"),  # Q̇_tr in W and in kW
         ("geothermal-borehole-length", "A424"),  # Q̇_g in kW and in W
+        ("rf-amplifier-p1db-backoff", "A424"),  # P_out in dBm and in W
     ]
 )
 
