@@ -707,3 +707,18 @@ def test_a_number_before_a_function_goes_on_working() -> None:
     assert [judge(item).status for item in worked] == ["verified"]
     [typo] = [i for i in numbers.extract(text.format("30.7")) if isinstance(i, numbers.Arithmetic)]
     assert judge(typo).status == "wrong"
+
+
+def test_working_after_a_plus_minus_is_part_of_more_working() -> None:
+    """`0.30 ± 3.56 × 0.07 µm ≈ 0.30 ± 0.249 µm` (an implant lesson): the product is the
+    half-width after ±, and the 0.30 after ≈ goes on with ± 0.249; `3.56 × 0.07 µm ≈ 0.30`
+    was a false A408."""
+    text = "The roots are 0.30 ± 3.56 × 0.07 µm ≈ 0.30 ± 0.249 µm, that is 0.051 µm."
+    assert not [i for i in numbers.extract(text) if isinstance(i, numbers.Arithmetic)]
+
+
+def test_a_result_in_a_resource_time_is_in_that_time() -> None:
+    """`3,692 × 40 s ≈ 41 CPU-hours` (a Monte Carlo lesson): CPU-hours are hours (a false
+    A408 read the 41 as seconds); 45 CPU-hours is still wrong."""
+    assert _status("At 40 s each that is 3,692 × 40 s ≈ 41 CPU-hours in total.") == "verified"
+    assert _status("At 40 s each that is 3,692 × 40 s ≈ 45 CPU-hours in total.") == "wrong"

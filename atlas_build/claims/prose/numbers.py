@@ -79,6 +79,8 @@ _PERCENT = re.compile(
     _WS + r"?(?:[Pp]er(?:" + _WS + r")?cent(?!\w)|percentage" + _WS + r"points?(?!\w))"
 )
 _POINTS = re.compile(_WS + r"(?:points?|pp)(?!\w)")  # a result in percentage points
+_RESOURCE_TIME = re.compile(_WS + r"[A-Za-z]{2,12}-(hour|second|minute|day)s?(?![\w-])")
+_TIME_UNITS = {"hour": "h", "second": "s", "minute": "min", "day": "d"}
 _COUNTED = r"(?:MACs?|FLOPs?|flops|ops|OPs|tokens|parameters|params|weights|instructions)\b"
 _SHORT_MAGNITUDE = re.compile(  # `176.2 M weights`; `14.8 G MACs` (G, T: before a count only)
     _WS + "(?:(?:M|bn|B)(?=" + _WS + r"[a-z])|[GT](?=" + _WS + _COUNTED + "))"
@@ -143,7 +145,7 @@ def _sign(relation: re.Match[str]) -> str:
 
 
 _MORE = re.compile(
-    _WS + r"*(?:[×*·⋅/÷+\-−^]|\\\*)" + _WS + r"*(?:[0-9(√π]|(?:exp|ln|log|sqrt|e\^)(?![A-Za-z]))"
+    _WS + r"*(?:[×*·⋅/÷+\-−^±∓]|\\\*)" + _WS + r"*(?:[0-9(√π]|(?:exp|ln|log|sqrt|e\^)(?![A-Za-z]))"
     r"|" + _TIMES_X + r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]"  # `= 8/2² = 2 h`: the number is raised, so working goes on
     r"|π"  # `= 2π × 100 ≈ 628`: the number multiplies π
     r"|" + _WS + r"*(?:√|(?:ln|log|lg|exp|sqrt)(?![A-Za-z]))"  # `= 10 log₁₀(1025) ≈ 30.1`
@@ -970,7 +972,7 @@ def _partial(text: str, k: int, low: int) -> bool:
         return bool(_CALLED.search(text[max(0, i - 8) : i - 1]))
     if spaced and _BARE_CALL.search(text, max(0, i - 8), i):
         return True  # `1 − cos 10°`: the argument of a function written without brackets
-    if before not in "+-−":
+    if before not in "+-−±∓":
         return False
     j = i - 1
     while j > 0 and text[j - 1] in _SPACES:
@@ -1077,10 +1079,13 @@ def _abbreviated(text: str, stated: Quantity) -> bool:
 
 def _worded(text: str, stated: Quantity) -> Quantity:
     """A bare result of working as the word after it counts it: in percentage points
-    (`5.0/14 ≈ 35.7 points`: a percent), or in millions or billions written as a letter,
+    (`5.0/14 ≈ 35.7 points`: a percent), in the time of a resource (`CPU-hours`: hours),
+    or in millions or billions written as a letter,
     which the result's text then ends in (`≈ 176.2 M weights`; `arithmetic` compares it)."""
     if _POINTS.match(text, stated.end):
         return replace(stated, unit="%")
+    if timed := _RESOURCE_TIME.match(text, stated.end):  # `≈ 41 CPU-hours`: in hours
+        return replace(stated, unit=_TIME_UNITS[timed.group(1)])
     if short := _SHORT_MAGNITUDE.match(text, stated.end):
         return replace(stated, text=text[stated.start : short.end()], end=short.end())
     return stated
