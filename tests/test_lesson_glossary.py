@@ -686,3 +686,11 @@ def test_commas_inside_one_subscript_name_the_symbol_a_formula_writes(check):
     assert "A322" not in codes(diagnostics) and "A321" not in codes(diagnostics)
     diagnostics, _ = check(glossary_body([r"y=a\,x"], entries))
     assert "A322" in codes(diagnostics)
+
+
+def test_a_degree_sign_after_a_number_in_a_subscript_is_left_out(check):
+    """`ΔL_90°` for `\\Delta L_{90^\\circ}` (a skew lesson: the 90° turn's extra length):
+    both name DeltaL_90 (a false A322, then an A320)."""
+    entries = [*ENTRIES, ("ΔL\\_90°", "Extra length of a 90° turn", "mm")]
+    diagnostics, _ = check(glossary_body([r"y=a\,x\,\Delta L_{90^\circ}"], entries))
+    assert not {"A320", "A321", "A322"} & set(codes(diagnostics))

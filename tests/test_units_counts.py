@@ -268,6 +268,9 @@ def test_mutants_are_only_edits_the_check_reports() -> None:
         # a count per so many things (MPKI): a number before a counted noun is its scale
         ("counts per 1000 instructions", "dimensionless", "1/1000·1/instructions"),
         ("misses per 1000 instructions", "dimensionless", "1/1000·misses/instructions"),
+        # what one count is worth, in any notation (a fixed-point lesson): a count
+        ("counts of 2⁻ⁿ", "count", "dimensionless"),
+        ("counts of 2^−(n₁+n₂)", "count", "dimensionless"),
     ],
 )
 def test_unit_columns_of_real_tables_read(text: str, kind: str, printed: str) -> None:
@@ -387,10 +390,11 @@ def test_descriptive_units_are_said_once_and_the_relation_is_not_checked(tmp_pat
 
 
 def test_a_second_unit_named_in_the_first_or_descriptive_is_no_conflict(tmp_path: Path) -> None:
-    """`seconds (or hours)` then `h`; `seconds` then `time units`: no A424. `bytes` then
-    `TB` still is one: a bare number under the second table would be read as bytes."""
+    """`seconds (or hours)` then `h`; `seconds` then `time units`; `mV/V (or V/V)` then
+    `V/V` (a DIBL lesson's η): no A424. `bytes` then `TB` still is one: a bare number under
+    the second table would be read as bytes."""
     rows = [("t", "seconds (or hours)"), ("T", "s"), ("C", "bytes"), ("t", "h"),
-            ("T", "time units"), ("C", "TB")]  # fmt: skip
+            ("T", "time units"), ("C", "TB"), ("η", "mV/V (or V/V)"), ("η", "V/V")]  # fmt: skip
     result = _lesson(tmp_path, "t=T", *rows)
     [conflict] = result.found("A424")
     assert "'C' is already given unit 'bytes'" in conflict.message

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from atlas_build.lesson import latextokens
 from atlas_build.lesson import names as naming
 from atlas_build.lesson.latextokens import CHAR, CMD, LETTER, NUMBER, SPACE, pairs, tokens
 from atlas_build.units import parse_unit
@@ -152,7 +153,8 @@ class _Scanner:
         pieces: list[str] = []
         if end - first > MAX_WORD_TOKENS:
             return None
-        for token in self.tokens[first:end]:
+        skipped = latextokens.degree_signs(self.tokens, first, end)
+        for at, token in enumerate(self.tokens[first:end], first):
             if token.kind in (LETTER, NUMBER):
                 spelled = naming.letter(token.text) if token.kind == LETTER else None
                 pieces.append(spelled[0] if spelled else token.text)
@@ -162,7 +164,7 @@ class _Scanner:
                 text_mode = text_mode or token.text.startswith(("text", "mbox"))
             elif token.kind == CMD and token.text in _SPACING or token.kind == SPACE:
                 pieces.append("_" if text_mode or token.kind == CMD else "")
-            elif token.kind == CHAR and token.text in "{}":
+            elif at in skipped or token.kind == CHAR and token.text in "{}":
                 continue
             elif token.kind == CHAR and token.text in ",_":
                 pieces.append("_")

@@ -52,3 +52,15 @@ def pairs(tokens: list[Token]) -> dict[int, int]:
     for opening in stack:
         pairs[opening] = len(tokens)
     return pairs
+
+
+def degree_signs(found: list[Token], first: int, end: int) -> set[int]:
+    """The indices of each `^\\circ` after a number between `first` and `end`
+    (`L_{90^\\circ}`: the 90° turn's, `ΔL_90°`): a degree sign a name leaves out."""
+    signs: set[int] = set()
+    for at in range(max(first, 1), end - 1):
+        sign = at + 2 if found[at + 1].kind == CHAR and found[at + 1].text == "{" else at + 1
+        caret = found[at].kind == CHAR and found[at].text == "^"
+        if caret and found[at - 1].kind == NUMBER and sign < end and found[sign].text == "circ":
+            signs |= {at, sign}
+    return signs

@@ -141,6 +141,8 @@ def name_of(token: str) -> str | None:
             primes += _PRIMES[char]
         elif char == "\u207b" and normal[at + 1 : at + 2] in _SUPER_DIGITS:
             mode = "power"  # `E_ref⁻¹`: a power, as in `x²`, not the mark of `n⁻`
+        elif char == "°" and mode == "sub" and subs and subs[-1][-1:].isdigit():
+            continue  # `ΔL_90°`: the 90° turn's, as `\Delta L_{90^\circ}` writes it
         elif char in _SUPER_MARKS:
             marks.append(_SUPER_MARKS[char])
         elif script is not None:

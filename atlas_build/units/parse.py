@@ -272,6 +272,8 @@ def _in_context(core: str) -> tuple[UnitProduct, str] | None:
 _INCH = re.compile(r"(?:[/·*]\s*in\b(?![ \t]+\w)|^in\s*[/·*²³^])")
 """`in` as a unit in a compound (`ps/in`, `in/ns`, `in²`): the inch, never the preposition."""
 
+_COUNT_OF = re.compile(r"([A-Za-z]+)[ \t]+of[ \t]+\S")
+
 _OF_WORDS = re.compile(r"(%|[A-Za-zµμΩ°]{1,3}|\S*[^\w\s]\S*)[ \t]+of[ \t]+(?=[^\W\d])")
 """A unit symbol, then what it is of (`% of initial capacity`, `kg of CO₂`); a word unit
 before `of` stays a phrase (`degrees of freedom` is a count)."""
@@ -328,6 +330,10 @@ def _parse(text: str, phrases: bool) -> UnitSpec | UnitProblem:
         else:
             note = "; ".join(p for p in (core[of.end(1) :].strip(), remark) if p)
             return UnitSpec(text, kind_of(read), read, remark=note)
+    if (count := _COUNT_OF.match(core)) and count.group(1).lower() in COUNT_WORDS:
+        # `counts of 2⁻ⁿ`: a count, and what one of it is worth, in any notation
+        note = "; ".join(p for p in (core[count.end(1) :].strip(), remark) if p)
+        return UnitSpec(text, COUNT, read_unit(count.group(1)), remark=note)
     if (width := _WIDTH.match(core)) is not None:  # `32-bit words`: a count of words
         counted = _parse(core[width.end() :], phrases)
         if isinstance(counted, UnitSpec) and counted.units is not None:

@@ -78,7 +78,8 @@ def _conflict(known: units.UnitSpec, read: units.UnitSpec) -> bool:
 
 
 def _names(remark: str | None, other: units.UnitSpec) -> bool:
-    """Whether a remark (`or hours`, `GB/s`, `d_km in km`) names a unit of `other`'s size."""
+    """Whether a remark (`or hours`, `GB/s`, `d_km in km`, `or V/V`) names a unit of
+    `other`'s size."""
     if not remark:
         return False
     words = remark.replace(",", " ").split()
@@ -86,7 +87,8 @@ def _names(remark: str | None, other: units.UnitSpec) -> bool:
         for end in range(len(words), start, -1):
             read = units.parse_unit(" ".join(words[start:end]))
             if isinstance(read, units.UnitSpec) and read.remark is None:
-                if read.kind == "unit" and _size(read) == _size(other):
+                ratio = read.kind == "dimensionless" and "/" in read.text  # `mV/V (or V/V)`
+                if (read.kind == "unit" or ratio) and _size(read) == _size(other):
                     return True
     return False
 
