@@ -159,8 +159,8 @@ def check_one(
     except OutOfTime:
         evaluation = None
         message = (
-            f"checking this lesson took longer than {clock.total:g} s (--read-time) before "
-            "its claims ran: it is too large or too dense to check"
+            f"checking this lesson took longer than {clock.total:g} s (--read-time) outside "
+            "its written claims: it is too large or too dense to check"
         )
         diagnostics.append(at(load.TOO_SLOW, Location(source.path, 1, 1), message))
     except MemoryError:

@@ -68,7 +68,8 @@ TOO_SLOW = define(
     "A108",
     "lesson-too-slow",
     Severity.ERROR,
-    "Reading, parsing and checking the lesson (everything but its claims) took longer than "
+    "Reading, parsing and checking the lesson (everything but its written claims, the checks "
+    "inferred from its prose included) took longer than "
     "the lesson's read time (default 30 s, `--read-time`): it is too large or too dense, for "
     "example a megabyte of nested lists or table rows.",
     example="a lesson.md of 100,000 table rows",
