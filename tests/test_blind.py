@@ -49,7 +49,8 @@ warnings that remain were each checked by hand:
   L and m³; GB/s and B/s); ssd-garbage-collection-overprovisioning, two A424 (C_phys and
   C_user in bytes and in TB); cold-room-refrigeration-load and geothermal-borehole-length,
   A424 (Q̇_tr in W and kW; Q̇_g in kW and W); rf-amplifier-p1db-backoff, A424: the output
-  power P_out in dBm in one table and in W in another.
+  power P_out in dBm in one table and in W in another; pcb-differential-pair-skew, A424: the
+  skew Δt in ps in one table and in s in another.
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ TRUE_WARNINGS = sorted(
         ("cold-room-refrigeration-load", "A424"),  # Q̇_tr in W and in kW
         ("geothermal-borehole-length", "A424"),  # Q̇_g in kW and in W
         ("rf-amplifier-p1db-backoff", "A424"),  # P_out in dBm and in W
+        ("pcb-differential-pair-skew", "A424"),  # Δt in ps and in s
     ]
 )
 
