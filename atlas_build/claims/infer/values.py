@@ -3,9 +3,9 @@ tolerances its digits give it, and whether a relation holds at such values.
 
 `known` reads a stated number; `solved` gives a symbol from a relation at the others, with
 the tolerance its inputs' digits give it; `holds` evaluates a relation within the written
-precision of the number it is at; `slipped` whether a miss is one an author's slip makes;
-`hollow` says when that number could be well off and the
-relation would still hold (then the check proves nothing of it).
+precision of the number it is at; `slipped` says whether a miss is one an author's slip
+makes; `hollow` says when that number could be well off and the relation would still hold
+(then the check proves nothing of it). `read` gives a relation as each reading evaluates it.
 """
 
 from __future__ import annotations
