@@ -597,3 +597,19 @@ def test_a_daily_total_and_a_rate_per_day_are_not_told_apart() -> None:
     hourly = units(("E", "kWh"), ("P", "kW"), ("H", "kWh/m² per hour"), ("G", "kW/m²"))
     assert kinds(check(E, P * H / G, "=", hourly)) == [RELATION]
     assert kinds(check(E, (P * H / G) ** 2 / E, "=", table)) == [RELATION]
+
+
+def test_a_relation_that_holds_whatever_the_zero_may_multiply_celsius_values() -> None:
+    """`T_in = (1 − r)T_s + r T_ex` (a mixture of two air streams) and `T_j = (T_a + R q(1 −
+    αT₀))/(1 − αRq)` (a coefficient taken from T₀): moving every °C value by one amount
+    leaves both as they were, so the scale's zero cancels (two false A420 in blind lessons).
+    P V = n R θ and θ_in + θ_out still depend on it."""
+    r, alpha = sp.symbols("r alpha")
+    mixed = units(("θ", "°C"), ("θ_in", "°C"), ("θ_out", "°C"), ("r", "dimensionless"),
+                  ("α", "1/K"), ("R_th", "K/W"), ("q", "W"))  # fmt: skip
+    assert check(th, (1 - r) * th_in + r * th_out, "=", mixed) == []
+    junction = (th_in + R_th * q_ * (1 - alpha * th_out)) / (1 - alpha * R_th * q_)
+    assert check(th, junction, "=", mixed) == []
+    assert AFFINE in kinds(check(th, (1 - r) * th_in + 2 * r * th_out, "=", mixed))
+    assert kinds(check(P_ * V_, n_ * R_ * theta, "=", GAS)) == [AFFINE]
+    assert kinds(check(th, th_in + th_out, "=", HEAT)) == [AFFINE]

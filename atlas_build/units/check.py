@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 
 import sympy
 
+from .affine import interval, is_point
 from .certainty import AGREE, UNCERTAIN, bare_number, compare, period_between, why_uncertain
 from .dimension import Dimension
 from .findings import AFFINE, ARGUMENT, EXPONENT, RELATION, TERMS, UNKNOWN, Finding
@@ -34,6 +36,51 @@ def check(
     if op in SETS:
         message = f"set notation ({op}) states a membership, not arithmetic: not checked"
         return [Finding(UNCERTAIN, message, None, None)]
+    findings = _walk(lhs, rhs, op, units)
+    if any(finding.kind == AFFINE for finding in findings) and _any_zero(lhs, rhs, units):
+        return _walk(lhs, rhs, op, {**units, **_intervals(lhs, rhs, units)})
+    return findings
+
+
+def _points(lhs: sympy.Basic, rhs: sympy.Basic, units: Mapping[str, UnitSpec]) -> list[str]:
+    """The relation's symbols whose table unit is a point on a scale with another zero."""
+    names = {s.name for side in (lhs, rhs) if isinstance(side, sympy.Basic)
+             for s in side.free_symbols if isinstance(s, sympy.Symbol)}  # fmt: skip
+    return sorted(n for n in names if (spec := units.get(n)) is not None and is_point(spec.units))
+
+
+def _any_zero(lhs: sympy.Basic, rhs: sympy.Basic, units: Mapping[str, UnitSpec]) -> bool:
+    """Whether the relation holds whatever zero its °C (or °F) scale has: every such
+    temperature moved by one amount leaves `lhs − rhs` as it was (`T_in = (1 − r)T_s + r
+    T_ex`, a mixture; `T_j = (T_a + R I²R₂₅(1 − αT₀))/(1 − αRI²R₂₅)`, a coefficient taken
+    from T₀). Then the points multiplied are no error: the scale's zero cancels."""
+    names = _points(lhs, rhs, units)
+    if not names or not all(isinstance(side, sympy.Expr) for side in (lhs, rhs)):
+        return False
+    shift = sympy.Dummy("shift")
+    moved = {sympy.Symbol(name): sympy.Symbol(name) + shift for name in names}
+    difference = lhs - rhs
+    try:
+        return bool(sympy.cancel(difference.xreplace(moved) - difference) == 0)
+    except (TypeError, ValueError, ArithmeticError, RecursionError, sympy.PolynomialError):
+        return False
+
+
+def _intervals(
+    lhs: sympy.Basic, rhs: sympy.Basic, units: Mapping[str, UnitSpec]
+) -> dict[str, UnitSpec]:
+    """The relation's points as intervals (kelvin-sized), once `_any_zero` holds."""
+    found = {}
+    for name in _points(lhs, rhs, units):
+        spec = units[name]
+        assert spec.units is not None
+        found[name] = replace(spec, units=interval(spec.units))
+    return found
+
+
+def _walk(
+    lhs: sympy.Basic, rhs: sympy.Basic, op: str, units: Mapping[str, UnitSpec]
+) -> list[Finding]:
     walker = Walker(units)
     try:
         left = walker.side(lhs, "lhs", _other(rhs, lhs, units))
