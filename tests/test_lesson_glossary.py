@@ -694,3 +694,15 @@ def test_a_degree_sign_after_a_number_in_a_subscript_is_left_out(check):
     entries = [*ENTRIES, ("ΔL\\_90°", "Extra length of a 90° turn", "mm")]
     diagnostics, _ = check(glossary_body([r"y=a\,x\,\Delta L_{90^\circ}"], entries))
     assert not {"A320", "A321", "A322"} & set(codes(diagnostics))
+
+
+def test_a_floor_and_its_measured_members_read_as_the_formulas_write_them(check):
+    """A learning-curve lesson: `L∞` is the `L_{\\infty}` its formulas write (a false
+    A322), its meaning `Assumed or fitted floor` is no Assumptions paragraph (the block
+    had ended there, a false A322), and `L_1, L_2` are members of the family `L_i` that
+    `r_i = L_i − L_∞` writes (two false A320)."""
+    entries = [*ENTRIES, ("L\\_1, L\\_2", "Measured losses", "nats"),
+               ("L∞", "Assumed or fitted floor", "nats"),
+               ("r\\_i", "Reducible loss", "nats")]  # fmt: skip
+    diagnostics, _ = check(glossary_body([r"y=a\,x,\qquad r_{i}=L_{i}-L_{\infty}"], entries))
+    assert not {"A320", "A321", "A322"} & set(codes(diagnostics))

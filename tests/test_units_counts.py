@@ -271,6 +271,10 @@ def test_mutants_are_only_edits_the_check_reports() -> None:
         # what one count is worth, in any notation (a fixed-point lesson): a count
         ("counts of 2⁻ⁿ", "count", "dimensionless"),
         ("counts of 2^−(n₁+n₂)", "count", "dimensionless"),
+        # electrons as image sensors count charge (a camera lesson): `e⁻`, no power of e
+        ("e⁻", "count", "electrons"),
+        ("e⁻/s", "unit", "electrons/s"),
+        ("V/e⁻", "unit", "V/electrons"),
     ],
 )
 def test_unit_columns_of_real_tables_read(text: str, kind: str, printed: str) -> None:

@@ -48,14 +48,22 @@ def _symbol_cell(text: str, spellings: Spellings) -> symbols.SymbolCell | None:
 def _one_subscript(text: str, spellings: Spellings) -> symbols.SymbolCell:
     """`V\\_LL,1,rms`: commas inside one subscript, as a formula writes
     `V_{LL,1,\\mathrm{rms}}`, where the parts read neither as a list nor as one index pair;
-    the name only where a formula writes it."""
+    `L∞`, a sign a subscript holds glued to its letter (`L_{\\infty}`); the name only where
+    a formula writes it."""
     plain = text.replace("\\_", "_").strip()
-    if "_" not in plain or "," not in plain or " " in plain:
+    if " " in plain:
         return symbols.SymbolCell(text, (), symbols.NONE)
-    name = symbols.name_of(plain.replace(",", "_"))
+    if "_" in plain and "," in plain:
+        plain = plain.replace(",", "_")
+    elif "_" not in plain and (glued := _GLUED_SIGN.fullmatch(plain)):
+        plain = f"{glued.group(1)}_{glued.group(2)}"
+    name = symbols.name_of(plain)
     if name is None or not spellings.written(name):
         return symbols.SymbolCell(text, (), symbols.NONE)
     return symbols.SymbolCell(text, (name,), symbols.SYMBOL)
+
+
+_GLUED_SIGN = re.compile(rf"([^\W\d_]+)([{''.join(naming.SUBSCRIPT_SIGNS)}])")
 
 
 def _ends_block(block: Block) -> bool:

@@ -109,6 +109,8 @@ def assumption_text(text: str) -> str | None:
         return None
     if first.rstrip(":.") != first.rstrip(":.").capitalize():
         return None
+    if first == "Assumed":
+        return None  # `Assumed or fitted floor`: a glossary meaning; a label has `Assumed:`
     return rest.strip()
 
 

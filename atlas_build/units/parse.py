@@ -56,7 +56,16 @@ def _unescape(text: str) -> tuple[str, list[int]]:
         out.append(char.translate(_SPACES))
         columns.append(index)
         index += 1
-    return "".join(out), columns
+    clean = "".join(out)
+    for found in reversed(list(_ELECTRON.finditer(clean))):  # `e⁻/s`, `µV/e⁻`, `e⁻ rms`
+        start, end = found.span()
+        clean = clean[:start] + "electrons" + clean[end:]
+        columns[start:end] = [columns[start]] * len("electrons")
+    return clean, columns
+
+
+_ELECTRON = re.compile(r"(?<![^\W\d_])e⁻(?![⁰¹²³⁴⁵⁶⁷⁸⁹])")
+"""Electrons as sensors count charge: `e⁻`, not e to a power (a count, like `electrons`)."""
 
 
 def split_remark(text: str) -> tuple[str, str | None, int]:

@@ -93,8 +93,8 @@ class _Uses:
         for found in use.inline:
             mathematical += [*found.names, *found.bases, *found.functions, *found.operators]
         self.keys = {key(name) for name in [*mathematical, *use.prose]}
-        self.families = {key(name) for name in mathematical}
-        self.families |= {key(base) for name in mathematical if (base := family_base(name))}
+        self.indexed = {key(base) for name in mathematical if (base := family_base(name))}
+        self.families = {key(name) for name in mathematical} | self.indexed
         self.names = sorted(set(mathematical))
         # `\mathcal T_j` for a glossary's T_j: plain text has no script letters
         self.unstyled = {key(_STYLE.sub("", name)) for name in mathematical}
@@ -126,6 +126,9 @@ class _Uses:
         base = family_base(name)
         if base is not None and key(base) in self.families:
             return True
+        stem, pieces = split(name)
+        if pieces and pieces[-1].isdigit() and key("_".join((stem, *pieces[:-1]))) in self.indexed:
+            return True  # `L_1, L_2`: members of the family `L_i` that an equation writes
         reading = symbols.latex_reading(name)  # `CD_{\\text{after}}` is C times D_after
         within = self.keys if "_" in name else self.families  # `NG` as N·G: in an equation
         if reading and all(key(part) in within for part in reading):
