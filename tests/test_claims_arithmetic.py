@@ -722,3 +722,11 @@ def test_a_result_in_a_resource_time_is_in_that_time() -> None:
     A408 read the 41 as seconds); 45 CPU-hours is still wrong."""
     assert _status("At 40 s each that is 3,692 × 40 s ≈ 41 CPU-hours in total.") == "verified"
     assert _status("At 40 s each that is 3,692 × 40 s ≈ 45 CPU-hours in total.") == "wrong"
+
+
+def test_a_result_in_a_quoted_abbreviation_is_an_unread_unit() -> None:
+    """`245,760 flops / 10 µs = 24,576 "MFLOPS"` (an FFT lesson): the result is in a unit
+    the vocabulary does not read, not a bare number against flops/µs (a false A408); with
+    no unit after it, the working in flops/µs is still wrong as a bare number."""
+    assert _status('rates 245,760 flops / 10 µs = 24,576 "MFLOPS", about') == "unclear"
+    assert _status("rates 245,760 flops / 10 µs = 24,576 in all") == "wrong"

@@ -305,6 +305,8 @@ def _judge(item: numbers.Arithmetic, log10: bool, rounded: Rounded) -> Judgement
             if any(_agrees(result, approx, v, spread * _ratio(measure, v)) for v in roots):
                 return Judgement("verified")
             return _wrong(item, roots[0], result.unit or "", roots)
+        if problem and item.abbreviated and result.unit is None:
+            return Judgement("unclear")  # `flops / 10 µs = 24,576 "MFLOPS"`: an unread unit
         if problem:
             return Judgement("wrong", problem)
         if _agrees(result, approx, value, spread * _ratio(measure, value)):

@@ -1071,10 +1071,13 @@ def _named(text: str, stated: Quantity) -> bool:
 
 def _abbreviated(text: str, stated: Quantity) -> bool:
     """Whether the noun after a result without a unit is an abbreviation in capitals
-    (`≈ 141 CFM`, `IOPS`, `GPM`): a unit the vocabulary does not read, which bare working
-    may have been converted to without a word."""
-    found = _NOUN.match(text, stated.end) if stated.unit is None else None
-    return found is not None and 2 <= len(found.group(1)) <= 5 and found.group(1).isupper()
+    (`≈ 141 CFM`, `IOPS`, `GPM`, `"MFLOPS"`): a unit the vocabulary does not read, which
+    the working may have been converted to without a word."""
+    found = _QUOTED_NOUN.match(text, stated.end) if stated.unit is None else None
+    return found is not None and 2 <= len(found.group(1)) <= 7 and found.group(1).isupper()
+
+
+_QUOTED_NOUN = re.compile(_WS + r"+[\"“'‘]?([A-Za-z][A-Za-z-]*)")  # `= 24,576 "MFLOPS"` too
 
 
 def _worded(text: str, stated: Quantity) -> Quantity:
