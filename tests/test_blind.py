@@ -151,6 +151,8 @@ KNOWN_FALSE_WARNINGS = [
     ("led-pwm-dimming-flicker", "A322"),
     # `V_{GE(th)}`: a parenthesis inside the subscript, as in R_{\mathrm{DS(on)}} above
     ("igbt-short-circuit-withstand", "A321"),
+    # `R_{\mathrm{DS(on)},k}`: the parenthesis again, so the table's R_DS(on),k is unused
+    ("mosfet-parallel-current-sharing", "A320"),
     # `\frac{r}{3.01}\ \mathrm{bits/s/Hz\ per\ dB}`: a unit is read after a number only,
     # so the letters of `bits` multiply and `i` is undefined
     ("mimo-capacity-gain", "A321"),
