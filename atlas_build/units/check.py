@@ -58,8 +58,10 @@ def _any_zero(lhs: sympy.Basic, rhs: sympy.Basic, units: Mapping[str, UnitSpec])
     if not names or not all(isinstance(side, sympy.Expr) for side in (lhs, rhs)):
         return False
     shift = sympy.Dummy("shift")
-    moved = {sympy.Symbol(name): sympy.Symbol(name) + shift for name in names}
     difference = lhs - rhs
+    moved = {s: s + shift for s in difference.free_symbols if getattr(s, "name", None) in names}
+    if not moved:
+        return False
     try:
         return bool(sympy.cancel(difference.xreplace(moved) - difference) == 0)
     except (TypeError, ValueError, ArithmeticError, RecursionError, sympy.PolynomialError):
