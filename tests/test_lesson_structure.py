@@ -64,6 +64,7 @@ def test_other_wordings_of_the_same_format_read_the_same(glossary, quiz, answer,
         ("Units", False),
         ("Symbols and units appear below in a long sentence.", False),
         ("The variables", True),
+        ("symbols", False),  # a unit column (an ECC lesson's codeword lengths in symbols)
     ],
 )
 def test_glossary_marks(text, expected):

@@ -64,8 +64,9 @@ ASSUMPTION_WORDS = frozenset({"assumptions", "assumption", "assumed"})
 
 
 def is_glossary_mark(text: str) -> bool:
-    """`Symbols and units`, `Symbols`, `Notation`, `Symbols & units`, `Variables`."""
-    return _marked(text, _GLOSSARY_WORDS, _GLOSSARY_HEADS)
+    """`Symbols and units`, `Symbols`, `Notation`, `Symbols & units`, `Variables`; a
+    label, so capitalised (`symbols` alone is a unit column: codeword lengths in symbols)."""
+    return text.lstrip()[:1].isupper() and _marked(text, _GLOSSARY_WORDS, _GLOSSARY_HEADS)
 
 
 def is_quiz_heading(text: str) -> bool:
