@@ -167,3 +167,16 @@ NUMBER_FUNCTION = re.compile(
 or among the symbols of one entry, which names no symbol but is no reason to stop reading
 the table (`lesson/glossaries.py`, `lesson/symbols.py`); its unit, in an entry that pairs
 units with symbols, belongs to no symbol (`units/glossary.py`)."""
+
+
+def turn_label(char: str, previous: str, in_subscript: bool) -> bool:
+    """`ΔL_90°`: a degree sign after a subscript's digits labels the turn the quantity is
+    of (the 90° bend's loss), as `\\Delta L_{90^\\circ}` writes it. It is no part of the
+    name, where a degree sign after a letter (`E°`, a standard-state value) is."""
+    return char == "°" and in_subscript and previous.isdigit()
+
+
+def cut_off(text: str, index: int, named: bool) -> bool:
+    """`NR@k`, `P@10`: the `@` of a metric taken at a cut-off, part of one name, as
+    `\\mathrm{NR@}k` writes it; only between a name's start and a letter or digit."""
+    return text[index] == "@" and named and text[index + 1 : index + 2].isalnum()

@@ -647,3 +647,28 @@ def test_a_label_ending_in_a_connective_is_a_remark() -> None:
     assert condition.lhs == sp.Symbol("T_s") and condition.op == "<="
     [named] = parse_equation(r"\text{overhead}=\frac{k+m}{k}").relations
     assert named.lhs == sp.Symbol("overhead")
+
+
+def test_a_name_pulled_against_its_parenthesis_is_applied() -> None:
+    """`I_{\\mathrm{pv}}\\!\\left(V_{\\mathrm{bat}}+V_{\\mathrm{sw}}\\right)`: the negative thin
+    space is the idiom that pulls a function's argument back against its name; the module's
+    current at that voltage was read as a product (A·V², a false A420 in a charge-controller
+    lesson). A correction factor `(1 + …)` is still multiplied, and without `\\!` the sum
+    still reads as a product."""
+    latex = r"P=D\,V\,I_{\mathrm{pv}}\!\left(V+V_{\mathrm{sw}}\right)"
+    [applied] = parse_equation(latex).relations
+    assert sp.Symbol("I_pv") not in applied.rhs.free_symbols
+    [factor] = parse_equation(r"S=S_{\min}\!\left(1+\frac{B}{B_0}\right)").relations
+    assert factor.rhs.coeff(sp.Symbol("S_min")) == 1 + sp.Symbol("B") / sp.Symbol("B_0")
+    [product] = parse_equation(r"P=D\,V\,I_{\mathrm{pv}}\left(V+V_{\mathrm{sw}}\right)").relations
+    assert sp.Symbol("I_pv") in product.rhs.free_symbols
+
+
+def test_the_dot_of_a_line_integral_goes_with_its_element() -> None:
+    """`\\oint \\mathbf{H}\\cdot\\mathrm{d}\\mathbf{l}` is H integrated along l (Ampère's law
+    in a Rogowski-coil lesson); the `\\cdot` before the element had left the integrand
+    unfinished, a syntax error."""
+    [ampere] = parse_equation(r"\oint \mathbf{H}\cdot\mathrm{d}\mathbf{l}=i").relations
+    assert ampere.lhs == sp.Integral(sp.Symbol("H"), sp.Symbol("l"))
+    [work] = parse_equation(r"W=\int_0^L \mathbf{F}\cdot \mathrm{d}\mathbf{x}").relations
+    assert work.rhs == sp.Integral(sp.Symbol("F"), (sp.Symbol("x"), 0, sp.Symbol("L")))

@@ -706,3 +706,29 @@ def test_a_floor_and_its_measured_members_read_as_the_formulas_write_them(check)
                ("r\\_i", "Reducible loss", "nats")]  # fmt: skip
     diagnostics, _ = check(glossary_body([r"y=a\,x,\qquad r_{i}=L_{i}-L_{\infty}"], entries))
     assert not {"A320", "A321", "A322"} & set(codes(diagnostics))
+
+
+def test_a_metric_at_a_cut_off_is_one_name(check):
+    """`NR@k` for `\\mathrm{NR@}k` (a retrieval lesson: recall of an approximate index at
+    k): the glossary could not read the `@` (a false A322), and the formula read NR@ times
+    k. `R@k(q)` is R@k of a query q."""
+    entries = [*ENTRIES, ("NR@k", "Nearest-neighbour recall at k", "dimensionless"),
+               ("R@k(q)", "Recall at k of one query", "dimensionless"),
+               ("q", "A query", "query")]  # fmt: skip
+    latex = r"y=a\,x,\qquad \mathrm{NR@}k=\frac{1}{2}\,\mathrm{R@}k(q)"
+    diagnostics, _ = check(glossary_body([latex], entries))
+    assert not {"A320", "A321", "A322"} & set(codes(diagnostics))
+
+
+def test_the_element_of_a_line_integral_is_used_where_the_integral_takes_it(check):
+    """`dl` for the `\\mathrm{d}\\mathbf{l}` of `\\oint \\mathbf{H}\\cdot\\mathrm{d}\\mathbf{l} = i`
+    (a Rogowski-coil lesson): the element of the path a glossary names was unused (a false
+    A320). An element of a variable no integral takes is still unused."""
+    entries = [*ENTRIES, ("H", "Field strength", "A/m"), ("dl", "Element of the path", "m"),
+               ("i", "Enclosed current", "A")]  # fmt: skip
+    latex = r"y=a\,x,\qquad \oint \mathbf{H}\cdot\mathrm{d}\mathbf{l}=i"
+    diagnostics, _ = check(glossary_body([latex], entries))
+    assert not {"A320", "A321", "A322"} & set(codes(diagnostics))
+    entries = [*ENTRIES, ("H", "Field strength", "A/m"), ("dl", "Element of the path", "m")]
+    diagnostics, _ = check(glossary_body([r"y=a\,x\,H"], entries))
+    assert codes(diagnostics) == ["A320"]

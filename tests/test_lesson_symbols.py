@@ -71,6 +71,8 @@ CONVENTION = [
     ("ΔG°", r"\Delta G^\circ", "DeltaG_circ"),
     ("S\\_2.83V", r"S_{2.83V}", "S_2.83V"),  # a decimal in a subscript
     ("ΣK", r"\sum K", "K"),  # a cell naming a sum defines its summand
+    ("NR@k", r"\mathrm{NR@}k", "NR@k"),  # a metric at a cut-off (a retrieval lesson)
+    ("P@10", r"\mathrm{P@}10", "P@10"),
 ]
 
 

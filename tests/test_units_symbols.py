@@ -144,6 +144,9 @@ def test_a_caller_may_bring_its_own_symbol_reader() -> None:
         ("ḡr", ["g_bar_r"]),
         ("R_□", ["R_square"]),
         ("x_∞", ["x_infty"]),
+        ("ΔL_90°", ["DeltaL_90"]),  # the 90° turn's; the units side had read DeltaL_90_circ
+        ("NR@k", ["NR@k"]),  # a metric at a cut-off
+        ("E°", ["E_circ"]),
     ],
 )
 def test_spellings_of_real_glossaries_name_as_the_lesson_model_does(

@@ -249,7 +249,8 @@ def integral(p: Parser, token: Token) -> sympy.Expr:
         body = p.term()
     else:
         end = p.tokens[at].start
-        body = p.sub(p.tokens[p.pos : at], end).whole()
+        last = at - 1 if at - 1 > p.pos and p.tokens[at - 1].is_cmd("cdot") else at
+        body = p.sub(p.tokens[p.pos : last], end).whole()  # `\\oint H\\cdot dl`: along l
         p.pos = at
         variables = _variables(p, count, token)
     lower = p.of(sub).whole() if sub is not None else None

@@ -20,6 +20,7 @@ the same way for norms; an unclosed one is the parallel operator (``R_1 \\| R_2`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from .dialect import kind_of
 from .errors import SYNTAX, TOO_DEEP, UNBALANCED_BRACE, UNBALANCED_DELIMITER, LatexError
@@ -120,11 +121,11 @@ def sized(tokens: Sequence[Token]) -> list[Token]:
                 )
             canonical = table[text]
             kind = CHAR if canonical in "()[]/" else CMD
-            out.append(Token(kind, canonical, token.start, after.end, token.space_before))
+            out.append(replace(token, kind=kind, text=canonical, end=after.end))
             i += 2
             continue
         if token.kind == CMD and token.text in _PLAIN:
-            token = Token(CHAR, _PLAIN[token.text], token.start, token.end, token.space_before)
+            token = replace(token, kind=CHAR, text=_PLAIN[token.text])
         out.append(token)
         i += 1
     return out

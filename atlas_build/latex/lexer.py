@@ -54,6 +54,7 @@ class Token:
     end: int
     space_before: bool = False
     gap: bool = False  # a spacing command (``\\,``, ``\\;``) was written before it
+    tight: bool = False  # ``\\!`` was written before it: pulled against what it follows
 
     def is_char(self, text: str) -> bool:
         return self.kind == CHAR and self.text == text

@@ -36,12 +36,15 @@ _OPERATOR_BASES = frozenset({EXTREMUM, BIG_OPERATOR, ARG, OPERATOR_NAME, LIMIT})
 _GAPS = frozenset({",", ";", ":", " ", ">", "enspace", "thinspace", "medspace", "thickspace"})
 """Spacing commands that separate what they stand between (``\\ln 2\\,RC``), as opposed
 to sizing and the negative spaces authors use to tighten a formula."""
+_TIGHTENERS = frozenset({"!", "negthinspace"})
+"""The negative thin space of ``f\\!\\left(x\\right)``: the idiom that pulls a function's
+argument back against its name, which ``\\left`` would otherwise space off."""
 
 
 def strip_spacing(tokens: Sequence[Token]) -> list[Token]:
     """Drop spacing and sizing commands, merge digit groups, ``:=`` and ``\\not``."""
     out: list[Token] = []
-    space = thin = gap = False
+    space = thin = gap = tight = False
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -50,10 +53,11 @@ def strip_spacing(tokens: Sequence[Token]) -> list[Token]:
             space = True
             thin = token.text in (",", " ")
             gap = gap or token.text in _GAPS
+            tight = tight or token.text in _TIGHTENERS
             i += 1
             continue
-        if space and not (token.space_before and token.gap == gap):
-            token = replace(token, space_before=True, gap=gap)
+        if space and not (token.space_before and token.gap == gap and token.tight == tight):
+            token = replace(token, space_before=True, gap=gap, tight=tight)
         if out and _digit_group(out[-1], token, thin):
             out[-1] = Token(NUMBER, out[-1].text + token.text, out[-1].start, token.end, False)
         elif _grouped_digits(out, tokens, i):
@@ -77,7 +81,7 @@ def strip_spacing(tokens: Sequence[Token]) -> list[Token]:
             i = _skip_row_spacing(tokens, i + 1) - 1
         else:
             out.append(token)
-        space = thin = gap = False
+        space = thin = gap = tight = False
         i += 1
     return out
 

@@ -27,7 +27,7 @@ from . import names, probability
 from .delimiters import CLOSERS, OPENERS, text_of
 from .dialect import kind_of
 from .functions import Component, Expectation, Indicator, Related, Transposed
-from .lexer import CHAR, CMD, LETTER, WORDS, Token
+from .lexer import CHAR, CMD, LETTER, NUMBER, WORDS, Token
 from .names import ACCENTS, STYLED_FONTS, UPRIGHT_FONTS, symbol_name, word
 from .normalise import is_relation
 from .roles import ACCENT, FONT, GREEK, SYMBOL
@@ -144,7 +144,8 @@ def _stem(p: Parser, token: Token) -> _Stem | sympy.Basic:
             return p.of(arg).whole()
         upright = token.text in UPRIGHT_FONTS and len(parsed.text) > 1
         upright = upright or parsed.text == "e" or _imaginary_unit(token, parsed.text)
-        return _Stem(parsed.text, upright, token.text in STYLED_FONTS)
+        text = parsed.text + _cut_off(p) if parsed.text.endswith("@") else parsed.text
+        return _Stem(text, upright, token.text in STYLED_FONTS)
     cut = next((k for k, t in enumerate(arg.tokens) if t.is_char("_")), len(arg.tokens))
     from .state import Arg
 
@@ -162,6 +163,16 @@ def _stem(p: Parser, token: Token) -> _Stem | sympy.Basic:
             inner = p.of(arg).whole()
             return p.build(token, lambda: sympy.Function(suffix)(inner))
     return stem
+
+
+def _cut_off(p: Parser) -> str:
+    """The `k` of `\\mathrm{NR@}k`: a metric taken at a cut-off is one name, `NR@k`, as a
+    glossary writes it; empty when no letter or number is written against the `@`."""
+    following = p.peek()
+    if following is None or following.space_before or following.kind not in (LETTER, NUMBER):
+        return ""
+    p.pos += 1
+    return following.text
 
 
 def _declared_change(p: Parser) -> bool:
@@ -232,6 +243,9 @@ def _applies(p: Parser, expr: sympy.Expr, name: str, stem: _Stem) -> bool:
     top = _top_level(_group(p))
     if any(t.kind == CHAR and t.text in ",;" or t.is_cmd("mid") or is_relation(t) for t in top):
         return True
+    opening = p.peek()
+    if opening is not None and opening.tight and not _factor(top):
+        return True  # `I_{pv}\!\left(V + V_{sw}\right)`: the current at that voltage
     full = "pi" if expr == sympy.pi else str(expr)
     base, _, rest = full.partition("_")
     decorated = not rest or rest in _SUFFIXES
@@ -251,6 +265,12 @@ def _applies(p: Parser, expr: sympy.Expr, name: str, stem: _Stem) -> bool:
         return False
     signs = [t for k, t in enumerate(top) if k > 0 and t.kind == CHAR and t.text in "+-"]
     return not signs and not any(t.is_cmd("pm", "mp") for t in top)
+
+
+def _factor(top: list[Token]) -> bool:
+    """`(1 + x)` or `(1 - x)`: the correction factor a quantity is scaled by
+    (`S_{\\min}\\!\\left(1+\\frac{B}{B_0}\\right)`), which no function is written to take."""
+    return len(top) > 1 and top[0].kind == NUMBER and top[0].text == "1" and top[1].text in "+-"
 
 
 def _operation(token: Token) -> bool:

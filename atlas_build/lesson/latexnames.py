@@ -166,8 +166,8 @@ class _Scanner:
                 pieces.append("_" if text_mode or token.kind == CMD else "")
             elif at in skipped or token.kind == CHAR and token.text in "{}":
                 continue
-            elif token.kind == CHAR and token.text in ",_":
-                pieces.append("_")
+            elif token.kind == CHAR and token.text in ",_@":
+                pieces.append(token.text if token.text == "@" else "_")
             else:
                 return None
         text = re.sub("_+", "_", "".join(pieces)).strip("_")
@@ -273,7 +273,8 @@ class _Scanner:
             return command, after
         first, end, after = self.argument(after)
         if command in UPRIGHT_FONTS:
-            return self.word(first, end, text_mode=command.startswith("text")), after
+            word = self.word(first, end, text_mode=command.startswith("text"))
+            return latextokens.cut_off(self.tokens, word, after)
         inner = self.word(first, end)
         if inner is None:
             return None, index + 1

@@ -64,3 +64,13 @@ def degree_signs(found: list[Token], first: int, end: int) -> set[int]:
         if caret and found[at - 1].kind == NUMBER and sign < end and found[sign].text == "circ":
             signs |= {at, sign}
     return signs
+
+
+def cut_off(found: list[Token], word: str | None, after: int) -> tuple[str | None, int]:
+    """`\\mathrm{NR@}k`: the word and, when it ends in `@`, the cut-off written against it
+    (`NR@k`, one metric's name, as a glossary writes it); the index after what was read."""
+    if word is None or not word.endswith("@"):
+        return word, after
+    if after < len(found) and found[after].kind in (LETTER, NUMBER):
+        return word + found[after].text, after + 1
+    return word, after

@@ -104,6 +104,12 @@ def _name(piece: str, start: int) -> str:
         if char in "{}":
             index += 1
             continue
+        if notation.turn_label(char, text[index - 1 : index], in_sub) or (
+            not in_sub and notation.cut_off(text, index, bool(out))
+        ):
+            out += "" if char == "°" else char
+            index += 1
+            continue
         if char in SUBSCRIPT_SIGNS and in_sub:
             out += SUBSCRIPT_SIGNS[char]  # `R_□` is `R_square`, as the parser names `\\square`
             index += 1

@@ -96,6 +96,10 @@ class _Uses:
         self.indexed = {key(base) for name in mathematical if (base := family_base(name))}
         self.families = {key(name) for name in mathematical} | self.indexed
         self.names = sorted(set(mathematical))
+        # `dl` of `\oint H\cdot\mathrm{d}l`: the element a glossary names with its variable
+        self.elements = {
+            key("d" + name) for eq in use.equations if eq.tree is not None for name in eq.tree.bound
+        }
         # `\mathcal T_j` for a glossary's T_j: plain text has no script letters
         self.unstyled = {key(_STYLE.sub("", name)) for name in mathematical}
         # `\overline{\mathrm{Nu}}_L` for a glossary's Nu_L: the mean's bar left off the entry
@@ -122,6 +126,8 @@ class _Uses:
         if name in self.imaginary:
             return True
         if key(name) in self.keys or key(name) in self.unstyled or key(name) in self.unaccented:
+            return True
+        if key(name) in self.elements:
             return True
         base = family_base(name)
         if base is not None and key(base) in self.families:
