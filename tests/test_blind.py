@@ -51,6 +51,9 @@ warnings that remain were each checked by hand:
   A424 (Q̇_tr in W and kW; Q̇_g in kW and W); rf-amplifier-p1db-backoff, A424: the output
   power P_out in dBm in one table and in W in another; pcb-differential-pair-skew, A424: the
   skew Δt in ps in one table and in s in another.
+- memory-ecc-chipkill, A424: the data length k in bits in one table (a Hamming SEC-DED word)
+  and in 8-bit symbols in the next (a Reed-Solomon codeword); the author would give the
+  second its own name.
 """
 
 from __future__ import annotations
@@ -122,6 +125,7 @@ TRUE_WARNINGS = sorted(
         ("geothermal-borehole-length", "A424"),  # Q̇_g in kW and in W
         ("rf-amplifier-p1db-backoff", "A424"),  # P_out in dBm and in W
         ("pcb-differential-pair-skew", "A424"),  # Δt in ps and in s
+        ("memory-ecc-chipkill", "A424"),  # k in bits and in symbols
     ]
 )
 
