@@ -305,6 +305,7 @@ NOTATION: list[tuple[str, Any]] = [
     (r"n^{+}", sp.Symbol("n_plus")),
     (r"W^{(l)}", sp.Symbol("W^(l)")),
     (r"L^{\text{CLIP}}", sp.Symbol("L^CLIP")),
+    (r"T_{60}^{\mathrm{E}}", sp.Symbol("T^E_60")),  # Eyring's reverberation time, no power E
     (r"\Delta V_{bi}", sp.Symbol("DeltaV_bi")),
     (r"\Delta(x)", sp.Symbol("Delta") * x),
     (r"a_1+\cdots+a_n", sp.Symbol("a_1") + Dots() + sp.Symbol("a_n")),
@@ -672,3 +673,12 @@ def test_the_dot_of_a_line_integral_goes_with_its_element() -> None:
     assert ampere.lhs == sp.Integral(sp.Symbol("H"), sp.Symbol("l"))
     [work] = parse_equation(r"W=\int_0^L \mathbf{F}\cdot \mathrm{d}\mathbf{x}").relations
     assert work.rhs == sp.Integral(sp.Symbol("F"), (sp.Symbol("x"), 0, sp.Symbol("L")))
+
+
+def test_an_upright_transpose_or_hermitian_mark_is_no_label() -> None:
+    """One upright capital is a variant's label (`T_{60}^{\\mathrm{E}}`), but `^{\\mathrm{T}}`
+    stays the transpose and `^{\\mathrm{H}}` is not turned into a label either."""
+    [transposed] = parse_equation(r"y=A^{\mathrm{T}}B").relations
+    assert transposed.rhs.has(Transposed)
+    [hermitian] = parse_equation(r"y=A^{\mathrm{H}}").relations
+    assert sp.Symbol("A^H") not in hermitian.rhs.free_symbols

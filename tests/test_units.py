@@ -470,3 +470,18 @@ def test_a_phrase_with_a_named_field_describes_a_value() -> None:
     `(`: it describes what the symbol is, as `positive integer count` does."""
     read = spec("GF(2) polynomial of degree below n")
     assert read.kind == "abstract"
+
+
+def test_a_unit_labelled_with_what_it_counts_is_that_unit() -> None:
+    """`kg air per kg fuel` (a boiler lesson's stoichiometric air-fuel ratio) is kg/kg: it
+    read as kg, the rest a remark, and `1 + λ·AFR_st` failed as kg plus a number (a false
+    A420). `kg fuel per kWh` had read as kg too. `% by volume` is a percent (it was an A421
+    at `by`); two unit words stay a rate of units (`m per s`)."""
+    assert spec("kg air per kg fuel").dimension == DIMENSIONLESS
+    assert spec("kg of air per kg of fuel").dimension == DIMENSIONLESS
+    fuel = spec("kg fuel per kWh")
+    assert fuel.units is not None and fuel.units.format() == "kg/kWh"
+    volume = spec("% by volume")
+    assert volume.units is not None and volume.units.format() == "%"
+    rate = spec("m per s")
+    assert rate.units is not None and rate.units.format() == "m/s"

@@ -613,3 +613,15 @@ def test_a_relation_that_holds_whatever_the_zero_may_multiply_celsius_values() -
     assert AFFINE in kinds(check(th, (1 - r) * th_in + 2 * r * th_out, "=", mixed))
     assert kinds(check(P_ * V_, n_ * R_ * theta, "=", GAS)) == [AFFINE]
     assert kinds(check(th, th_in + th_out, "=", HEAT)) == [AFFINE]
+
+
+def test_the_logarithm_of_a_concentration_is_not_certain() -> None:
+    """`pKₐ = −log₁₀ Kₐ` with Kₐ in mol/L (a buffer lesson) takes the logarithm of the value
+    in its table unit, as chemistry's p-scales do: not an error (it was a false A420). A
+    ratio whose units fail to cancel is still one, and so is the logarithm of another lone
+    quantity (B in Hz, above)."""
+    table = units(("pK_a", "dimensionless"), ("K_a", "mol/L"), ("c", "mol/L"), ("V", "L"))
+    pka, ka, c, v = sp.symbols("pK_a K_a c V")
+    (finding,) = check(pka, -sp.log(ka, 10), "=", table)
+    assert finding.kind == UNCERTAIN and not finding.is_error
+    assert kinds(check(pka, -sp.log(c / v, 10), "=", table)) == [ARGUMENT]

@@ -69,6 +69,20 @@ LEVEL_CONVENTION = (
 )
 
 
+VALUE_CONVENTION = (
+    "chemistry takes the logarithm of a concentration's value in its table unit (pKₐ ="
+    " −log₁₀ Kₐ with Kₐ in mol/L, pH = −log₁₀[H⁺]), so this is not certain"
+)
+
+
+def concentration(arg: sympy.Basic, value: UnitProduct) -> bool:
+    """A lone symbol, or a power of one, in an amount of substance per something (`K_a`,
+    `[H⁺]²` in mol/L): what the p-scales of chemistry take the logarithm of. Another lone
+    quantity (B in Hz beside dBm) or a ratio whose units fail to cancel is no convention."""
+    base = arg.base if isinstance(arg, sympy.Pow) and arg.exp.is_number else arg
+    return isinstance(base, sympy.Symbol) and value.dimension.exponent("[substance]") > 0
+
+
 def logarithm(name: str) -> bool:
     return name.lower() in LOGARITHMS
 

@@ -283,9 +283,36 @@ _INCH = re.compile(r"(?:[/·*]\s*in\b(?![ \t]+\w)|^in\s*[/·*²³^])")
 
 _COUNT_OF = re.compile(r"([A-Za-z]+)[ \t]+of[ \t]+\S")
 
-_OF_WORDS = re.compile(r"(%|[A-Za-zµμΩ°]{1,3}|\S*[^\w\s]\S*)[ \t]+of[ \t]+(?=[^\W\d])")
-"""A unit symbol, then what it is of (`% of initial capacity`, `kg of CO₂`); a word unit
-before `of` stays a phrase (`degrees of freedom` is a count)."""
+_OF_WORDS = re.compile(r"(%|[A-Za-zµμΩ°]{1,3}|\S*[^\w\s]\S*)[ \t]+(?:of|by)[ \t]+(?=[^\W\d])")
+"""A unit symbol, then what it is of (`% of initial capacity`, `kg of CO₂`, `% by volume`);
+a word unit before `of` stays a phrase (`degrees of freedom` is a count)."""
+
+_LABELLED_RATE = re.compile(
+    r"(\S+)\s+(?:of\s+)?([^\W\d][\w₀-₉]*)\s+per\s+(\S+)(?:\s+(?:of\s+)?([^\W\d][\w₀-₉]*))?"
+)
+"""`kg air per kg fuel`, `kg fuel per kWh`: a unit and the thing it counts, per another unit
+and what that counts. The words say what is counted; the units are the unit (kg fuel per
+kWh had read as kg, the rest a remark)."""
+
+
+def _labelled(rate: re.Match[str]) -> UnitProduct | None:
+    top, label, bottom, under = rate.groups()
+    for word in (label, under):
+        if word is not None and _reads(word):
+            return None  # `m per s`-like words are units, not labels: the grammar reads them
+    try:
+        return read_unit(f"{top}/({bottom})")
+    except UnitSyntaxError:
+        return None
+
+
+def _reads(word: str) -> bool:
+    try:
+        read_unit(word)
+    except UnitSyntaxError:
+        return False
+    return True
+
 
 _WIDTH = re.compile(r"(\d+-(?:bit|byte))[ \t]+(?=[^\W\d])")
 """A width before a counted noun (`32-bit words`, `64-byte lines`): it says what is counted."""
@@ -322,6 +349,8 @@ def _parse(text: str, phrases: bool) -> UnitSpec | UnitProblem:
         return UnitProblem(text, f"unit text longer than {MAX_TEXT} characters", 0)
     clean, columns = _unescape(text)
     core, remark, remark_at = split_remark(clean)
+    if (rate := _LABELLED_RATE.fullmatch(core)) is not None and (read := _labelled(rate)):
+        return UnitSpec(text, kind_of(read), read, remark="; ".join(p for p in (core, remark) if p))
     if (plain := _SUBSTANCE.sub("", core)) != core and plain.strip():
         try:  # `kg water/kg dry air`: the substances name what each unit counts
             read = read_unit(plain.strip())

@@ -453,6 +453,8 @@ class Walker:
                         message += f"; {roles.LEVEL_CONVENTION}"
                         self.error(UNCERTAIN, message, arg, place)
                         level = None  # 10 log₁₀ B is in dB(Hz): no unit to compare further
+                    elif roles.logarithm(name) and roles.concentration(arg, value):
+                        self.error(UNCERTAIN, f"{message}; {roles.VALUE_CONVENTION}", arg, place)
                     elif self._differentiated and roles.logarithm(name):
                         message += (
                             "; but it is differentiated, and the derivative of log x is that "
