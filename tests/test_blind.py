@@ -54,6 +54,12 @@ warnings that remain were each checked by hand:
 - memory-ecc-chipkill, A424: the data length k in bits in one table (a Hamming SEC-DED word)
   and in 8-bit symbols in the next (a Reed-Solomon codeword); the author would give the
   second its own name.
+- carnot-limit-heat-engine, A310 and A311: the citation cuts a Wikipedia address at its
+  parenthesis (`Carnot%27s_theorem_(thermodynamics`), as in the batches before.
+- mri-larmor-frequency, two A424: the reduced gyromagnetic ratio γ̄ in MHz/T in the first
+  table and in Hz/T in the next two.
+- pem-electrolyzer-efficiency, two A321: `V_cell = E_rev(T,p) + …` writes the cell's
+  temperature and pressure, which no table defines.
 """
 
 from __future__ import annotations
@@ -126,6 +132,12 @@ TRUE_WARNINGS = sorted(
         ("rf-amplifier-p1db-backoff", "A424"),  # P_out in dBm and in W
         ("pcb-differential-pair-skew", "A424"),  # Δt in ps and in s
         ("memory-ecc-chipkill", "A424"),  # k in bits and in symbols
+        ("carnot-limit-heat-engine", "A310"),  # the citation cut at its parenthesis
+        ("carnot-limit-heat-engine", "A311"),
+        ("mri-larmor-frequency", "A424"),  # γ̄ in MHz/T and in Hz/T (two tables)
+        ("mri-larmor-frequency", "A424"),
+        ("pem-electrolyzer-efficiency", "A321"),  # E_rev(T,p): no T in the tables
+        ("pem-electrolyzer-efficiency", "A321"),  # nor p
     ]
 )
 
