@@ -180,3 +180,9 @@ def cut_off(text: str, index: int, named: bool) -> bool:
     """`NR@k`, `P@10`: the `@` of a metric taken at a cut-off, part of one name, as
     `\\mathrm{NR@}k` writes it; only between a name's start and a letter or digit."""
     return text[index] == "@" and named and text[index + 1 : index + 2].isalnum()
+
+
+def variant_tag(letter: str) -> bool:
+    """`T_{60}^{\\mathrm{E}}`, `T₆₀ᴱ`: one upright capital superscript names a variant (Eyring's
+    reverberation time), not a power; except the transpose and Hermitian marks T and H."""
+    return len(letter) == 1 and letter.isascii() and letter.isupper() and letter not in "TH"

@@ -758,6 +758,17 @@ def test_values_on_both_sides_of_a_sentence_opening_another_case_give_no_error(
     assert "A430" in _codes(authored(TLB.replace("@", "Then ")))
 
 
+def test_a_sentence_that_changes_the_example_opens_another_case(authored) -> None:
+    """`Squeezing the same keys into half the slots, 1,048,576, gives α ≈ 0.858` (a cuckoo
+    hashing lesson) changes one input without naming it: values on either side of such a
+    sentence are two cases (a false A430 at α = n/m with m from the first). A sentence that
+    carries on the same case is still read as one."""
+    changed = TLB.replace("@accesses range over", "Spreading the accesses over")
+    assert "A430" not in _codes(authored(changed))
+    assert "A430" not in _codes(authored(TLB.replace("@accesses range over", "Doubling it to")))
+    assert "A430" in _codes(authored(TLB.replace("@accesses range over", "Then over")))
+
+
 MOMENTUM = r"""
 ## Science and assumptions
 

@@ -305,6 +305,8 @@ def test_an_index_expression_subscript_defines_its_letter(check):
         (r"y=a\circ x", ("∘", "One of +, −, ×, ÷", "operator"), r"\circ"),
         (r"y=a\wedge x\oplus a", ("∧, ⊕", "AND, XOR", "logic"), r"\wedge"),
         (r"y=a+x-a", ("+, −", "Positive, negative", "event"), "+"),
+        # a phase angle (an LVDT lesson: a false A320 at `∠` where `\angle V` is written)
+        (r"y=\angle a+x", ("∠", "Phase angle of a phasor", "degrees"), r"\angle "),
     ],
 )
 def test_an_operator_entry_is_read_and_must_be_used(check, equation, entry, command):

@@ -89,3 +89,16 @@ def test_only_a_letter_with_a_physical_unit_is_declared_a_quantity():
     assert _applied(r"y=h\left(a+b\right)", {}) == ["h"]  # no table: the convention
     (relation,) = parse_relations(r"y=h\left(a+b\right)", symbols=["h"])
     assert relation.rhs == sympy.Symbol("h") * (sympy.Symbol("a") + sympy.Symbol("b"))
+
+
+def test_an_acronym_of_the_table_is_a_symbol_whatever_its_unit():
+    """`SE = SL − 2\\,\\mathrm{TL} + TS − (NL − DI) − DT` (a sonar lesson, every term in dB):
+    `2\\,\\mathrm{TL}` is twice the transmission loss, not 2 teralitres (a false A420, TL in
+    `dB` being no physical unit). An acronym the table does not name stays a unit."""
+    table = _table(("SE", "dB"), ("SL", "dB"), ("TL", "dB"), ("TS", "dB"))
+    assert "TL" in dimensions.declared(table)
+    (relation,) = parse_relations(
+        r"\mathrm{SE}=\mathrm{SL}-2\,\mathrm{TL}+\mathrm{TS}", symbols=dimensions.declared(table)
+    )
+    assert relation.rhs == sympy.Symbol("SL") - 2 * sympy.Symbol("TL") + sympy.Symbol("TS")
+    assert "GB" not in dimensions.declared(table)

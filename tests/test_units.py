@@ -203,7 +203,12 @@ def test_a_food_calorie_is_refused_as_ambiguous() -> None:
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("kwh", "did you mean kWh?"), ("Nm", "N·m?"), ("psi", "another system")],
+    [
+        ("kwh", "did you mean kWh?"),
+        ("Nm", "N·m?"),
+        ("psi", "another system"),
+        ("ft²", "another system"),  # a sprinkler lesson's area: it was `did you mean fT²?`
+    ],
 )
 def test_a_word_meant_as_a_unit_is_a_problem_not_an_abstract_unit(text: str, message: str) -> None:
     """One plain plural word is a counted noun (`logits`), unless it is a unit the vocabulary

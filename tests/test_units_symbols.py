@@ -147,6 +147,7 @@ def test_a_caller_may_bring_its_own_symbol_reader() -> None:
         ("ΔL_90°", ["DeltaL_90"]),  # the 90° turn's; the units side had read DeltaL_90_circ
         ("NR@k", ["NR@k"]),  # a metric at a cut-off
         ("E°", ["E_circ"]),
+        ("T₆₀ᴱ", ["T^E_60"]),  # Eyring's T₆₀, `T_{60}^{\mathrm{E}}`: a variant, not a power
     ],
 )
 def test_spellings_of_real_glossaries_name_as_the_lesson_model_does(

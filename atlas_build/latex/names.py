@@ -233,20 +233,15 @@ def label_of(p: Parser, sup: Arg | None) -> str | None:
     if sup is None or _imaginary_in(sup.tokens):
         return None
     upright = word(p, sup)
-    if upright is not None and upright.label and (len(upright.text) > 1 or _tag(upright.text)):
-        return upright.text
+    if upright is not None and upright.label:
+        if len(upright.text) > 1 or notation.variant_tag(upright.text):
+            return upright.text
     if len(sup.tokens) < 3:
         return None
     if not (sup.tokens[0].is_char("(") and sup.tokens[-1].is_char(")")):
         return None
     inner = word(p, _arg(sup.tokens[1:-1], sup.end))
     return inner.text if inner is not None else None
-
-
-def _tag(letter: str) -> bool:
-    """`T_{60}^{\\mathrm{E}}`: one upright capital names a variant (Eyring's reverberation
-    time), except the transpose and Hermitian marks `^{\\mathrm{T}}` and `^{\\mathrm{H}}`."""
-    return letter.isascii() and letter.isupper() and letter not in "TH"
 
 
 def _imaginary_in(tokens: Sequence[Token]) -> bool:

@@ -70,6 +70,7 @@ def name_of(token: str) -> str | None:
     marks: list[str] = []
     primes = 0
     mode = "base"
+    tag = ""
     braced = operated = False
     normal = unicodedata.normalize("NFD", text)
     for at, char in enumerate(normal):
@@ -115,7 +116,9 @@ def name_of(token: str) -> str | None:
         elif script is not None:
             where, spelled = script
             if where == "super":
-                if spelled not in _TRANSPOSE:
+                if mode != "power" and notation.variant_tag(spelled):
+                    tag = f"^{spelled}"  # `T₆₀ᴱ`: Eyring's T₆₀, `T_{60}^{\mathrm{E}}`
+                elif spelled not in _TRANSPOSE:
                     mode = "power"
             elif mode == "usub":
                 subs[-1] += _SUB_OPERATORS.get(spelled, spelled)
@@ -156,7 +159,7 @@ def name_of(token: str) -> str | None:
         elif power in ("\\prime", "\u2032"):
             primes += 1
     name = "".join(base) + (f"_{style}" if style else "")
-    name += "".join(f"_{accent}" for accent in accents)
+    name += "".join(f"_{accent}" for accent in accents) + tag
     name += "".join(f"_{naming.SIGN_WORDS.get(sub, sub)}" for sub in subs if sub)
     return name + _suffixes(primes, marks)
 

@@ -248,8 +248,8 @@ def unit_attempt(word: str) -> str | None:
         return None
     if word in AMBIGUOUS:
         return AMBIGUOUS[word]
-    if word in FOREIGN_UNITS:
-        return FOREIGN
+    if word in FOREIGN_UNITS or word.rstrip("²³⁴") in FOREIGN_UNITS:
+        return FOREIGN  # `ft²` too, not a slip of femtotesla squared
     meant = [] if word in CAPITALS else [v for v in _case_variants(word) if _read(v)]
     cuts = range(1, len(word)) if _mixed(word) else [len(word) - 1] if word[-1] == "s" else []
     for cut in cuts:

@@ -160,6 +160,11 @@ def _name(piece: str, start: int) -> str:
             in_sub = True
         elif (script := _script(char)) is not None:
             kind, plain = script
+            if kind == "super" and notation.variant_tag(plain) and out:
+                head, mark, rest = out.partition("_")  # `T₆₀ᴱ` is `T^E_60`, as LaTeX names it
+                out = f"{head}^{plain}{mark}{rest}"
+                index += 1
+                continue
             if kind == "super":
                 raise SymbolError(
                     "a superscript in a glossary symbol is a power, not a name", column

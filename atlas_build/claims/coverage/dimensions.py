@@ -157,9 +157,13 @@ def declared(table: dict[str, units.UnitSpec]) -> list[str]:
     """Names the parser would read as constants or functions that the lesson's table
     makes symbols (`I` a current, not the imaginary unit; `e` a charge; `h` in W/(m²·K)
     a quantity, so `h(A_b + η_f A_f)` multiplies as `a(b + c)` does, while `h(t)` is
-    still applied): the constants, and every name the table gives a physical unit."""
+    still applied): the constants, every name the table gives a physical unit, and every
+    acronym it names, whatever its unit (`2\\,\\mathrm{TL}` is twice a sonar's transmission
+    loss in dB, not 2 teralitres)."""
     quantities = (name for name, spec in table.items() if spec.kind == UNIT)
-    return sorted({*(name for name in ("pi", "e", "E", "I") if name in table), *quantities})
+    acronyms = (name for name in table if len(name) > 1 and name.isascii() and name.isupper())
+    constants = (name for name in ("pi", "e", "E", "I") if name in table)
+    return sorted({*constants, *quantities, *(name for name in acronyms if name.isalpha())})
 
 
 def unit_of_symbols(relation: Any, named: frozenset[str]) -> bool:

@@ -132,8 +132,12 @@ def sentences(paragraph: Paragraph, content: str) -> list[Paragraph]:
 
 
 _CONDITIONAL = re.compile(
-    r"(?:If|Suppose|Supposing|Had|Were|Should|Imagine|Assume|Assuming|Alternatively|Instead)\b"
+    r"(?:If|Suppose|Supposing|Had|Were|Should|Imagine|Assume|Assuming|Alternatively|Instead"
+    r"|(?:Doubl|Halv|Tripl|Quadrupl|Squeez|Rais|Lower|Increas|Reduc|Decreas|Cutt|Shrink"
+    r"|Grow|Widen|Narrow|Shorten|Lengthen|Switch|Replac|Chang|Spread)ing)\b"
 )
+"""A sentence opening another case: a condition, or a change made to the example
+(`Squeezing the same keys into half the slots, 1,048,576, gives α ≈ 0.858`)."""
 
 
 def conditionals(paragraph: Paragraph, content: str) -> list[int]:

@@ -193,6 +193,7 @@ _OPERATOR_LATEX = {
     "⌈": ("\\lceil",),
     "⌊": ("\\lfloor",),
     "∈": ("\\in",),
+    "∠": ("\\angle", "\\measuredangle"),
 }
 """An operator as glossaries write it -> other ways a lesson writes the same operator."""
 
