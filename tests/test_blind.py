@@ -60,6 +60,8 @@ warnings that remain were each checked by hand:
   table and in Hz/T in the next two.
 - pem-electrolyzer-efficiency, two A321: `V_cell = E_rev(T,p) + …` writes the cell's
   temperature and pressure, which no table defines.
+- indoor-co2-ventilation-rate, two A424: the outdoor-air flow Q in L/s in the first table
+  and in m³/h in the next two ("here in m³/h"); the author would give it another name there.
 """
 
 from __future__ import annotations
@@ -138,6 +140,8 @@ TRUE_WARNINGS = sorted(
         ("mri-larmor-frequency", "A424"),
         ("pem-electrolyzer-efficiency", "A321"),  # E_rev(T,p): no T in the tables
         ("pem-electrolyzer-efficiency", "A321"),  # nor p
+        ("indoor-co2-ventilation-rate", "A424"),  # Q in L/s and in m³/h (two tables)
+        ("indoor-co2-ventilation-rate", "A424"),
     ]
 )
 
