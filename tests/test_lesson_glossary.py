@@ -734,3 +734,16 @@ def test_the_element_of_a_line_integral_is_used_where_the_integral_takes_it(chec
     entries = [*ENTRIES, ("H", "Field strength", "A/m"), ("dl", "Element of the path", "m")]
     diagnostics, _ = check(glossary_body([r"y=a\,x\,H"], entries))
     assert codes(diagnostics) == ["A320"]
+
+
+def test_the_variable_of_a_set_builder_needs_no_entry(check):
+    """`n = \\min\\{d \\in \\mathcal D : d \\ge a\\}` (a CAN FD lesson: the smallest allowed
+    length at least a) names d only inside the set it builds: a false A321 at d. A letter
+    outside any builder still needs its entry."""
+    entries = [*ENTRIES, ("n", "Chosen length", "bytes"), ("𝒟", "Allowed lengths", "bytes")]
+    latex = r"y=a\,x,\qquad n=\min\{d\in\mathcal D: d\ge a\}"
+    diagnostics, _ = check(glossary_body([latex], entries))
+    assert "A321" not in codes(diagnostics)
+    unbuilt = r"y=a\,x,\qquad n=\min\{d\in\mathcal D: d\ge b\}"
+    diagnostics, _ = check(glossary_body([unbuilt], entries))
+    assert codes(diagnostics) == ["A321"]

@@ -217,6 +217,8 @@ def test_an_operator_is_a_glossary_entry(written, operators):
         ("(I²t)\\_m", ("I", "t")),  # its melting value, `(I^2t)_{\mathrm m}`
         ("(I²t)\\_pulse", ("I", "t")),
         ("V_1-V_2", ("V_1", "V_2")),  # a difference, not the run V_1 to V_2
+        ("∠L", ("L",)),  # the phase of a loop gain (a Bode lesson: a false A322)
+        ("⌊x⌋\\_ε", ("x", "epsilon")),  # x rounded down to a grid ε (a rounding lesson)
     ],
 )
 def test_expressions_of_real_glossaries(written, mentioned):

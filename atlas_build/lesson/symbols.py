@@ -59,6 +59,9 @@ _GLUED = re.compile(r"(?<=[⁰¹²³⁴⁵⁶⁷⁸⁹])(?=[A-Za-zΑ-Ωα-ω])")
 _DERIVATIVE = re.compile(r"^[d∂]\s*([^\s/]+)\s*/\s*[d∂]\s*([^\s/]+)$")  # `dV_OS/dT`
 _NORM = re.compile(r"^(?:‖(.+)‖|\|(.+)\|)[₀-₉]?$")  # `‖a‖`, `|z|`: a norm of an operand
 _GROUPED = re.compile(r"^\((.+)\)_(\S+)$")  # `(I²t)_m`: a quantity named by its expression
+_OPERATED = re.compile(r"^(?:∠\s*(.+)|[⌊⌈](.+)[⌋⌉](?:\\?_\{?([^{}\s]+)\}?)?)$")
+"""`∠L`, the phase of L; `⌊x⌋_ε`, x rounded down to a grid ε: an operator applied to the
+symbols it explains, as `\\angle L` and `\\lfloor x\\rfloor_{\\varepsilon}` write them."""
 _SHORT_TOKEN = 3
 
 
@@ -268,6 +271,12 @@ def read(text: str) -> SymbolCell:
         if inner and _operands(inner):
             kind = EXPRESSION  # `‖a‖`: a vector's norm, `\lVert\mathbf a\rVert`
             mentioned += _operands(inner)
+            continue
+        operated = _OPERATED.match(piece)
+        applied = [part for part in operated.groups() if part] if operated else []
+        if applied and all(_operands(part) for part in applied):
+            kind = EXPRESSION
+            mentioned += [name for part in applied for name in _operands(part)]
             continue
         if (grouped := _GROUPED.match(piece)) and _operands(grouped.group(1)):
             kind = EXPRESSION  # `(I²t)_m`, which an equation writes `(I^2t)_{\mathrm m}`

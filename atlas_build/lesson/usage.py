@@ -16,8 +16,8 @@ import sympy
 from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.function import AppliedUndef
 
-from atlas_build.latex.functions import Component
-from atlas_build.latex.sets import BigOperator, bound_indices
+from atlas_build.latex.functions import Component, Related
+from atlas_build.latex.sets import BigOperator, SetBuilder, bound_indices
 from atlas_build.lesson import symbols
 from atlas_build.lesson.latexnames import Scan, scan
 from atlas_build.lesson.model import Lesson, Math
@@ -81,6 +81,10 @@ def tree_names(
             found.bound.update(dict.fromkeys(str(index) for index in indices))
             stack.append((node.body, bound | indices, role))
             stack += [(part, bound, LIMIT) for part in reversed(node.over.args[1:])]
+        elif isinstance(node, SetBuilder):  # {d ∈ D : d ≥ n}: d is the builder's variable
+            members = frozenset(_members(node.args[0]))
+            found.bound.update(dict.fromkeys(str(member) for member in members))
+            stack += [(part, bound | members, role) for part in reversed(node.args)]
         elif isinstance(node, Component):  # softmax(z)_i: i is an index, like x_i's
             value, *indices = node.args
             stack += [(index, bound, INDEX) for index in reversed(indices)]
@@ -110,6 +114,13 @@ def tree_names(
         elif isinstance(node, sympy.Basic):
             stack += [(argument, bound, role) for argument in reversed(node.args)]
     return found
+
+
+def _members(element: sympy.Basic) -> set[sympy.Basic]:
+    """The variable a set builder's element names: `d` of `d ∈ D`, or `x` alone."""
+    if isinstance(element, Related) and element.op == "in":
+        element = element.args[0]
+    return {element} if isinstance(element, sympy.Symbol) else set()
 
 
 @lru_cache(maxsize=512)
