@@ -151,7 +151,7 @@ TRUE_WARNINGS = sorted(
 @cache
 def _report() -> Report:
     """One check of the corpus for both tests: it is the slowest step of CI (about two and a
-    half minutes for 797 lessons on two cores), and the tests read the same report."""
+    half minutes for 820 lessons on two cores), and the tests read the same report."""
     report, _ = pipeline.check([str(BLIND)], pipeline.Options(jobs=2))
     return report
 
