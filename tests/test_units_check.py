@@ -625,3 +625,14 @@ def test_the_logarithm_of_a_concentration_is_not_certain() -> None:
     (finding,) = check(pka, -sp.log(ka, 10), "=", table)
     assert finding.kind == UNCERTAIN and not finding.is_error
     assert kinds(check(pka, -sp.log(c / v, 10), "=", table)) == [ARGUMENT]
+
+
+def test_an_arrow_compares_no_sides() -> None:
+    """`ω² = g k tanh(kh) \\xrightarrow{kh≫1} L_0 = gT²/2π` (an ocean-wave lesson): the arrow
+    leads from the dispersion relation to its deep-water form, rad/s² to m, and was a false
+    A420. A map and a transform pair relate different quantities too; their parts are still
+    checked, and `←` (an update rule) still compares."""
+    for op in ("->", "mapsto", "<->"):
+        assert check(V, tau, op, CIRCUIT) == []
+        assert kinds(check(V, tau + V, op, CIRCUIT)) == [TERMS]
+    assert kinds(check(V, tau, "<-", CIRCUIT)) == [RELATION]

@@ -17,8 +17,10 @@ from .product import UnitProduct
 from .spec import UnitSpec
 from .walk import Place, Walker
 
-UNCOMPARED = frozenset({"propto", "∝"})
-"""Operators whose sides need not share a dimension (`a ∝ b`); their parts are still checked."""
+UNCOMPARED = frozenset({"propto", "∝", "->", "mapsto", "<->"})
+"""Operators whose sides need not share a dimension (`a ∝ b`; an arrow to a limit's form,
+`g k \\tanh(kh) \\xrightarrow{kh\\gg1} L_0`; a map; a transform pair `x(t) ↔ X(f)`);
+their parts are still checked."""
 
 SETS = frozenset({"in", "∈", "notin", "∉", "subset", "subseteq", "⊂", "⊆", "supset", "⊃"})
 """Set notation (`W \\in \\mathbb R^{m×n}`): membership, not arithmetic, so not checked."""
