@@ -57,11 +57,13 @@ _SPLIT_OPERANDS = re.compile(r"[\s/·×⋅*+−\-()\[\]|√∂∇,;=<>≤≥≈]
 _WORD = re.compile(r"^[a-z]{2,}$")
 _GLUED = re.compile(r"(?<=[⁰¹²³⁴⁵⁶⁷⁸⁹])(?=[A-Za-zΑ-Ωα-ω])")  # `I²t`: I² times t
 _DERIVATIVE = re.compile(r"^[d∂]\s*([^\s/]+)\s*/\s*[d∂]\s*([^\s/]+)$")  # `dV_OS/dT`
-_NORM = re.compile(r"^(?:‖(.+)‖|\|(.+)\|)[₀-₉]?$")  # `‖a‖`, `|z|`: a norm of an operand
 _GROUPED = re.compile(r"^\((.+)\)_(\S+)$")  # `(I²t)_m`: a quantity named by its expression
-_OPERATED = re.compile(r"^(?:∠\s*(.+)|[⌊⌈](.+)[⌋⌉](?:\\?_\{?([^{}\s]+)\}?)?)$")
-"""`∠L`, the phase of L; `⌊x⌋_ε`, x rounded down to a grid ε: an operator applied to the
-symbols it explains, as `\\angle L` and `\\lfloor x\\rfloor_{\\varepsilon}` write them."""
+_APPLIED = re.compile(
+    r"^(?:‖(.+)‖[₀-₉]?|\|(.+)\|[₀-₉]?|∠\s*(.+)|[⌊⌈](.+)[⌋⌉](?:\\?_\{?([^{}\s]+)\}?)?)$"
+)
+"""An operator applied to the symbols it explains: `‖a‖` and `|z|`, a norm
+(`\\lVert\\mathbf a\\rVert`); `∠L`, the phase of L; `⌊x⌋_ε`, x rounded down to a grid ε
+(`\\lfloor x\\rfloor_{\\varepsilon}`)."""
 _SHORT_TOKEN = 3
 
 
@@ -266,13 +268,7 @@ def read(text: str) -> SymbolCell:
             found.append(single)
             mentioned += latex_reading(single)
             continue
-        normed = _NORM.match(piece)
-        inner = (normed.group(1) or normed.group(2)) if normed else ""
-        if inner and _operands(inner):
-            kind = EXPRESSION  # `‖a‖`: a vector's norm, `\lVert\mathbf a\rVert`
-            mentioned += _operands(inner)
-            continue
-        operated = _OPERATED.match(piece)
+        operated = _APPLIED.match(piece)
         applied = [part for part in operated.groups() if part] if operated else []
         if applied and all(_operands(part) for part in applied):
             kind = EXPRESSION

@@ -104,10 +104,11 @@ def _name(piece: str, start: int) -> str:
         if char in "{}":
             index += 1
             continue
-        if notation.turn_label(char, text[index - 1 : index], in_sub) or (
-            not in_sub and notation.cut_off(text, index, bool(out))
-        ):
-            out += "" if char == "°" else char
+        if notation.turn_label(char, text[index - 1 : index], in_sub):
+            index += 1  # `ΔL_90°`: the turn's label is no part of the name
+            continue
+        if not in_sub and notation.cut_off(text, index, bool(out)):
+            out += char  # `NR@k`: a metric at a cut-off
             index += 1
             continue
         if char in SUBSCRIPT_SIGNS and in_sub:

@@ -161,9 +161,9 @@ def declared(table: dict[str, units.UnitSpec]) -> list[str]:
     acronym it names, whatever its unit (`2\\,\\mathrm{TL}` is twice a sonar's transmission
     loss in dB, not 2 teralitres)."""
     quantities = (name for name, spec in table.items() if spec.kind == UNIT)
-    acronyms = (name for name in table if len(name) > 1 and name.isascii() and name.isupper())
+    acronyms = (n for n in table if len(n) > 1 and n.isascii() and n.isalpha() and n.isupper())
     constants = (name for name in ("pi", "e", "E", "I") if name in table)
-    return sorted({*constants, *quantities, *(name for name in acronyms if name.isalpha())})
+    return sorted({*constants, *quantities, *acronyms})
 
 
 def unit_of_symbols(relation: Any, named: frozenset[str]) -> bool:
