@@ -183,9 +183,6 @@ KNOWN_FALSE_WARNINGS = [
     ("igbt-short-circuit-withstand", "A321"),
     # `R_{\mathrm{DS(on)},k}`: the parenthesis again, so the table's R_DS(on),k is unused
     ("mosfet-parallel-current-sharing", "A320"),
-    # `\frac{r}{3.01}\ \mathrm{bits/s/Hz\ per\ dB}`: a unit is read after a number only,
-    # so the letters of `bits` multiply and `i` is undefined
-    ("mimo-capacity-gain", "A321"),
     # `V_{A1,A2} = V_CM ± …` names V_A1 and V_A2 at once: V is read as undefined, V_A2 unused
     ("instrumentation-amplifier-gain-resistor", "A320"),
     ("instrumentation-amplifier-gain-resistor", "A321"),

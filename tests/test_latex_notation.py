@@ -562,6 +562,26 @@ def test_an_acronym_the_lesson_declares_is_a_symbol_not_a_unit() -> None:
     assert isinstance(volts.rhs, WithUnit)
 
 
+def test_a_unit_set_off_after_a_formula_is_its_unit_not_a_factor() -> None:
+    """`J ≈ 0.49\\,H^2\\,T\\ \\ \\mathrm{kW/m}` (a batch-54 lesson): the unit names what the
+    fitted formula gives; read as k·W/m it made W and m undefined symbols (A321). A wide
+    space sets it off at the end of a side, or a `\\quad` before it alone; a thin space,
+    a declared name or an acronym keeps it a factor."""
+    H = sp.Symbol("H")
+    [fitted] = parse_equation(r"J\approx 0.49\,H^2\,T\ \ \mathrm{kW/m}").relations
+    assert fitted.rhs == sp.Rational(49, 100) * H**2 * T
+    [period] = parse_equation(r"t=\frac{2000}{R}\;\text{ns},\quad u=2").relations[:1]
+    assert period.rhs == 2000 / R
+    quad = parse_equation(r"\theta=\frac{\lambda}{d}\quad(\mathrm{rad})")
+    assert (len(quad.relations), quad.expressions) == (1, ())
+    assert parse_equation(r"a=b\,\mathrm{m}").relations[0].rhs == b * sp.Symbol("m")
+    declared = parse_equation(r"a=b\ \mathrm{ms}", symbols=["ms"]).relations[0]
+    assert declared.rhs == b * sp.Symbol("ms")
+    acronym = parse_equation(r"t=u-v\ \ \mathrm{INT}").relations[0]
+    assert acronym.rhs.has(sp.Symbol("INT"))
+    assert parse_equation(r"x=5\ \mathrm{m}").relations[0].rhs == unit(5, "m")
+
+
 def test_an_indexed_signal_of_time_in_a_sum_is_applied() -> None:
     """`\\sum_i x_i(t)` sums the records x_i at time t; it was read as x_i times t, which
     gave a false A420 (left side V, right side seconds·V). A group of several terms after

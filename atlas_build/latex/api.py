@@ -9,6 +9,7 @@ from typing import TypeAlias, TypeVar, cast
 
 import sympy
 
+from . import units
 from .dialect import DEFAULT_MAX_DEPTH, DEFAULT_MAX_LENGTH
 from .errors import NO_RELATION, SYNTAX, TOO_DEEP, LatexError
 from .functions import Related
@@ -197,7 +198,7 @@ def _equation(request: _Request) -> Equation:
         linked = segment.link is not None or (
             k + 1 < len(parsed) and parsed[k + 1][0].link is not None
         )
-        if not ops and (segment.droppable or _bracketed(segment)):
+        if not ops and (segment.droppable or _bracketed(segment) or _unit(segment, state)):
             previous = None
             continue
         if not ops and not linked:
@@ -236,6 +237,11 @@ def _bracketed(segment: Segment) -> bool:
     """``\\quad [\\mathrm{V}]``: a bracketed annotation (a unit) standing alone."""
     tokens = segment.tokens
     return len(tokens) >= 2 and tokens[0].is_char("[") and tokens[-1].is_char("]")
+
+
+def _unit(segment: Segment, state: State) -> bool:
+    """``\\quad \\mathrm{rad}``: a unit standing alone after a formula is its unit."""
+    return units.alone(Parser(segment.tokens, state, state.options.indices, segment.end))
 
 
 def _statement(relations: list[Relation]) -> sympy.Basic:

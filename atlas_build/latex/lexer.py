@@ -55,6 +55,7 @@ class Token:
     space_before: bool = False
     gap: bool = False  # a spacing command (``\\,``, ``\\;``) was written before it
     tight: bool = False  # ``\\!`` was written before it: pulled against what it follows
+    wide: bool = False  # a wide space (``\\ ``, ``\\;``) was written before it
 
     def is_char(self, text: str) -> bool:
         return self.kind == CHAR and self.text == text

@@ -36,6 +36,9 @@ _OPERATOR_BASES = frozenset({EXTREMUM, BIG_OPERATOR, ARG, OPERATOR_NAME, LIMIT})
 _GAPS = frozenset({",", ";", ":", " ", ">", "enspace", "thinspace", "medspace", "thickspace"})
 """Spacing commands that separate what they stand between (``\\ln 2\\,RC``), as opposed
 to sizing and the negative spaces authors use to tighten a formula."""
+_WIDE = frozenset({";", ":", " ", ">", "enspace", "medspace", "thickspace"})
+"""Spacing wider than the thin space between a number and its unit: what an author sets
+off from a formula with it can be a remark on the formula (``\\frac{2000}{R}\\ \\mathrm{ns}``)."""
 _TIGHTENERS = frozenset({"!", "negthinspace"})
 """The negative thin space of ``f\\!\\left(x\\right)``: the idiom that pulls a function's
 argument back against its name, which ``\\left`` would otherwise space off."""
@@ -44,7 +47,7 @@ argument back against its name, which ``\\left`` would otherwise space off."""
 def strip_spacing(tokens: Sequence[Token]) -> list[Token]:
     """Drop spacing and sizing commands, merge digit groups, ``:=`` and ``\\not``."""
     out: list[Token] = []
-    space = thin = gap = tight = False
+    space = thin = gap = tight = wide = False
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -54,10 +57,13 @@ def strip_spacing(tokens: Sequence[Token]) -> list[Token]:
             thin = token.text in (",", " ")
             gap = gap or token.text in _GAPS
             tight = tight or token.text in _TIGHTENERS
+            wide = wide or token.text in _WIDE
             i += 1
             continue
-        if space and not (token.space_before and token.gap == gap and token.tight == tight):
-            token = replace(token, space_before=True, gap=gap, tight=tight)
+        if space and not (
+            token.space_before and (token.gap, token.tight, token.wide) == (gap, tight, wide)
+        ):
+            token = replace(token, space_before=True, gap=gap, tight=tight, wide=wide)
         if out and _digit_group(out[-1], token, thin):
             out[-1] = Token(NUMBER, out[-1].text + token.text, out[-1].start, token.end, False)
         elif _grouped_digits(out, tokens, i):
@@ -81,7 +87,7 @@ def strip_spacing(tokens: Sequence[Token]) -> list[Token]:
             i = _skip_row_spacing(tokens, i + 1) - 1
         else:
             out.append(token)
-        space = thin = gap = tight = False
+        space = thin = gap = tight = wide = False
         i += 1
     return out
 

@@ -206,6 +206,8 @@ class Parser:
                 factors = [logic.binary(self, token, self.product(factors))]
             elif units.starts_unit(self, factors):
                 factors = units.with_unit(self, factors)
+            elif units.annotates(self, factors):
+                units.skip(self)
             elif self.starts_factor(token):
                 factors.append(self.postfix())
             else:

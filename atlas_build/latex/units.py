@@ -6,6 +6,9 @@ not a call, ``d`` or ``e``, a ``\\mu`` or ``\\Omega``, ``\\%`` or ``\\degree`` s
 unit; the unit runs over further unit atoms joined by ``/``, ``\\cdot`` or nothing,
 each with its scripts. The result is ``WithUnit(value, Unit(text))``, whose value is
 the number (``evaluate`` ignores the unit) and whose text is kept for a units checker.
+
+A unit set off by a wide space (``\\ ``, ``\\;``, ``\\quad``) after a formula, at the end
+of its side, is the formula's unit, not a factor of it: it is read past.
 """
 
 from __future__ import annotations
@@ -117,6 +120,61 @@ def with_unit(p: Parser, factors: list[sympy.Expr]) -> list[sympy.Expr]:
     k = _numeric_run(factors)
     value = p.product(factors[k:])
     start = p.peek()
+    text = _read(p)
+    return [*factors[:k], p.build(start, lambda: WithUnit(value, Unit(text)))]
+
+
+def annotates(p: Parser, factors: list[sympy.Expr]) -> bool:
+    """Whether a unit set off by a wide space ends the side here, after a formula:
+    ``0.49\\,H^2\\,T\\ \\ \\mathrm{kW/m}``, ``\\frac{2000}{R}\\ \\mathrm{ns}``. It says
+    which unit the formula gives (the coefficient was fitted for it), so it is no
+    factor of the formula; :func:`skip` reads past it. A thin space keeps it a factor, as
+    does a name the lesson declares or an upright acronym (``\\ \\mathrm{INT}``)."""
+    token = p.peek()
+    if not factors or token is None or not token.wide:
+        return False
+    if not (token.kind == WORDS or token.is_cmd(*_UNIT_FONTS)) or not _atom_at(p, p.pos):
+        return False
+    start = p.pos
+    try:
+        text = _read(p)
+        after = p.peek()
+    finally:
+        p.pos = start
+    ends = after is None or after.is_char(",") or after.is_char(";")
+    return ends and _unit_like(text) and text not in p.state.options.symbols
+
+
+def alone(p: Parser) -> bool:
+    """Whether the tokens are one unit and nothing else (``\\mathrm{rad}``, ``(\\text{m/s})``):
+    what a ``\\quad`` sets after a formula as its unit."""
+    tokens = p.tokens
+    if len(tokens) > 2 and tokens[0].is_char("(") and tokens[-1].is_char(")"):
+        p = p.sub(tokens[1:-1], tokens[-1].start)
+    token = p.peek()
+    if token is None or not (token.kind == WORDS or token.is_cmd(*_UNIT_FONTS)):
+        return False
+    if not _atom_at(p, 0):
+        return False
+    text = _read(p)
+    return p.peek() is None and _unit_like(text) and text not in p.state.options.symbols
+
+
+def skip(p: Parser) -> None:
+    """Read past the unit at the current position (see :func:`annotates`)."""
+    _read(p)
+
+
+def _unit_like(text: str) -> bool:
+    """Whether the text of an upright group reads as a unit rather than a name: it has a
+    small letter (``kW/m``, ``ns``, ``dB``), or it is one capital (``V``); an all-capital
+    word (``COP``, ``HDD``) is an acronym."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return bool(letters) and (any(ch.islower() for ch in letters) or len(letters) == 1)
+
+
+def _read(p: Parser) -> str:
+    """The unit atoms from the current position, joined by ``/``, ``\\cdot`` or spaces."""
     parts: list[str] = []
     while _atom_at(p, p.pos):
         parts.append(_atom(p))
@@ -128,8 +186,7 @@ def with_unit(p: Parser, factors: list[sympy.Expr]) -> list[sympy.Expr]:
                 continue
         if token is not None and token.space_before and _atom_at(p, p.pos):
             parts.append(" ")
-    text = "".join(parts).strip()
-    return [*factors[:k], p.build(start, lambda: WithUnit(value, Unit(text)))]
+    return "".join(parts).strip()
 
 
 def _atom(p: Parser) -> str:
