@@ -528,6 +528,21 @@ def test_two_celsius_values_do_not_add_but_their_mean_is_one() -> None:
     assert check(th, th_in + th_out - th, "=", HEAT) == []  # weights 1 + 1 − 1
 
 
+def test_a_ratio_of_celsius_values_shifted_alike_is_a_ratio_of_intervals() -> None:
+    """`(θ_f + β)/(θ_i + β)` (IEC 60949's withstand, β in K; a batch-54 lesson): both sums
+    are temperatures from −β, so the ratio is dimensionless and may be raised or have its
+    logarithm taken; it was refused as a multiplied °C point (a false A420). A ratio of
+    sums that share no term, and a lone °C value divided, are still refused."""
+    x = sp.Symbol("x")
+    table = {**HEAT, **units(("x", "dimensionless"))}
+    shifted = (th_in + dT_b) / (th_out + dT_b)
+    assert check(x, shifted, "=", table) == []
+    assert check(x, sp.sqrt(sp.log(shifted)), "=", table) == []
+    assert check(x, shifted**2, "=", table) == []
+    assert kinds(check(x, (th_in + dT_b) / (th_out + dth), "=", table)) == [AFFINE, AFFINE]
+    assert AFFINE in kinds(check(x, th_in / th_out, "=", table))
+
+
 def test_only_a_constant_at_the_zero_converts_celsius_to_kelvin() -> None:
     assert check(T1, th + kelvin_term(), "=", HEAT) == []
     assert check(T1, th + kelvin_term("273"), "=", HEAT) == []

@@ -67,6 +67,18 @@ def split_weight(term: sympy.Basic) -> tuple[sympy.Expr, sympy.Basic]:
     return sympy.Integer(1), term
 
 
+def shared_shift(expr: sympy.Mul) -> frozenset[sympy.Basic]:
+    """The sums of a ratio that share a term, as in `(θ_f + β)/(θ_i + β)` (a conductor's
+    temperature from −β, IEC 60949): both are temperatures from one reference, so their
+    ratio is one of intervals, though each sum alone is a point. A sum is paired only with
+    a sum it divides or is divided by."""
+    sums = [arg.as_base_exp() for arg in expr.args]
+    sums = [(b, e) for b, e in sums if isinstance(b, sympy.Add) and isinstance(e, sympy.Integer)]
+    above, below = [b for b, e in sums if e > 0], [b for b, e in sums if e < 0]
+    paired = {s for a in above for b in below if set(a.args) & set(b.args) for s in (a, b)}
+    return frozenset(paired)
+
+
 def converts(term: sympy.Basic, value: object, zero: sympy.Expr) -> bool:
     """Whether `term` is a constant written with a unit, within a kelvin of `zero` (a
     scale's zero in base units, 273.15 for °C): θ + 273.15 K converts θ to kelvin."""

@@ -1,7 +1,9 @@
-"""What a glossary's unit column says: a unit, a count, an abstract unit, or a shape."""
+"""What a glossary's unit column says (a unit, a count, an abstract unit, or a shape), and
+which entry gives a symbol's unit."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import sympy
@@ -57,3 +59,42 @@ class UnitProblem:
 
     def __str__(self) -> str:
         return self.message
+
+
+INDEX_LETTERS = frozenset("ijklmnt")
+
+
+def _family(units: Mapping[str, UnitSpec], base: str) -> UnitSpec | None:
+    """The unit shared by every `base_<index letters>` entry (`p_i` for `p_j`), if one."""
+    family = [
+        spec
+        for key, spec in units.items()
+        if key.startswith(base + "_")
+        and 0 < len(key) - len(base) - 1 <= 2
+        and set(key[len(base) + 1 :]) <= INDEX_LETTERS
+    ]
+    if family and all(spec.dimension == family[0].dimension for spec in family):
+        return family[0]
+    return None
+
+
+def lookup(
+    units: Mapping[str, UnitSpec], name: str, indices: Sequence[sympy.Basic] = ()
+) -> UnitSpec | None:
+    """The glossary unit of `name`.
+
+    An indexed `a[j]` is found as `a_j`, then `a`, then any `a_i` of the same family;
+    a symbol `p_j` (or `p_1`) not in the glossary is found as its family's `p_i`.
+    """
+    if indices:
+        pieces = [str(index) for index in indices]
+        for key in (f"{name}_{''.join(pieces)}", f"{name}_{'_'.join(pieces)}", name):
+            if key in units:
+                return units[key]
+        return _family(units, name)
+    if name in units:
+        return units[name]
+    base, _, sub = name.rpartition("_")
+    if base and 0 < len(sub) <= 2 and (set(sub) <= INDEX_LETTERS or sub.isdigit()):
+        return _family(units, base)  # `x_1`, `x_j` of the table's `x_i`
+    return None

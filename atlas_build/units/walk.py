@@ -18,6 +18,7 @@ import sympy
 from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.function import AppliedUndef
 
+from . import affine
 from . import functions as roles
 from .affine import combine, interval, is_point, problem_units, settle, split_weight
 from .certainty import AGREE, DIFFER, compare, period_between, why_uncertain
@@ -25,7 +26,7 @@ from .findings import AFFINE, ARGUMENT, EXPONENT, SCALE, TERMS, UNCERTAIN, UNKNO
 from .grammar import UnitSyntaxError, read_unit
 from .nouns import noun
 from .product import ONE, UnitProduct
-from .spec import UnitSpec
+from .spec import UnitSpec, lookup
 
 MAX_DEPTH = 150
 SUM = "terms of a sum"
@@ -51,45 +52,6 @@ class Place:
     side: str | None = None
     term: sympy.Basic | None = None
     term_index: int | None = None
-
-
-INDEX_LETTERS = frozenset("ijklmnt")
-
-
-def _family(units: Mapping[str, UnitSpec], base: str) -> UnitSpec | None:
-    """The unit shared by every `base_<index letters>` entry (`p_i` for `p_j`), if one."""
-    family = [
-        spec
-        for key, spec in units.items()
-        if key.startswith(base + "_")
-        and 0 < len(key) - len(base) - 1 <= 2
-        and set(key[len(base) + 1 :]) <= INDEX_LETTERS
-    ]
-    if family and all(spec.dimension == family[0].dimension for spec in family):
-        return family[0]
-    return None
-
-
-def lookup(
-    units: Mapping[str, UnitSpec], name: str, indices: Sequence[sympy.Basic] = ()
-) -> UnitSpec | None:
-    """The glossary unit of `name`.
-
-    An indexed `a[j]` is found as `a_j`, then `a`, then any `a_i` of the same family;
-    a symbol `p_j` (or `p_1`) not in the glossary is found as its family's `p_i`.
-    """
-    if indices:
-        pieces = [str(index) for index in indices]
-        for key in (f"{name}_{''.join(pieces)}", f"{name}_{'_'.join(pieces)}", name):
-            if key in units:
-                return units[key]
-        return _family(units, name)
-    if name in units:
-        return units[name]
-    base, _, sub = name.rpartition("_")
-    if base and 0 < len(sub) <= 2 and (set(sub) <= INDEX_LETTERS or sub.isdigit()):
-        return _family(units, base)  # `x_1`, `x_j` of the table's `x_i`
-    return None
 
 
 def _show(expr: sympy.Basic) -> str:
@@ -163,14 +125,16 @@ class Walker:
         if isinstance(expr, sympy.Mul):
             level = roles.decibels(expr)
             self._levels += level
+            shifted = affine.shared_shift(expr)
             try:
-                values = [self.value(arg, place) for arg in expr.args]
+                values = [self._factor(arg, place, shifted) for arg in expr.args]
             finally:
                 self._levels -= level
             negation = len(expr.args) == 2 and sympy.S.NegativeOne in expr.args
             if not negation:
                 for arg, value in zip(expr.args, values, strict=True):
-                    self._scaled_affine(arg, value, place, "multiplied")
+                    if arg.as_base_exp()[0] not in shifted:
+                        self._scaled_affine(arg, value, place, "multiplied")
             return self._product(values)
         if isinstance(expr, sympy.Pow):
             return self._power(expr, place)
@@ -192,6 +156,16 @@ class Walker:
             return self._function(expr, place)
         self.unknown(_show(expr), f"cannot tell the unit of {_show(expr)}", expr, place)
         return None
+
+    def _factor(self, arg: sympy.Basic, place: Place, shifted: frozenset[sympy.Basic]) -> Value:
+        """A factor's unit; a sum of a ratio of sums sharing a shift is its interval."""
+        base, power = arg.as_base_exp()
+        if base not in shifted:
+            return self.value(arg, place)
+        value = self.value(base, place)
+        if not isinstance(value, UnitProduct):
+            return value
+        return settle((interval(value) if is_point(value) else value) ** power)
 
     def _scaled_affine(self, arg: sympy.Basic, value: Value, place: Place, how: str) -> None:
         """°C and °F have their zero elsewhere than 0 K, so a value in them cannot be
