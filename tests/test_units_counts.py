@@ -275,6 +275,11 @@ def test_mutants_are_only_edits_the_check_reports() -> None:
         ("e⁻", "count", "electrons"),
         ("e⁻/s", "unit", "electrons/s"),
         ("V/e⁻", "unit", "V/electrons"),
+        # which value of a compound unit (batch 54's port velocity); A-weighted levels
+        ("m³/s rms", "unit", "m³/s"),
+        ("V/√Hz peak", "unit", "V/Hz^(1/2)"),
+        ("dB(A)", "dimensionless", "dBA"),
+        ("dB(A) SPL", "abstract", "dBA SPL"),
     ],
 )
 def test_unit_columns_of_real_tables_read(text: str, kind: str, printed: str) -> None:
@@ -293,6 +298,8 @@ def test_unit_columns_of_real_tables_read(text: str, kind: str, printed: str) ->
         ("feet", "outside"),
         ("kohms", "did you mean"),
         ("b/s·Hz", "ambiguous"),
+        ("m/s feet", "outside"),
+        ("m³/s at", "unknown unit 'at'"),
     ],
 )
 def test_a_unit_meant_but_unreadable_is_still_a_problem(text: str, message: str) -> None:
@@ -477,3 +484,15 @@ def test_a_list_of_units_pairs_by_semicolons_or_not_at_all() -> None:
     assert unit_parts(6, "s, cm²/(V·s), V, cm, dimensionless") == [("", 0)] * 6
     built = units_from_glossary([("τ, μ_n, μ_p, V, L, G", "s, cm²/(V·s), V, cm, dimensionless")])
     assert built.problems == [] and built.units == {}
+
+
+def test_a_unit_with_a_remark_in_parentheses_is_one_item_of_a_list() -> None:
+    """Batch 54: `τ, L, D` with `min (converted to h for H), m, m` pairs one unit per symbol,
+    and `θ, p, V_s, V_c` with `rad (electrical), m, V` (four symbols, three units) pairs no
+    way. Both were read whole and refused (two false A421)."""
+    paired = units_from_glossary([("τ, L, D", "min (converted to h for H), m, m")])
+    assert paired.problems == []
+    assert [paired.units[n].units.format() for n in ("tau", "L", "D")] == ["min", "m", "m"]
+    unpaired = units_from_glossary([("θ, p, V\\_s, V\\_c", "rad (electrical), m, V")])
+    assert unpaired.problems == [] and unpaired.units == {}
+    assert unit_parts(2, "V, typically small") == [("V, typically small", 0)] * 2

@@ -16,7 +16,7 @@ import sympy
 
 from atlas_build.notation import NUMBER_FUNCTION
 
-from .parse import kind_of, parse_unit, reads_as_unit
+from .parse import kind_of, parse_unit, reads_as_unit, split_remark
 from .product import ONE, UnitProduct
 from .spec import UnitProblem, UnitSpec
 from .symbols import SymbolError, listed, symbol_names
@@ -86,11 +86,20 @@ def unit_parts(count: int, text: str) -> list[tuple[str, int]]:
             parts.append((piece.strip(), start + len(piece) - len(piece.lstrip())))
             start = index + 1
     if len(parts) == count and all(part for part, _ in parts):
-        if ";" in text or all(reads_as_unit(part) for part, _ in parts):
+        if ";" in text or all(_one_unit(part) for part, _ in parts):
             return parts  # `bits; bit errors per codeword; dimensionless`: one per symbol
-    if len(parts) > 1 and all(part and reads_as_unit(part) for part, _ in parts):
+    if len(parts) > 1 and all(part and _one_unit(part) for part, _ in parts):
         return [("", 0)] * count  # a list of units that does not pair: none is anyone's
     return whole
+
+
+def _one_unit(part: str) -> bool:
+    """A unit as written, or one with a remark in parentheses (`rad (electrical)`, `min
+    (converted to h for H)`): one item of a list of units."""
+    if reads_as_unit(part):
+        return True
+    core, remark, at = split_remark(part)
+    return remark is not None and part[at:].startswith("(") and reads_as_unit(core)
 
 
 def _paired(symbol_text: str, count: int, unit_text: str) -> list[tuple[str, int]]:

@@ -61,7 +61,15 @@ def _unescape(text: str) -> tuple[str, list[int]]:
         start, end = found.span()
         clean = clean[:start] + "electrons" + clean[end:]
         columns[start:end] = [columns[start]] * len("electrons")
+    for found in reversed(list(_WEIGHTED.finditer(clean))):  # `dB(A)` is the level dBA
+        start, end = found.span()
+        clean = clean[:start] + "dB" + found.group(1) + clean[end:]
+        columns[start:end] = columns[start : start + 3]
     return clean, columns
+
+
+_WEIGHTED = re.compile(r"(?<![^\W\d_])dB\(([ACZ])\)")
+"""A frequency-weighted sound level (`dB(A)`, IEC 61672), written dBA as often."""
 
 
 _ELECTRON = re.compile(r"(?<![^\W\d_])e⁻(?![⁰¹²³⁴⁵⁶⁷⁸⁹])")
@@ -167,6 +175,8 @@ def _phrase(core: str, text: str, remark: str | None) -> UnitSpec | UnitProblem 
     word in it is meant as a unit that does not read (`noun`: `mw`, `psi`, `feet`)."""
     words = core.split()
     if not all(_WORD.fullmatch(word) or _NAMED.fullmatch(word) for word in words):
+        if (qualified := _qualified(words, text, remark)) is not None:
+            return qualified
         if not _UNITS_OF.search(core):
             return None
         # `loss units per parameter unit² (Adam+L2)`: units described in words, with marks
@@ -190,6 +200,25 @@ def _phrase(core: str, text: str, remark: str | None) -> UnitSpec | UnitProblem 
     if COUNTING_WORDS & set(lower):
         return UnitSpec(text, COUNT, ONE, remark=note)
     return _described(text, core, lower, remark)
+
+
+def _qualified(words: list[str], text: str, remark: str | None) -> UnitSpec | None:
+    """`m³/s rms`, `V/√Hz peak`: a unit expression, then one or two plain words that say
+    which value of it (as `V peak` is read among plain words)."""
+    for cut in (len(words) - 1, len(words) - 2):
+        tail = words[cut:]
+        plain = (_WORD.fullmatch(w) and w.lower() not in FUNCTION_WORDS for w in tail)
+        if cut < 1 or not all(plain) or any(lookup(w) is not None for w in tail):
+            continue
+        if any(isinstance(noun(w), str) for w in tail):
+            return None  # a unit misspelt among the words (`psi`): the error says so
+        try:
+            head = read_unit(" ".join(words[:cut]))
+        except UnitSyntaxError:
+            continue
+        note = "; ".join(part for part in (" ".join(tail), remark) if part)
+        return UnitSpec(text, kind_of(head), head, remark=note)
+    return None
 
 
 def _described(text: str, core: str, lower: list[str], remark: str | None) -> UnitSpec:
