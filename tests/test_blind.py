@@ -151,7 +151,7 @@ TRUE_WARNINGS = sorted(
 @cache
 def _report() -> Report:
     """One check of the corpus for both tests: it is the slowest step of CI (about two and a
-    half minutes for 820 lessons on two cores), and the tests read the same report."""
+    half minutes for 844 lessons on two cores), and the tests read the same report."""
     report, _ = pipeline.check([str(BLIND)], pipeline.Options(jobs=2))
     return report
 
@@ -167,8 +167,18 @@ def _findings(severity: Severity) -> list[tuple[str, str]]:
     )
 
 
+KNOWN_FALSE_ERRORS = [
+    # `Δθ = 0.61 mm/0.50 m ≈ 1.23 mrad`: 0.61 is 0.6136 rounded, and the author divided the
+    # longer value. A two-digit operand is taken as exact (prose/arithmetic.py); taking
+    # every operand shorter than its result as rounded cost 21 of 221 caught typos on
+    # batch 50, and 19 of 285 on batch 51, even where such an operand is stated only once.
+    ("dead-reckoning-odometry-drift", "A408"),
+]
+"""False errors seen and not yet fixed: each is a defect of atlas-build, kept in view."""
+
+
 def test_no_lesson_nobody_here_wrote_gets_an_error() -> None:
-    assert _findings(Severity.ERROR) == []
+    assert _findings(Severity.ERROR) == sorted(KNOWN_FALSE_ERRORS)
 
 
 KNOWN_FALSE_WARNINGS = [
