@@ -89,6 +89,8 @@ def _status(text: str) -> str:
         ("with 0.02×2×(1/4+1/4) = 0.02 left", "with 0.02×2×(1/4+1/4) = 0.03 left"),
         # every unit written: dimensions and value
         ("so 3 m/s × 2 s = 6 m", "so 3 m/s × 2 s = 7 m"),
+        # a unit after a bracket of bare numbers is theirs (a DAC's slew time, batch 52)
+        ("takes (5 − 0.5) V / 10 V/µs = 450 ns", "takes (5 − 0.5) V / 10 V/µs = 460 ns"),
         # two-digit operands are taken as written (1.7 V×0.4 A: 0.685 W exactly)
         ("is 1.7 V×0.4 A + 5.0 V×1 mA = 0.685 W", "is 1.7 V×0.4 A + 5.0 V×1 mA = 0.686 W"),
         # a measured whole number is not a count that may be rounded either way

@@ -703,8 +703,8 @@ class _Expression:
         if call := _CALL.match(self.text, i, self.end):  # `e^(−0.0876)`, `ln(2)`, `√(9.5)`
             return self._power(self._call(call, depth), depth)
         if paren := _LPAREN.match(self.text, i, self.end):
-            inner = self._group(paren.end(), depth)
-            return self._power(inner, depth)
+            inner = self._power(self._group(paren.end(), depth), depth)
+            return self._united(inner)
         if opening := _ROUNDED.match(self.text, i, self.end):
             close, rounding = _ROUNDING[opening.group(1)]
             inner = self._group(opening.end(), depth, close)
@@ -713,6 +713,16 @@ class _Expression:
         if literal is None:
             return None
         return self._power(self._operand(i, literal, literal.value), depth)
+
+    def _united(self, parsed: _Parsed) -> _Parsed:
+        """`(5 − 0.5) V / 10 V/µs`: a unit after a bracket of bare numbers is theirs."""
+        if parsed is None or parsed[0].units != worked.Measure(0).units:
+            return parsed
+        unit, end = _suffix(self.text, parsed[1], self.end)
+        if unit is None or end == parsed[1] or (units := worked.units(unit)) is None:
+            return parsed
+        self.united = True
+        return worked.Measure(parsed[0].value, units), end
 
     def _group(self, i: int, depth: int, close: re.Pattern[str] = _CLOSE_PAREN) -> _Parsed:
         """The expression inside a bracket opened before `i`, up to its closing one."""
