@@ -164,6 +164,7 @@ SPELLINGS = [
     ("x_{i,j}", ["x_ij"]),
     ("s_c,B²", ["s_c_B"]),  # an index pair with no space after its comma (a blind lesson)
     ("t_50,1,t_50,2", ["t_50_1", "t_50_2"]),  # two index pairs
+    ("L\\_0,L", ["L_0", "L"]),  # a base after its own subscripted name lists it (batch 55)
     ("R(T),R\\_0,A,B,T", ["R", "R_0", "A", "B", "T"]),  # a list with no spaces (an RTD lesson)
     ("R, R1–R4", ["R", "R1", "R2", "R3", "R4"]),  # a numbered run (a bridge lesson)
     ("R_1, …, R_4", ["R_1", "R_2", "R_3", "R_4"]),

@@ -442,6 +442,8 @@ def test_a_unit_with_a_symbolic_power_describes_a_unit() -> None:
     assert isinstance(read, UnitSpec) and read.kind == "abstract"
     assert isinstance(parse_unit("h·(MA/cm²)^2"), UnitSpec)
     assert parse_unit("h·(MA/cm²)^2").kind == "unit"
+    king = parse_unit("V²·(s/m)ⁿ")  # King's law B, with a superscript n (batch 55)
+    assert isinstance(king, UnitSpec) and king.kind == "abstract"
 
 
 def test_a_symbol_given_two_units_makes_its_relations_uncertain(tmp_path: Path) -> None:

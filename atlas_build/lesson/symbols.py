@@ -219,7 +219,8 @@ def read(text: str) -> SymbolCell:
             continue
         following = pieces[position + 1] if position + 1 < len(pieces) else ("", False)
         listing = following[1] and bool(_INDEX.fullmatch(following[0]))  # `R_0,A,B,T`
-        if tight and not listing and found and "_" in found[-1] and _INDEX.fullmatch(piece):
+        pair = tight and not listing and found and "_" in found[-1] and _INDEX.fullmatch(piece)
+        if pair and piece != found[-1].split("_")[0]:  # `L_0,L` lists L_0 and L
             index = piece.rstrip("⁰¹²³⁴⁵⁶⁷⁸⁹")
             found[-1] += "_" + (name_of(index) or index)  # `s_c,B²`, `Φ_e,λ`: an index pair
             continue

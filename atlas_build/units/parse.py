@@ -354,7 +354,7 @@ _SUBSTANCE = re.compile(
 it says what is counted, and the unit is the unit."""
 
 
-_SYMBOLIC_POWER = re.compile(r"\^\s*[({]?\s*[A-Za-zα-ωΑ-Ω]")
+_SYMBOLIC_POWER = re.compile(r"\^\s*[({]?\s*[A-Za-zα-ωΑ-Ω]|[ⁿⁱˣʸᵏᵐ]")
 
 
 def parse_unit(text: str) -> UnitSpec | UnitProblem:
