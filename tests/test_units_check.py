@@ -17,6 +17,7 @@ from atlas_build.units import (
     Finding,
     UnitSpec,
     check,
+    counted_from_zero,
     dimension_of,
     errors,
     parse_unit,
@@ -651,3 +652,36 @@ def test_an_arrow_compares_no_sides() -> None:
         assert check(V, tau, op, CIRCUIT) == []
         assert kinds(check(V, tau + V, op, CIRCUIT)) == [TERMS]
     assert kinds(check(V, tau, "<-", CIRCUIT)) == [RELATION]
+
+
+def test_a_fitted_logarithm_of_a_lone_quantity_is_not_certain() -> None:
+    """`S = a + b log₁₀ M` (a strength–maturity law, M in °C·h; batch 56): the coefficient b
+    was fitted for M in its table unit, so the dimensioned argument is not certain (it was
+    a false A420). Without the intercept (`a = b log₁₀ M`, as `S = V_GS log₁₀ I_D` in
+    test_units_counts), without a symbol coefficient (`S = a + log₁₀ M`), or of a ratio
+    whose units fail to cancel, it is still an error."""
+    table = units(("S", "MPa"), ("a", "MPa"), ("b", "MPa"), ("M", "°C·h"), ("t", "h"))
+    S, a, b, M, t = sp.symbols("S a b M t")
+    (finding,) = check(S, a + b * sp.log(M, 10), "=", table)
+    assert finding.kind == UNCERTAIN and not finding.is_error
+    assert ARGUMENT in kinds(check(a, b * sp.log(M, 10), "=", table))
+    assert ARGUMENT in kinds(check(S, a + sp.log(M, 10), "=", table))
+    assert ARGUMENT in kinds(check(S, a + b * sp.log(M / t, 10), "=", table))
+
+
+def test_a_side_counted_from_the_scales_zero_may_multiply_a_celsius_value() -> None:
+    """`h = c_pa T + ω(h_g0 + c_pv T)` (moist air's enthalpy from 0 °C, T in °C; batch 56):
+    the term ω·h_g0 holds no temperature, so the side is counted from the scale's zero
+    (the report then calls the multiplied °C value not certain). `P V = n R θ` and
+    `k(θ − ΔT)` have no such term. `check` itself still finds the °C value multiplied."""
+    table = units(
+        ("h", "kJ/kg"), ("c_pa", "kJ/(kg·K)"), ("omega", "kg/kg"), ("h_g0", "kJ/kg"),
+        ("c_pv", "kJ/(kg·K)"), ("T", "°C"),
+    )  # fmt: skip
+    h, c_pa, omega, h_g0, c_pv, T = sp.symbols("h c_pa omega h_g0 c_pv T")
+    moist = c_pa * T + omega * (h_g0 + c_pv * T)
+    assert counted_from_zero(h, moist, table) == omega * h_g0
+    assert AFFINE in kinds(check(h, moist, "=", table))
+    assert counted_from_zero(h, c_pa * T + c_pv * T, table) is None
+    assert counted_from_zero(q_, k_ * (th_in - dT_b), HEAT) is None
+    assert counted_from_zero(P_ * V_, n_ * R_ * theta, GAS) is None

@@ -498,3 +498,18 @@ def test_a_unit_with_a_remark_in_parentheses_is_one_item_of_a_list() -> None:
     unpaired = units_from_glossary([("θ, p, V\\_s, V\\_c", "rad (electrical), m, V")])
     assert unpaired.problems == [] and unpaired.units == {}
     assert unit_parts(2, "V, typically small") == [("V, typically small", 0)] * 2
+
+
+def test_an_enthalpy_counted_from_zero_celsius_is_not_an_error(tmp_path: Path) -> None:
+    """Batch 56's refrigerator lesson: `h = c_pa T + ω(h_g0 + c_pv T)` with T in °C is moist
+    air's enthalpy from 0 °C (a false A420); the relation is not checked, with the reason.
+    Without the term that holds no temperature it is still an error."""
+    rows = [("h", "kJ/kg"), ("c\\_pa", "kJ/(kg·K)"), ("T", "°C"), ("ω", "kg/kg"),
+            ("h\\_g0", "kJ/kg"), ("c\\_pv", "kJ/(kg·K)")]  # fmt: skip
+    moist = _lesson(tmp_path / "moist", "h=c_{pa}T+\\omega\\,(h_{g0}+c_{pv}T)", *rows)
+    assert moist.errors() == []
+    [item] = moist.record.coverage["relations"]["items"]
+    assert item["dimensions"]["status"] == "not checked"
+    assert "counted from the scale's zero" in item["dimensions"]["message"]
+    dry = _lesson(tmp_path / "dry", "h=c_{pa}T+\\omega\\,c_{pv}T", *rows)
+    assert [d.code for d in dry.errors()] == ["A420"]

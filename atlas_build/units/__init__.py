@@ -8,7 +8,15 @@ handle numbers with units in prose; `mutants` makes dimension-breaking edits for
 selftest. See `docs/units.md`.
 """
 
-from .check import UNCOMPARED, check, dimension_of, side_ratio, unit_of, zero_mismatch
+from .check import (
+    UNCOMPARED,
+    check,
+    counted_from_zero,
+    dimension_of,
+    side_ratio,
+    unit_of,
+    zero_mismatch,
+)
 from .convert import UnitError, convert, convertible, exact, same_dimension, to_base, units_of
 from .dimension import DIMENSIONLESS, Dimension
 from .findings import (
@@ -71,6 +79,7 @@ __all__ = [
     "UnitProduct",
     "UnitSpec",
     "check",
+    "counted_from_zero",
     "convert",
     "dimension_of",
     "errors",

@@ -44,6 +44,37 @@ def check(
     return findings
 
 
+def counted_from_zero(
+    lhs: sympy.Basic, rhs: sympy.Basic, units: Mapping[str, UnitSpec]
+) -> sympy.Basic | None:
+    """A term, on a side that multiplies a °C value, that holds no temperature at all
+    (`h = c_pa T + ω(h_g0 + c_pv T)`: ω·h_g0, the vapour's enthalpy at 0 °C): the side is
+    counted from the scale's zero, as psychrometric enthalpy is, and its °C values may be
+    multiplied. `k(θ − ΔT)` has none (kΔT holds a temperature), nor `P V = n R θ`."""
+    points = set(_points(lhs, rhs, units))
+    warm = {name for name, spec in units.items() if _warm(spec)}
+    for side in (lhs, rhs):
+        if not isinstance(side, sympy.Expr) or not {s.name for s in _named(side)} & points:
+            continue
+        try:
+            terms = sympy.Add.make_args(sympy.expand(side))
+        except (TypeError, ValueError, ArithmeticError, RecursionError):
+            continue
+        for term in terms:
+            used = {s.name for s in _named(term)}
+            if used and not used & warm:
+                return term
+    return None
+
+
+def _warm(spec: UnitSpec) -> bool:
+    return spec.units is not None and spec.units.dimension.exponent("[temperature]") != 0
+
+
+def _named(expr: sympy.Basic) -> list[sympy.Symbol]:
+    return [s for s in expr.free_symbols if isinstance(s, sympy.Symbol)]
+
+
 def _points(lhs: sympy.Basic, rhs: sympy.Basic, units: Mapping[str, UnitSpec]) -> list[str]:
     """The relation's symbols whose table unit is a point on a scale with another zero."""
     names = {s.name for side in (lhs, rhs) if isinstance(side, sympy.Basic)

@@ -79,8 +79,30 @@ def concentration(arg: sympy.Basic, value: UnitProduct) -> bool:
     """A lone symbol, or a power of one, in an amount of substance per something (`K_a`,
     `[H⁺]²` in mol/L): what the p-scales of chemistry take the logarithm of. Another lone
     quantity (B in Hz beside dBm) or a ratio whose units fail to cancel is no convention."""
+    return lone(arg) and value.dimension.exponent("[substance]") > 0
+
+
+FIT_CONVENTION = (
+    "an empirical law fitted with a coefficient (S = a + b log₁₀ M) takes the quantity in its"
+    " table unit, so this is not certain"
+)
+
+
+def lone(arg: sympy.Basic) -> bool:
+    """A symbol, or a power of one: a quantity as its table gives it."""
     base = arg.base if isinstance(arg, sympy.Pow) and arg.exp.is_number else arg
-    return isinstance(base, sympy.Symbol) and value.dimension.exponent("[substance]") > 0
+    return isinstance(base, sympy.Symbol)
+
+
+def fitted(term: sympy.Basic) -> bool:
+    """Whether a term of a sum is a symbol times the logarithm of a lone quantity (`b log₁₀ M`
+    in a strength–maturity law `S = a + b log₁₀ M`): a coefficient fitted for the quantity
+    in its table unit. Alone (`S = V_GS log₁₀ I_D`) it is no such law."""
+    if not isinstance(term, sympy.Mul):
+        return False
+    factors = sympy.Mul.make_args(term)
+    logs = [f for f in factors if isinstance(f, sympy.log) and lone(f.args[0])]
+    return len(logs) == 1 and any(isinstance(f, sympy.Symbol) for f in factors)
 
 
 def logarithm(name: str) -> bool:

@@ -76,6 +76,7 @@ class Walker:
         self._depth = 0
         self._levels = 0  # inside 10·log₁₀(…) or 20·log₁₀(…): a level in decibels
         self._differentiated = 0  # inside ∂/∂x(…): log I and log(I/I₀) differ by a constant
+        self._fitted = 0  # in `a + b log₁₀ M`: an empirical law fitted for M in its table unit
 
     def error(self, kind: str, message: str, expr: sympy.Basic, place: Place, **extra: str) -> None:
         self.findings.append(
@@ -227,11 +228,15 @@ class Walker:
         """Terms that must share one dimension; the largest agreeing group is the reference
         (on a tie, the group with dimension `prefer`, else the first)."""
         weights, values = [], []
-        for term, where in zip(terms, places, strict=True):
-            weight, rest = split_weight(term) if what == SUM else (sympy.Integer(1), term)
-            value = self.value(rest, where)  # c·θ is judged by its weight c in the sum
-            weights.append(weight)
-            values.append(value)
+        fit = int(what == SUM and any(roles.fitted(term) for term in terms))
+        self._fitted += fit
+        try:
+            for term, where in zip(terms, places, strict=True):
+                weight, rest = split_weight(term) if what == SUM else (sympy.Integer(1), term)
+                values.append(self.value(rest, where))  # c·θ is judged by its weight c
+                weights.append(weight)
+        finally:
+            self._fitted -= fit
         known = [(k, v) for k, v in enumerate(values) if isinstance(v, UnitProduct)]
         groups: dict[object, list[int]] = {}
         for k, value in known:
@@ -429,6 +434,8 @@ class Walker:
                         level = None  # 10 log₁₀ B is in dB(Hz): no unit to compare further
                     elif roles.logarithm(name) and roles.concentration(arg, value):
                         self.error(UNCERTAIN, f"{message}; {roles.VALUE_CONVENTION}", arg, place)
+                    elif self._fitted and roles.logarithm(name) and roles.lone(arg):
+                        self.error(UNCERTAIN, f"{message}; {roles.FIT_CONVENTION}", arg, place)
                     elif self._differentiated and roles.logarithm(name):
                         message += (
                             "; but it is differentiated, and the derivative of log x is that "

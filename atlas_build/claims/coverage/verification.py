@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from atlas_build import units
 from atlas_build.claims import codes
 from atlas_build.claims.binding import anchors
 from atlas_build.claims.coverage import dimensions, inline, relations
@@ -224,6 +225,19 @@ def _entry(entry: relations.Entry, locator: Locator) -> dict[str, Any]:
     return {**entry.to_json(), "line": where.line, "column": where.column}
 
 
+def _from_zero(found: dict[str, Any], parsed: Any, table: dict[str, Any]) -> dict[str, Any]:
+    """`found`, not checked where the °C value multiplied is in a side counted from the
+    scale's zero (`units.counted_from_zero`); inference still leaves the relation alone."""
+    offset = units.counted_from_zero(parsed.lhs, parsed.rhs, table)
+    if offset is None:
+        return found
+    message = (
+        f"{found['message']}; but the side adds {offset}, which holds no temperature: a "
+        "quantity counted from the scale's zero (enthalpy from 0 °C), so this is not certain"
+    )
+    return {"status": "not checked", "message": message, "unknown": found["unknown"]}
+
+
 def _dimensions(
     lesson: Lesson,
     locator: Locator,
@@ -244,6 +258,8 @@ def _dimensions(
             continue
         status = dimensions.check(entry.parsed, table)
         entry.dimensions = dimensions.empirical(status, entry.parsed, fitted)
+        if entry.dimensions["status"] == "inconsistent" and entry.dimensions.get("scale"):
+            entry.dimensions = _from_zero(entry.dimensions, entry.parsed, table)
         if entry.dimensions["status"] == "inconsistent" and (
             named := sorted(twice & dimensions.names(entry.parsed))
         ):
