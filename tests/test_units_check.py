@@ -685,3 +685,6 @@ def test_a_side_counted_from_the_scales_zero_may_multiply_a_celsius_value() -> N
     assert counted_from_zero(h, c_pa * T + c_pv * T, table) is None
     assert counted_from_zero(q_, k_ * (th_in - dT_b), HEAT) is None
     assert counted_from_zero(P_ * V_, n_ * R_ * theta, GAS) is None
+    rtd = units(("R", "Ω"), ("R_0", "Ω"), ("A", "1/°C"), ("T", "°C"))
+    R, R_0, A = sp.symbols("R R_0 A")
+    assert counted_from_zero(R, R_0 * (1 + A * T), rtd) is None  # R₀ scales the T term too

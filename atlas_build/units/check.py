@@ -50,7 +50,9 @@ def counted_from_zero(
     """A term, on a side that multiplies a °C value, that holds no temperature at all
     (`h = c_pa T + ω(h_g0 + c_pv T)`: ω·h_g0, the vapour's enthalpy at 0 °C): the side is
     counted from the scale's zero, as psychrometric enthalpy is, and its °C values may be
-    multiplied. `k(θ − ΔT)` has none (kΔT holds a temperature), nor `P V = n R θ`."""
+    multiplied. `k(θ − ΔT)` has none (kΔT holds a temperature), nor `P V = n R θ`, nor
+    `R₀(1 + AT)`, whose R₀ scales the temperature's terms too (a slope per °C, which
+    `dimensions.empirical` allows only where the table calls it a coefficient)."""
     points = set(_points(lhs, rhs, units))
     warm = {name for name, spec in units.items() if _warm(spec)}
     for side in (lhs, rhs):
@@ -60,11 +62,20 @@ def counted_from_zero(
             terms = sympy.Add.make_args(sympy.expand(side))
         except (TypeError, ValueError, ArithmeticError, RecursionError):
             continue
+        heated = [term for term in terms if {s.name for s in _named(term)} & points]
         for term in terms:
             used = {s.name for s in _named(term)}
-            if used and not used & warm:
+            if used and not used & warm and not any(_divides(term, t) for t in heated):
                 return term
     return None
+
+
+def _divides(offset: sympy.Basic, term: sympy.Basic) -> bool:
+    """Whether `offset` is a factor of `term` (R₀ of R₀·A·T)."""
+    try:
+        return sympy.fraction(sympy.together(term / offset))[1].is_number is True
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return True
 
 
 def _warm(spec: UnitSpec) -> bool:
