@@ -133,7 +133,7 @@ def annotates(p: Parser, factors: list[sympy.Expr]) -> bool:
     token = p.peek()
     if not factors or token is None or not token.wide:
         return False
-    if not (token.kind == WORDS or token.is_cmd(*_UNIT_FONTS)) or not _atom_at(p, p.pos):
+    if not _upright(token) or not _atom_at(p, p.pos):
         return False
     start = p.pos
     try:
@@ -142,7 +142,7 @@ def annotates(p: Parser, factors: list[sympy.Expr]) -> bool:
     finally:
         p.pos = start
     ends = after is None or after.is_char(",") or after.is_char(";")
-    return ends and _unit_like(text) and text not in p.state.options.symbols
+    return ends and _names_unit(p, text)
 
 
 def alone(p: Parser) -> bool:
@@ -152,12 +152,10 @@ def alone(p: Parser) -> bool:
     if len(tokens) > 2 and tokens[0].is_char("(") and tokens[-1].is_char(")"):
         p = p.sub(tokens[1:-1], tokens[-1].start)
     token = p.peek()
-    if token is None or not (token.kind == WORDS or token.is_cmd(*_UNIT_FONTS)):
-        return False
-    if not _atom_at(p, 0):
+    if token is None or not _upright(token) or not _atom_at(p, p.pos):
         return False
     text = _read(p)
-    return p.peek() is None and _unit_like(text) and text not in p.state.options.symbols
+    return p.peek() is None and _names_unit(p, text)
 
 
 def skip(p: Parser) -> None:
@@ -165,12 +163,18 @@ def skip(p: Parser) -> None:
     _read(p)
 
 
-def _unit_like(text: str) -> bool:
+def _upright(token: Token) -> bool:
+    """Whether a unit set after a formula may start here: a ``\\text`` or ``\\mathrm`` group."""
+    return token.kind == WORDS or token.is_cmd(*_UNIT_FONTS)
+
+
+def _names_unit(p: Parser, text: str) -> bool:
     """Whether the text of an upright group reads as a unit rather than a name: it has a
-    small letter (``kW/m``, ``ns``, ``dB``), or it is one capital (``V``); an all-capital
-    word (``COP``, ``HDD``) is an acronym."""
+    small letter (``kW/m``, ``ns``, ``dB``), or it is one capital (``V``), and the lesson
+    declares no symbol of that name; an all-capital word (``COP``, ``HDD``) is an acronym."""
     letters = [ch for ch in text if ch.isalpha()]
-    return bool(letters) and (any(ch.islower() for ch in letters) or len(letters) == 1)
+    like = bool(letters) and (any(ch.islower() for ch in letters) or len(letters) == 1)
+    return like and text not in p.state.options.symbols
 
 
 def _read(p: Parser) -> str:

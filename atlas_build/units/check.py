@@ -56,15 +56,15 @@ def counted_from_zero(
     points = set(_points(lhs, rhs, units))
     warm = {name for name, spec in units.items() if _warm(spec)}
     for side in (lhs, rhs):
-        if not isinstance(side, sympy.Expr) or not {s.name for s in _named(side)} & points:
+        if not isinstance(side, sympy.Expr) or not _names(side) & points:
             continue
         try:
             terms = sympy.Add.make_args(sympy.expand(side))
         except (TypeError, ValueError, ArithmeticError, RecursionError):
             continue
-        heated = [term for term in terms if {s.name for s in _named(term)} & points]
+        heated = [term for term in terms if _names(term) & points]
         for term in terms:
-            used = {s.name for s in _named(term)}
+            used = _names(term)
             if used and not used & warm and not any(_divides(term, t) for t in heated):
                 return term
     return None
@@ -82,14 +82,14 @@ def _warm(spec: UnitSpec) -> bool:
     return spec.units is not None and spec.units.dimension.exponent("[temperature]") != 0
 
 
-def _named(expr: sympy.Basic) -> list[sympy.Symbol]:
-    return [s for s in expr.free_symbols if isinstance(s, sympy.Symbol)]
+def _names(expr: sympy.Basic) -> set[str]:
+    """The names of an expression's plain symbols (not an index base, not a dummy)."""
+    return {s.name for s in expr.free_symbols if isinstance(s, sympy.Symbol)}
 
 
 def _points(lhs: sympy.Basic, rhs: sympy.Basic, units: Mapping[str, UnitSpec]) -> list[str]:
     """The relation's symbols whose table unit is a point on a scale with another zero."""
-    names = {s.name for side in (lhs, rhs) if isinstance(side, sympy.Basic)
-             for s in side.free_symbols if isinstance(s, sympy.Symbol)}  # fmt: skip
+    names = set().union(*(_names(side) for side in (lhs, rhs) if isinstance(side, sympy.Basic)))
     return sorted(n for n in names if (spec := units.get(n)) is not None and is_point(spec.units))
 
 

@@ -18,9 +18,16 @@ import sympy
 from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.function import AppliedUndef
 
-from . import affine
 from . import functions as roles
-from .affine import combine, interval, is_point, problem_units, settle, split_weight
+from .affine import (
+    combine,
+    interval,
+    is_point,
+    problem_units,
+    settle,
+    shared_shift,
+    split_weight,
+)
 from .certainty import AGREE, DIFFER, compare, period_between, why_uncertain
 from .findings import AFFINE, ARGUMENT, EXPONENT, SCALE, TERMS, UNCERTAIN, UNKNOWN, Finding
 from .grammar import UnitSyntaxError, read_unit
@@ -126,7 +133,7 @@ class Walker:
         if isinstance(expr, sympy.Mul):
             level = roles.decibels(expr)
             self._levels += level
-            shifted = affine.shared_shift(expr)
+            shifted = shared_shift(expr)
             try:
                 values = [self._factor(arg, place, shifted) for arg in expr.args]
             finally:
